@@ -1,0 +1,1 @@
+"""Players that choose moves from a seat's view."""

@@ -1,0 +1,119 @@
+"""The ``rommy`` command: one subcommand per job, each a thin shell over the core.
+
+Errors a user can cause (a bad variant, a house rule typo) print one clear line
+and exit 2; they never show a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+
+from p2p_rommy import __version__
+from p2p_rommy.errors import RommyError
+from p2p_rommy.rules.house import parse_assignments
+from p2p_rommy.rules.variants import VARIANTS, ruleset
+
+
+def _house_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--house",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set a house rule (repeatable); see `rommy rules --variant V`",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rommy", description="Peer-to-peer rummy for the home network, with fair dealing."
+    )
+    parser.add_argument("--version", action="version", version=f"rommy {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    simulate = commands.add_parser(
+        "simulate", help="play a whole match between bots and print the score sheet"
+    )
+    simulate.add_argument("--variant", choices=VARIANTS, default="lp")
+    simulate.add_argument("--players", type=int, default=4)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument(
+        "--no-network",
+        action="store_true",
+        help="engine only, every player in this process (the networked mode comes with the peers)",
+    )
+    simulate.add_argument("--first-dealer", type=int, default=0, help="seat of the first dealer")
+    _house_arg(simulate)
+
+    rules = commands.add_parser("rules", help="print the rules summary and the house rules")
+    rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
+
+    bench = commands.add_parser("bench", help="measure performance figures")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--only", metavar="SECTION", help="run one section (engine)")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions (for smoke tests)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return _COMMANDS[args.command](args)
+    except RommyError as error:
+        print(f"rommy: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from p2p_rommy.simulate import play_match, random_players, score_sheet
+
+    rules = ruleset(args.variant, parse_assignments(args.house))
+    rules.check_players(args.players)
+    if not args.no_network:
+        print(
+            "rommy: networked simulation arrives with the peer layer; "
+            "run with --no-network for the engine-only match",
+            file=sys.stderr,
+        )
+        return 2
+    rng = random.Random(args.seed)
+    result = play_match(
+        rules, random_players(args.players, rng), rng, args.first_dealer % args.players
+    )
+    print(f"{rules.name} ({rules.variant}), {args.players} players, seed {args.seed}")
+    print(score_sheet(result.final))
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from p2p_rommy.rules.summary import rules_summary
+
+    for index, variant in enumerate([args.variant] if args.variant else VARIANTS):
+        if index:
+            print()
+        print(rules_summary(variant))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from p2p_rommy.bench import format_table, run_bench
+
+    figures = run_bench(args.only, quick=args.quick)
+    if args.json:
+        print(json.dumps(figures, indent=2, sort_keys=True))
+    else:
+        print(format_table(figures))
+    return 0
+
+
+_COMMANDS = {"simulate": _simulate, "rules": _rules, "bench": _bench}

@@ -1,0 +1,630 @@
+"""`apply(state, move)`: the rules as one pure function.
+
+Every handler checks first and builds the new state last, so a refused move
+raises `IllegalMove` and the caller keeps the state it had (it is frozen anyway).
+Reasons are written for the player ("a løber needs at least 4 cards"). Comments
+cite the rule documents in ``shared/rules/`` and the decisions in
+``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import TypeVar
+
+from p2p_rommy.cards import DeckComposition, composition
+from p2p_rommy.engine.moves import (
+    Discard,
+    DrawStock,
+    LayDown,
+    LayOff,
+    Move,
+    ResolveBuy,
+    RevealHand,
+    StartRound,
+    SwapJoker,
+    TakeDiscard,
+)
+from p2p_rommy.engine.phases import MOVE_NAMES, PHASE_HINTS, PHASE_MOVES
+from p2p_rommy.engine.scoring import hand_points, match_over, round_scores
+from p2p_rommy.engine.state import GameState, Phase, RoundEnd
+from p2p_rommy.errors import ConfigError, IllegalMove
+from p2p_rommy.rules.melds import (
+    Meld,
+    MeldKind,
+    check_meld,
+    joker_targets,
+    lay_off,
+    normalized,
+    opening_value,
+    swap_joker,
+)
+from p2p_rommy.rules.variants import RuleSet
+
+T = TypeVar("T")
+
+
+def new_game(rules: RuleSet, players: int, first_dealer: int = 0) -> GameState:
+    """A match before its first deal. `first_dealer` comes from the joint coin."""
+    rules.check_players(players)
+    if not 0 <= first_dealer < players:
+        raise ConfigError(f"the first dealer must be a seat from 0 to {players - 1}")
+    empty = tuple(() for _ in range(players))
+    zeros = tuple(0 for _ in range(players))
+    falses = tuple(False for _ in range(players))
+    return GameState(
+        rules=rules,
+        players=players,
+        first_dealer=first_dealer,
+        round_index=0,
+        dealer=first_dealer,
+        phase=Phase.ROUND_START,
+        turn=first_dealer,
+        faces=(),
+        stock=(),
+        discard=(),
+        hands=empty,
+        melds=(),
+        retired=(),
+        opened=falses,
+        buys=zeros,
+        offer=None,
+        discarder=None,
+        buy_eligible=(),
+        taken_discard=None,
+        opened_this_turn=False,
+        new_melds_this_turn=0,
+        swapped_jokers=(),
+        rebuilds_since_progress=0,
+        round_end=None,
+        closer=None,
+        closer_at_once=False,
+        revealed=falses,
+        scores=zeros,
+        round_scores=(),
+    )
+
+
+def upcard_slot(rules: RuleSet, players: int) -> int:
+    """The slot turned up after the deal: the first one past every hand."""
+    return rules.hand_size(players) * players + rules.dealer_extra_cards
+
+
+def deck_of(state: GameState) -> DeckComposition:
+    return composition(state.rules.deck_size)
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """The state after `move`, or `IllegalMove` saying why not (the state is untouched)."""
+    allowed = PHASE_MOVES[state.phase]
+    if not isinstance(move, allowed):
+        name = MOVE_NAMES.get(type(move), type(move).__name__)
+        raise IllegalMove(f"{name} is not possible now: {PHASE_HINTS[state.phase]}")
+    return _HANDLERS[type(move)](state, move)
+
+
+# --- dealing ---------------------------------------------------------------
+
+
+def _start_round(state: GameState, move: StartRound) -> GameState:
+    """Deal one card at a time from the left of the dealer, then turn up the next.
+
+    RULES-DECISIONS "Dealer": deal order and the starter card come from the
+    shuffled deck: slot ``k`` is the k-th card off the shuffled deck.
+    """
+    rules, n = state.rules, state.players
+    size = rules.deck_size
+    if not 0 <= move.upcard < size:
+        raise IllegalMove(f"card {move.upcard} is not in a deck of {size}")
+    dealer = state.dealer
+    hands: list[list[int]] = [[] for _ in range(n)]
+    position = 0
+    for _ in range(rules.hand_size(n)):
+        for offset in range(1, n + 1):
+            hands[(dealer + offset) % n].append(position)
+            position += 1
+    # rule doc `romme`: "kortgiveren tager fjorten og starter med at kaste af"
+    for _ in range(rules.dealer_extra_cards):
+        hands[dealer].append(position)
+        position += 1
+    upcard = position
+    assert upcard == upcard_slot(rules, n)
+    faces: list[int | None] = [None] * size
+    faces[upcard] = move.upcard
+    starts = dealer if rules.dealer_starts else (dealer + 1) % n
+    return replace(
+        state,
+        phase=Phase.PLAY if rules.dealer_starts else Phase.DRAW,
+        turn=starts,
+        faces=tuple(faces),
+        stock=tuple(range(upcard + 1, size)),
+        discard=(upcard,),
+        hands=tuple(tuple(hand) for hand in hands),
+        melds=(),
+        retired=(),
+        opened=tuple(False for _ in range(n)),
+        buys=tuple(0 for _ in range(n)),
+        # RULES-DECISIONS Køb: "The starter card after the deal is treated as a discard"
+        offer=upcard if rules.buying else None,
+        discarder=None,
+        buy_eligible=(),
+        rebuilds_since_progress=0,
+        round_end=None,
+        closer=None,
+        closer_at_once=False,
+        revealed=tuple(False for _ in range(n)),
+        **_fresh_turn(),
+    )
+
+
+def _fresh_turn() -> dict[str, object]:
+    return {
+        "taken_discard": None,
+        "opened_this_turn": False,
+        "new_melds_this_turn": 0,
+        "swapped_jokers": (),
+    }
+
+
+# --- drawing and buying ----------------------------------------------------
+
+
+def _draw_stock(state: GameState, move: DrawStock) -> GameState:
+    """Take the stock's top card; drawing from the stock declines the discard."""
+    seat = _own_turn(state, move.seat)
+    if not state.stock:
+        state = _rebuild_stock(state)
+        if state.phase is Phase.REVEAL:
+            return state
+    slot = state.stock[0]
+    drawn = replace(
+        state,
+        stock=state.stock[1:],
+        hands=_with_hand(state.hands, seat, (*state.hands[seat], slot)),
+        phase=Phase.PLAY,
+    )
+    eligible = _buy_eligible(drawn)
+    if eligible:
+        return replace(drawn, phase=Phase.BUY, buy_eligible=eligible)
+    return replace(drawn, offer=None, discarder=None)
+
+
+def _rebuild_stock(state: GameState) -> GameState:
+    """A new stock from the discard pile, or the round's end when none can be made.
+
+    lp "Tom bunke": the discard pile but its top card is shuffled (house rule: turned
+    over). rummy "Hvis trekkbunken blir tom": the whole pile is turned over unshuffled
+    (house rule: shuffled). A shuffled rebuild puts the cards under fresh, hidden
+    slots and retires the old ones: the deck protocol shuffles them anew.
+    """
+    rules = state.rules
+    keep = state.discard[-1:] if rules.rebuild_keeps_top else ()
+    pool = state.discard[: len(state.discard) - len(keep)]
+    if not pool:
+        return _end_round(state, RoundEnd.STOCK_EXHAUSTED)
+    # RULES-DECISIONS "Stall guard": rebuilt twice with no progress in between.
+    if state.rebuilds_since_progress >= 1:
+        return _end_round(state, RoundEnd.STALLED)
+    if rules.empty_stock == "turn_over":
+        # The bottom of a face-up pile turned over is the top of the new stock.
+        return replace(
+            state,
+            stock=pool,
+            discard=keep,
+            rebuilds_since_progress=state.rebuilds_since_progress + 1,
+        )
+    first = len(state.faces)
+    return replace(
+        state,
+        faces=state.faces + (None,) * len(pool),
+        stock=tuple(range(first, first + len(pool))),
+        retired=state.retired + pool,
+        discard=keep,
+        rebuilds_since_progress=state.rebuilds_since_progress + 1,
+    )
+
+
+def _buy_eligible(state: GameState) -> tuple[int, ...]:
+    """Who may call "Køb!" on the offered discard, in seat order after the discarder.
+
+    lp "Køb": the next player declined it (drew from the stock); then everyone
+    but the discarder may buy. RULES-DECISIONS: a buy needs a penalty card, so the
+    stock must not be empty; "Maks. køb pr. runde" counts per player per round.
+    """
+    rules = state.rules
+    if not rules.buying or state.offer is None or state.top_discard() != state.offer:
+        return ()
+    if not state.stock:
+        return ()
+    reference = state.discarder if state.discarder is not None else state.dealer
+    eligible = []
+    for offset in range(1, state.players + 1):
+        seat = (reference + offset) % state.players
+        if seat in (state.turn, state.discarder):
+            continue
+        if rules.max_buys is not None and state.buys[seat] >= rules.max_buys:
+            continue
+        if state.opened[seat] and not rules.open_players_may_buy:
+            continue
+        eligible.append(seat)
+    return tuple(eligible)
+
+
+def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
+    """Give the discard and a penalty card to the winning claimant, if any.
+
+    lp "Køb": "Prisen er ét strafkort fra den lukkede bunke, så hånden vokser med to."
+    ``buy_priority=first``: the first claim in the sequencer's signed order wins;
+    ``seat``: the claimant nearest after the discarder.
+    """
+    if len(set(move.claims)) != len(move.claims):
+        raise IllegalMove("a seat may claim a discard only once")
+    for seat in move.claims:
+        if seat not in state.buy_eligible:
+            raise IllegalMove(f"seat {seat} may not buy this card")
+    closed = replace(state, phase=Phase.PLAY, buy_eligible=(), offer=None, discarder=None)
+    if not move.claims:
+        return closed
+    if state.rules.buy_priority == "first":
+        winner = move.claims[0]
+    else:
+        winner = min(move.claims, key=state.buy_eligible.index)
+    card, penalty = state.discard[-1], state.stock[0]
+    return replace(
+        closed,
+        discard=state.discard[:-1],
+        stock=state.stock[1:],
+        hands=_with_hand(state.hands, winner, (*state.hands[winner], card, penalty)),
+        buys=_with(state.buys, winner, state.buys[winner] + 1),
+        rebuilds_since_progress=0,
+    )
+
+
+def _take_discard(state: GameState, move: TakeDiscard) -> GameState:
+    seat = _own_turn(state, move.seat)
+    if not state.discard:
+        raise IllegalMove("the discard pile is empty: draw from the stock")
+    slot = state.discard[-1]
+    return replace(
+        state,
+        discard=state.discard[:-1],
+        hands=_with_hand(state.hands, seat, (*state.hands[seat], slot)),
+        phase=Phase.PLAY,
+        taken_discard=slot,
+        offer=None,
+        discarder=None,
+    )
+
+
+# --- melding ---------------------------------------------------------------
+
+
+def _lay_down(state: GameState, move: LayDown) -> GameState:
+    seat = _own_turn(state, move.seat)
+    rules, deck = state.rules, deck_of(state)
+    if not move.melds:
+        raise IllegalMove("lay down at least one meld")
+    placed = [card for meld in move.melds for card in meld.cards]
+    _check_from_hand(state, seat, [card.slot for card in placed])
+    _check_faces(state, [(card.slot, card.card) for card in placed])
+    melds = []
+    for new in move.melds:
+        cards = normalized(new.kind, new.cards)
+        check_meld(new.kind, cards, deck, rules)
+        melds.append(Meld(new.kind, seat, cards))
+    opening = not state.opened[seat]
+    if opening:
+        _check_opening(state, melds)
+    elif state.opened_this_turn and not rules.new_melds_in_opening_turn:
+        # lp: the opening is one lay-down; extra melds belong in it.
+        raise IllegalMove("you opened this turn: further new melds must wait for a later turn")
+    elif not rules.new_melds_after_opening:
+        raise IllegalMove(
+            "house rule 'new melds after opening' is off: after opening you can only build "
+            "on the table"
+        )
+    if rules.one_new_meld_per_turn and state.new_melds_this_turn + len(melds) > 1:
+        raise IllegalMove("house rule: at most one new combination per turn")
+    laid = {card.slot for card in placed}
+    hand = tuple(slot for slot in state.hands[seat] if slot not in laid)
+    _check_not_stranded(state, hand)
+    after = replace(
+        state,
+        hands=_with_hand(state.hands, seat, hand),
+        melds=state.melds + tuple(melds),
+        faces=_with_faces(state.faces, ((c.slot, c.card) for c in placed)),
+        opened=_with(state.opened, seat, True),
+        opened_this_turn=state.opened_this_turn or opening,
+        new_melds_this_turn=state.new_melds_this_turn + len(melds),
+        swapped_jokers=tuple(j for j in state.swapped_jokers if j not in laid),
+        rebuilds_since_progress=0,
+    )
+    return _after_play(after, seat)
+
+
+def _check_opening(state: GameState, melds: list[Meld]) -> None:
+    """lp: the whole contract at once; Rommé: at least 40 points at once; Rummy: nothing."""
+    rules, deck = state.rules, deck_of(state)
+    if rules.opening == "contract":
+        contract = rules.contracts[state.round_index]
+        sets = sum(1 for meld in melds if meld.kind is MeldKind.SET)
+        runs = len(melds) - sets
+        if sets < contract.sets or runs < contract.runs:
+            wanted = contract.describe(rules.set_name, rules.run_name)
+            raise IllegalMove(
+                f"your first lay-down must hold this round's whole contract: {wanted} "
+                f"(this one has {runs} {rules.run_name}, {sets} {rules.set_name})"
+            )
+    elif rules.opening == "points":
+        worth = sum(opening_value(meld.kind, meld.cards, deck, rules) for meld in melds)
+        if worth < rules.opening_points:
+            natural = " from natural cards" if rules.opening_naturals_only else ""
+            raise IllegalMove(
+                f"your first lay-down must be worth at least {rules.opening_points} points"
+                f"{natural} at once; this one is worth {worth}"
+            )
+
+
+def _check_may_build(state: GameState, seat: int, doing: str) -> None:
+    rules = state.rules
+    if rules.opening == "none":
+        return
+    if not state.opened[seat]:
+        wanted = rules.describe_opening(state.round_index)
+        raise IllegalMove(f"you must open ({wanted}) before {doing}")
+    if state.opened_this_turn and not rules.build_in_opening_turn:
+        # lp "Byg i åbningsturen (standard: fra)"; a joker swap counts as building.
+        raise IllegalMove(
+            f"house rule 'build in opening turn' is off: no {doing} in the turn you open"
+        )
+
+
+def _lay_off(state: GameState, move: LayOff) -> GameState:
+    seat = _own_turn(state, move.seat)
+    _check_may_build(state, seat, "laying off on the table")
+    meld = _meld_at(state, move.meld)
+    _check_from_hand(state, seat, [move.card.slot])
+    _check_faces(state, [(move.card.slot, move.card.card)])
+    grown = lay_off(meld, move.card, deck_of(state), state.rules)
+    hand = tuple(slot for slot in state.hands[seat] if slot != move.card.slot)
+    _check_not_stranded(state, hand)
+    opening = not state.opened[seat]
+    after = replace(
+        state,
+        hands=_with_hand(state.hands, seat, hand),
+        melds=_with(state.melds, move.meld, grown),
+        faces=_with_faces(state.faces, [(move.card.slot, move.card.card)]),
+        opened=_with(state.opened, seat, True),
+        opened_this_turn=state.opened_this_turn or opening,
+        swapped_jokers=tuple(j for j in state.swapped_jokers if j != move.card.slot),
+        rebuilds_since_progress=0,
+    )
+    return _after_play(after, seat)
+
+
+def _swap_joker(state: GameState, move: SwapJoker) -> GameState:
+    """RULES-DECISIONS "Joker swap": an opened player, the exact card, joker to hand."""
+    seat = _own_turn(state, move.seat)
+    rules, deck = state.rules, deck_of(state)
+    if not rules.joker_swap:
+        raise IllegalMove("joker swaps are off in this game")
+    if not state.opened[seat]:
+        raise IllegalMove("only a player who has opened may swap a joker")
+    _check_may_build(state, seat, "swapping a joker")
+    meld = _meld_at(state, move.meld)
+    _check_from_hand(state, seat, [move.card.slot])
+    _check_faces(state, [(move.card.slot, move.card.card)])
+    swapped = swap_joker(meld, move.joker_slot, move.card, deck, rules)
+    melds = _with(state.melds, move.meld, swapped)
+    if rules.swapped_joker_must_be_played and not any(
+        joker_targets(other, deck, rules) for other in melds
+    ):
+        raise IllegalMove("the swapped joker must be played this turn, and it fits nowhere")
+    hand = (*(s for s in state.hands[seat] if s != move.card.slot), move.joker_slot)
+    must_play = (move.joker_slot,) if rules.swapped_joker_must_be_played else ()
+    return replace(
+        state,
+        hands=_with_hand(state.hands, seat, hand),
+        melds=melds,
+        faces=_with_faces(state.faces, [(move.card.slot, move.card.card)]),
+        swapped_jokers=state.swapped_jokers + must_play,
+        rebuilds_since_progress=0,
+    )
+
+
+# --- discarding and round end ---------------------------------------------
+
+
+def _discard(state: GameState, move: Discard) -> GameState:
+    """End the turn with one card on the discard pile (lp: "Smid ét kort")."""
+    seat = _own_turn(state, move.seat)
+    _check_from_hand(state, seat, [move.slot])
+    _check_faces(state, [(move.slot, move.card)])
+    if state.rules.discard_taken_card_barred and move.slot == state.taken_discard:
+        # rummy: "Tok du toppkortet fra kastebunken, kan du ikke kaste det samme kortet tilbake"
+        raise IllegalMove("you cannot discard the card you took from the discard pile this turn")
+    if state.swapped_jokers:
+        raise IllegalMove("house rule: the joker you swapped must be laid down this turn")
+    hand = tuple(slot for slot in state.hands[seat] if slot != move.slot)
+    after = replace(
+        state,
+        hands=_with_hand(state.hands, seat, hand),
+        discard=(*state.discard, move.slot),
+        faces=_with_faces(state.faces, [(move.slot, move.card)]),
+    )
+    if not hand:
+        return _end_round(after, RoundEnd.WENT_OUT, closer=seat)
+    nxt = state.next_seat(seat)
+    return replace(
+        after,
+        turn=nxt,
+        phase=Phase.DRAW,
+        offer=move.slot if state.rules.buying else None,
+        discarder=seat,
+        **_fresh_turn(),
+    )
+
+
+def _after_play(state: GameState, seat: int) -> GameState:
+    """A meld or lay-off that empties the hand ends the round at once."""
+    if state.hands[seat]:
+        return state
+    return _end_round(state, RoundEnd.WENT_OUT, closer=seat)
+
+
+def _end_round(state: GameState, reason: RoundEnd, closer: int | None = None) -> GameState:
+    ended = replace(
+        state,
+        phase=Phase.REVEAL,
+        round_end=reason,
+        closer=closer,
+        closer_at_once=closer is not None and state.opened_this_turn,
+        offer=None,
+        discarder=None,
+        buy_eligible=(),
+        revealed=tuple(not hand for hand in state.hands),
+    )
+    return _score_if_revealed(ended)
+
+
+def _reveal_hand(state: GameState, move: RevealHand) -> GameState:
+    seat = move.seat
+    if not 0 <= seat < state.players or state.revealed[seat]:
+        raise IllegalMove(f"seat {seat} has no hand left to show")
+    slots = [slot for slot, _ in move.cards]
+    if sorted(slots) != sorted(state.hands[seat]):
+        raise IllegalMove("show exactly the cards in your hand")
+    _check_faces(state, move.cards)
+    shown = replace(
+        state,
+        faces=_with_faces(state.faces, move.cards),
+        revealed=_with(state.revealed, seat, True),
+    )
+    return _score_if_revealed(shown)
+
+
+def _score_if_revealed(state: GameState) -> GameState:
+    if not all(state.revealed):
+        return state
+    rules, deck = state.rules, deck_of(state)
+    totals = [
+        hand_points([state.faces[slot] for slot in hand], deck, rules)  # type: ignore[misc]
+        for hand in state.hands
+    ]
+    scored = round_scores(rules, totals, state.opened, state.closer, state.closer_at_once)
+    scores = tuple(old + new for old, new in zip(state.scores, scored, strict=True))
+    played = state.round_index + 1
+    if match_over(rules, played, scores):
+        return replace(
+            state,
+            phase=Phase.MATCH_OVER,
+            scores=scores,
+            round_scores=(*state.round_scores, scored),
+        )
+    dealer = state.next_seat(state.dealer)
+    return replace(
+        state,
+        phase=Phase.ROUND_START,
+        scores=scores,
+        round_scores=(*state.round_scores, scored),
+        round_index=played,
+        dealer=dealer,
+        turn=dealer,
+    )
+
+
+# --- checks and helpers ----------------------------------------------------
+
+
+def _own_turn(state: GameState, seat: int) -> int:
+    if seat != state.turn:
+        raise IllegalMove(f"it is not your turn (seat {state.turn} is to play)")
+    return seat
+
+
+def _check_from_hand(state: GameState, seat: int, slots: list[int]) -> None:
+    if len(set(slots)) != len(slots):
+        raise IllegalMove("the same card is used twice")
+    hand = set(state.hands[seat])
+    for slot in slots:
+        if slot not in hand:
+            raise IllegalMove(f"card slot {slot} is not in your hand")
+
+
+def _check_faces(state: GameState, shown: Iterable[tuple[int, int]]) -> None:
+    """A shown face must fit what is public: the same face where one is known, and a
+    card id no other live slot already shows."""
+    shown = list(shown)
+    size = state.rules.deck_size
+    fresh = []
+    for slot, card in shown:
+        if not 0 <= card < size:
+            raise IllegalMove(f"card {card} is not in this deck")
+        known = state.faces[slot]
+        if known is not None:
+            if known != card:
+                name = deck_of(state).card(known).notation()
+                raise IllegalMove(f"card slot {slot} is {name}, not the card claimed")
+        else:
+            fresh.append(card)
+    if not fresh:
+        return
+    if len(set(fresh)) != len(fresh):
+        raise IllegalMove("two slots claim the same physical card")
+    retired = set(state.retired)
+    public = {
+        face for slot, face in enumerate(state.faces) if face is not None and slot not in retired
+    }
+    for card in fresh:
+        if card in public:
+            raise IllegalMove("that card is already elsewhere on the table")
+
+
+def _check_not_stranded(state: GameState, hand: tuple[int, ...]) -> None:
+    """Rummy: never keep only the card taken from the discard pile (it cannot be discarded)."""
+    if state.rules.discard_taken_card_barred and hand == (state.taken_discard,):
+        raise IllegalMove(
+            "that would leave you holding only the card you took from the discard pile, "
+            "which you may not discard this turn"
+        )
+
+
+def _meld_at(state: GameState, index: int) -> Meld:
+    if not 0 <= index < len(state.melds):
+        raise IllegalMove(f"there is no meld number {index + 1} on the table")
+    return state.melds[index]
+
+
+def _with(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _with_hand(
+    hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    return _with(hands, seat, hand)
+
+
+def _with_faces(
+    faces: tuple[int | None, ...], shown: Iterable[tuple[int, int]]
+) -> tuple[int | None, ...]:
+    updated = list(faces)
+    for slot, card in shown:
+        updated[slot] = card
+    return tuple(updated)
+
+
+_HANDLERS: dict[type, Callable[[GameState, Move], GameState]] = {
+    StartRound: _start_round,  # type: ignore[dict-item]
+    DrawStock: _draw_stock,  # type: ignore[dict-item]
+    TakeDiscard: _take_discard,  # type: ignore[dict-item]
+    LayDown: _lay_down,  # type: ignore[dict-item]
+    LayOff: _lay_off,  # type: ignore[dict-item]
+    SwapJoker: _swap_joker,  # type: ignore[dict-item]
+    Discard: _discard,  # type: ignore[dict-item]
+    ResolveBuy: _resolve_buy,  # type: ignore[dict-item]
+    RevealHand: _reveal_hand,  # type: ignore[dict-item]
+}
+
+__all__ = ["apply", "deck_of", "new_game", "upcard_slot"]

@@ -1,0 +1,69 @@
+"""The canonical encoding of the public state and its hash (protocol/SPEC.md, "State hash").
+
+msgpack has no canonical form in general, so the encoding is pinned: one msgpack
+array with the fields in a fixed order, no maps, no floats, ints in msgpack's
+shortest form (which msgpack-python always writes), strings as str, house rules
+as [key, value] pairs in the variant's spec order. Peers sign the hash of these
+bytes when they commit a step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgpack
+
+from p2p_rommy.engine.state import GameState
+
+STATE_ENCODING_VERSION = "p2p-rommy/state/v1"
+STATE_HASH_DOMAIN = b"p2p-rommy/v1/state-hash\x00"
+
+
+def state_fields(state: GameState) -> list[object]:
+    """The public state as plain values in the pinned field order."""
+    return [
+        STATE_ENCODING_VERSION,
+        state.rules.variant,
+        [[key, value] for key, value in state.rules.house.values],
+        state.players,
+        state.first_dealer,
+        state.round_index,
+        state.dealer,
+        state.phase.value,
+        state.turn,
+        list(state.faces),
+        list(state.stock),
+        list(state.discard),
+        [list(hand) for hand in state.hands],
+        [
+            [meld.kind.value, meld.owner, [[p.slot, p.card, p.rank] for p in meld.cards]]
+            for meld in state.melds
+        ],
+        list(state.retired),
+        list(state.opened),
+        list(state.buys),
+        state.offer,
+        state.discarder,
+        list(state.buy_eligible),
+        state.taken_discard,
+        state.opened_this_turn,
+        state.new_melds_this_turn,
+        list(state.swapped_jokers),
+        state.rebuilds_since_progress,
+        None if state.round_end is None else state.round_end.value,
+        state.closer,
+        state.closer_at_once,
+        list(state.revealed),
+        list(state.scores),
+        [list(scores) for scores in state.round_scores],
+    ]
+
+
+def encode_state(state: GameState) -> bytes:
+    """The canonical bytes of the public state."""
+    return msgpack.packb(state_fields(state), use_bin_type=True)
+
+
+def state_hash(state: GameState) -> bytes:
+    """SHA-256 over the domain string and the canonical encoding."""
+    return hashlib.sha256(STATE_HASH_DOMAIN + encode_state(state)).digest()

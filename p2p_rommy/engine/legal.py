@@ -1,0 +1,124 @@
+"""`legal_moves(view)`: what the seat of a view may do now.
+
+It feeds the bots and the client's hints. Draws, discards, lay-offs and joker
+swaps are listed in full; lay-downs as building blocks (each single meld the hand
+can make once opened, and a few openings that meet the round's requirement before
+that). Every listed move has been checked by `apply`, so nothing listed is refused.
+"""
+
+from __future__ import annotations
+
+from p2p_rommy.cards import ACE, ACE_HIGH
+from p2p_rommy.engine.apply import apply, deck_of
+from p2p_rommy.engine.moves import (
+    Discard,
+    DrawStock,
+    LayDown,
+    LayOff,
+    Move,
+    NewMeld,
+    RevealHand,
+    SwapJoker,
+    TakeDiscard,
+)
+from p2p_rommy.engine.state import GameState, Phase
+from p2p_rommy.engine.view import View
+from p2p_rommy.errors import IllegalMove
+from p2p_rommy.rules.finder import candidate_melds, find_opening
+from p2p_rommy.rules.melds import MeldKind, Placed, joker_targets
+
+OPENINGS_LISTED = 4
+"""How many different openings to list when the seat has not opened yet."""
+
+
+def legal_moves(view: View) -> list[Move]:
+    """The moves the view's seat may make now (empty when it is not theirs to act)."""
+    state, seat = view.state, view.seat
+    if state.phase is Phase.REVEAL:
+        if state.revealed[seat]:
+            return []
+        return [RevealHand(seat, tuple(view.hand()))]
+    if state.current_seat != seat:
+        return []
+    if state.phase is Phase.DRAW:
+        moves: list[Move] = [DrawStock(seat)]
+        if state.discard:
+            moves.append(TakeDiscard(seat))
+        return moves
+    return _play_moves(view)
+
+
+def _play_moves(view: View) -> list[Move]:
+    state, seat = view.state, view.seat
+    hand = view.hand()
+    candidates: list[Move] = [Discard(seat, slot, card) for slot, card in hand]
+    candidates += _lay_downs(view, hand)
+    candidates += _lay_offs(view, hand)
+    candidates += _swaps(view, hand)
+    return [move for move in candidates if _is_legal(state, move)]
+
+
+def _is_legal(state: GameState, move: Move) -> bool:
+    try:
+        apply(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _lay_downs(view: View, hand: list[tuple[int, int]]) -> list[Move]:
+    state, seat = view.state, view.seat
+    rules, deck = state.rules, deck_of(state)
+    melds = candidate_melds(hand, deck, rules)
+    if not melds:
+        return []
+    if state.opened[seat] or rules.opening == "none":
+        return [LayDown(seat, (NewMeld(c.kind, c.cards),)) for c in melds]
+    openings = find_opening(melds, deck, rules, state.round_index, limit=OPENINGS_LISTED)
+    return [LayDown(seat, tuple(NewMeld(c.kind, c.cards) for c in opening)) for opening in openings]
+
+
+def _natural_ranks(rank: int, ace_high: bool) -> tuple[int, ...]:
+    return (ACE, ACE_HIGH) if rank == ACE and ace_high else (rank,)
+
+
+def _lay_offs(view: View, hand: list[tuple[int, int]]) -> list[Move]:
+    state, seat = view.state, view.seat
+    rules, deck = state.rules, deck_of(state)
+    moves: list[Move] = []
+    for index, meld in enumerate(state.melds):
+        targets = joker_targets(meld, deck, rules)
+        for slot, card_id in hand:
+            card = deck.card(card_id)
+            if card.is_joker:
+                moves += [LayOff(seat, index, Placed(slot, card_id, r)) for r in targets]
+            elif meld.kind is MeldKind.SET:
+                moves.append(LayOff(seat, index, Placed(slot, card_id, card.rank)))
+            else:
+                moves += [
+                    LayOff(seat, index, Placed(slot, card_id, r))
+                    for r in _natural_ranks(card.rank, rules.ace_high)
+                    if r in targets
+                ]
+    return moves
+
+
+def _swaps(view: View, hand: list[tuple[int, int]]) -> list[Move]:
+    state, seat = view.state, view.seat
+    if not state.rules.joker_swap:
+        return []
+    deck = deck_of(state)
+    moves: list[Move] = []
+    for index, meld in enumerate(state.melds):
+        for placed in meld.cards:
+            if not deck.card(placed.card).is_joker:
+                continue
+            for slot, card_id in hand:
+                card = deck.card(card_id)
+                if card.is_joker:
+                    continue
+                if placed.rank in _natural_ranks(card.rank, state.rules.ace_high):
+                    moves.append(
+                        SwapJoker(seat, index, placed.slot, Placed(slot, card_id, placed.rank))
+                    )
+    return moves

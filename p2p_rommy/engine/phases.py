@@ -1,0 +1,65 @@
+"""The one table of which move is allowed in which phase.
+
+Turn flow (``docs/rules.md`` prints this table):
+
+    ROUND_START --StartRound--> DRAW (PLAY for Rommé's dealer)
+    DRAW --TakeDiscard--> PLAY
+    DRAW --DrawStock--> PLAY, or BUY when a declined discard may be bought (lp)
+    BUY --ResolveBuy--> PLAY
+    PLAY --LayDown/LayOff/SwapJoker--> PLAY, or REVEAL when the hand is empty
+    PLAY --Discard--> DRAW of the next seat, or REVEAL when it was the last card
+    REVEAL --RevealHand (each seat with cards)--> ROUND_START or MATCH_OVER
+"""
+
+from __future__ import annotations
+
+from p2p_rommy.engine.moves import (
+    Discard,
+    DrawStock,
+    LayDown,
+    LayOff,
+    ResolveBuy,
+    RevealHand,
+    StartRound,
+    SwapJoker,
+    TakeDiscard,
+)
+from p2p_rommy.engine.state import Phase
+
+PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
+    Phase.ROUND_START: (StartRound,),
+    Phase.DRAW: (DrawStock, TakeDiscard),
+    Phase.BUY: (ResolveBuy,),
+    Phase.PLAY: (LayDown, LayOff, SwapJoker, Discard),
+    Phase.REVEAL: (RevealHand,),
+    Phase.MATCH_OVER: (),
+}
+
+PHASE_HINTS: dict[Phase, str] = {
+    Phase.ROUND_START: "the round is being dealt",
+    Phase.DRAW: "it is time to draw from the stock or take the discard",
+    Phase.BUY: "the buy window is open",
+    Phase.PLAY: "it is time to meld, lay off or discard",
+    Phase.REVEAL: "the round is over and hands are being shown",
+    Phase.MATCH_OVER: "the match is over",
+}
+
+MOVE_NAMES: dict[type, str] = {
+    StartRound: "dealing",
+    DrawStock: "drawing from the stock",
+    TakeDiscard: "taking the discard",
+    LayDown: "laying down",
+    LayOff: "laying off",
+    SwapJoker: "swapping a joker",
+    Discard: "discarding",
+    ResolveBuy: "resolving a buy",
+    RevealHand: "showing a hand",
+}
+
+
+def phase_table() -> list[tuple[str, str]]:
+    """(phase, allowed moves) rows, for the docs and ``rommy rules``."""
+    return [
+        (phase.value, ", ".join(kind.__name__ for kind in kinds) or "-")
+        for phase, kinds in PHASE_MOVES.items()
+    ]
