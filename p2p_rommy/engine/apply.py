@@ -328,7 +328,7 @@ def _lay_down(state: GameState, move: LayDown) -> GameState:
         raise IllegalMove("house rule: at most one new combination per turn")
     laid = {card.slot for card in placed}
     hand = tuple(slot for slot in state.hands[seat] if slot not in laid)
-    _check_not_stranded(state, hand)
+    check_not_stranded(state, hand)
     after = replace(
         state,
         hands=_with_hand(state.hands, seat, hand),
@@ -366,7 +366,7 @@ def _check_opening(state: GameState, melds: list[Meld]) -> None:
             )
 
 
-def _check_may_build(state: GameState, seat: int, doing: str) -> None:
+def check_may_build(state: GameState, seat: int, doing: str) -> None:
     rules = state.rules
     if rules.opening == "none":
         return
@@ -382,13 +382,13 @@ def _check_may_build(state: GameState, seat: int, doing: str) -> None:
 
 def _lay_off(state: GameState, move: LayOff) -> GameState:
     seat = _own_turn(state, move.seat)
-    _check_may_build(state, seat, "laying off on the table")
+    check_may_build(state, seat, "laying off on the table")
     meld = _meld_at(state, move.meld)
     _check_from_hand(state, seat, [move.card.slot])
     _check_faces(state, [(move.card.slot, move.card.card)])
     grown = lay_off(meld, move.card, deck_of(state), state.rules)
     hand = tuple(slot for slot in state.hands[seat] if slot != move.card.slot)
-    _check_not_stranded(state, hand)
+    check_not_stranded(state, hand)
     opening = not state.opened[seat]
     after = replace(
         state,
@@ -411,7 +411,7 @@ def _swap_joker(state: GameState, move: SwapJoker) -> GameState:
         raise IllegalMove("joker swaps are off in this game")
     if not state.opened[seat]:
         raise IllegalMove("only a player who has opened may swap a joker")
-    _check_may_build(state, seat, "swapping a joker")
+    check_may_build(state, seat, "swapping a joker")
     meld = _meld_at(state, move.meld)
     _check_from_hand(state, seat, [move.card.slot])
     _check_faces(state, [(move.card.slot, move.card.card)])
@@ -581,7 +581,7 @@ def _check_faces(state: GameState, shown: Iterable[tuple[int, int]]) -> None:
             raise IllegalMove("that card is already elsewhere on the table")
 
 
-def _check_not_stranded(state: GameState, hand: tuple[int, ...]) -> None:
+def check_not_stranded(state: GameState, hand: tuple[int, ...]) -> None:
     """Rummy: never keep only the card taken from the discard pile (it cannot be discarded)."""
     if state.rules.discard_taken_card_barred and hand == (state.taken_discard,):
         raise IllegalMove(
@@ -627,4 +627,11 @@ _HANDLERS: dict[type, Callable[[GameState, Move], GameState]] = {
     RevealHand: _reveal_hand,  # type: ignore[dict-item]
 }
 
-__all__ = ["apply", "deck_of", "new_game", "upcard_slot"]
+__all__ = [
+    "apply",
+    "check_may_build",
+    "check_not_stranded",
+    "deck_of",
+    "new_game",
+    "upcard_slot",
+]

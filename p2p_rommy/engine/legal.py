@@ -9,7 +9,7 @@ that). Every listed move has been checked by `apply`, so nothing listed is refus
 from __future__ import annotations
 
 from p2p_rommy.cards import ACE, ACE_HIGH
-from p2p_rommy.engine.apply import apply, deck_of
+from p2p_rommy.engine.apply import apply, check_may_build, check_not_stranded, deck_of
 from p2p_rommy.engine.moves import (
     Discard,
     DrawStock,
@@ -25,7 +25,7 @@ from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.rules.finder import candidate_melds, find_opening
-from p2p_rommy.rules.melds import MeldKind, Placed, joker_targets
+from p2p_rommy.rules.melds import MeldKind, Placed, joker_targets, lay_off
 
 OPENINGS_LISTED = 4
 """How many different openings to list when the seat has not opened yet."""
@@ -51,11 +51,38 @@ def legal_moves(view: View) -> list[Move]:
 def _play_moves(view: View) -> list[Move]:
     state, seat = view.state, view.seat
     hand = view.hand()
-    candidates: list[Move] = [Discard(seat, slot, card) for slot, card in hand]
-    candidates += _lay_downs(view, hand)
-    candidates += _lay_offs(view, hand)
-    candidates += _swaps(view, hand)
-    return [move for move in candidates if _is_legal(state, move)]
+    moves: list[Move] = _discards(view, hand)
+    moves += [move for move in _lay_downs(view, hand) if _is_legal(state, move)]
+    if _may_build(state, seat):
+        # Building moves differ only in the meld they change: check that meld alone.
+        moves += [m for m in _lay_offs(view, hand) if _builds(state, seat, m)]
+        moves += [m for m in _swaps(view, hand) if _is_legal(state, m)]
+    return moves
+
+
+def _discards(view: View, hand: list[tuple[int, int]]) -> list[Move]:
+    state, seat = view.state, view.seat
+    if state.swapped_jokers:
+        return []
+    barred = state.taken_discard if state.rules.discard_taken_card_barred else None
+    return [Discard(seat, slot, card) for slot, card in hand if slot != barred]
+
+
+def _may_build(state: GameState, seat: int) -> bool:
+    try:
+        check_may_build(state, seat, "building")
+    except IllegalMove:
+        return False
+    return True
+
+
+def _builds(state: GameState, seat: int, move: LayOff) -> bool:
+    try:
+        lay_off(state.melds[move.meld], move.card, deck_of(state), state.rules)
+        check_not_stranded(state, tuple(s for s in state.hands[seat] if s != move.card.slot))
+    except IllegalMove:
+        return False
+    return True
 
 
 def _is_legal(state: GameState, move: Move) -> bool:
