@@ -518,3 +518,13 @@ def test_claimed_faces_must_fit_what_is_public():
         table.play(Discard(1, slot, table.state.faces[up]))
     ace = next(i for i, c in enumerate(DECK.cards) if c.face == parse_card("AS").face)
     assert table.play(Discard(1, slot, ace)).state.faces[slot] == ace
+
+
+def test_swapped_joker_obligation_lapses_when_it_fits_nowhere():
+    # docs/rules.md: the obligation holds while the joker fits a meld, so no turn dead-ends
+    hand = "7H JK 7D 7C 9C 9D 9S 9H 7S 5S 8S"
+    sets = ("7H JK:7 7D 7C", "9C 9D 9S 9H")
+    table = opened(seat1=hand, sets=sets, house={"swapped_joker_must_be_played": True})
+    table = next_turn_of_seat_1(table, "5S")
+    after = table.play(swap(table, 1, 0, "7S"))  # both passere are now full
+    assert after.play(discard(after, 1, "8S")).state.turn == 2

@@ -20,8 +20,12 @@ DECK = composition(110)
 def dealt(seat0: str, house=None, stock: str = "2C 3C"):
     """4 players, seat 0 deals (14 cards) and starts."""
     return scripted_table(
-        "romme", 4, {0: seat0, 1: "2S 5S 8S JS 3H 6H 9H QH 4D 7D 10D KD 2C"},
-        upcard="9C", stock=stock, house=house,
+        "romme",
+        4,
+        {0: seat0, 1: "2S 5S 8S JS 3H 6H 9H QH 4D 7D 10D KD 2C"},
+        upcard="9C",
+        stock=stock,
+        house=house,
     )
 
 
@@ -58,7 +62,7 @@ def test_first_lay_down_must_be_worth_forty_at_once():
     # romme:15 "Dine allerførste meldinger i en given skal tilsammen være mindst 40 point lagt
     # på én gang"
     table = dealt("KS KH KD 5H 6H 7H 2S")
-    with pytest.raises(IllegalMove, match="at least 40 points .* worth 30"):
+    with pytest.raises(IllegalMove, match=r"at least 40 points .* worth 30"):
         table.play(lay_down(table, 0, ("set", "KS KH KD")))
     after = table.play(lay_down(table, 0, ("set", "KS KH KD"), ("run", "5H 6H 7H")))
     assert after.state.opened[0]
@@ -94,7 +98,7 @@ def test_opening_naturals_only_house_rule():
     melds = (("set", "KS KH JK:K"), ("run", "4H 5H 6H"))
     assert table.play(lay_down(table, 0, *melds)).state.opened[0]  # 30 + 15
     strict = dealt(hand, house={"opening_naturals_only": True})
-    with pytest.raises(IllegalMove, match="from natural cards .* worth 35"):
+    with pytest.raises(IllegalMove, match=r"from natural cards .* worth 35"):
         strict.play(lay_down(strict, 0, *melds))
 
 
@@ -145,8 +149,14 @@ def test_hand_romme_in_play():
     hand = "KS KH KD 5H 6H 7H 8H 2S 3S 4S 9D 9C 9S QC"
     table = dealt(hand)
     table = table.play(
-        lay_down(table, 0, ("set", "KS KH KD"), ("run", "5H 6H 7H 8H"), ("run", "2S 3S 4S"),
-                 ("set", "9D 9C 9S"))
+        lay_down(
+            table,
+            0,
+            ("set", "KS KH KD"),
+            ("run", "5H 6H 7H 8H"),
+            ("run", "2S 3S 4S"),
+            ("set", "9D 9C 9S"),
+        )
     )
     out = table.play(discard(table, 0, "QC"))
     assert out.state.closer == 0 and out.state.closer_at_once

@@ -30,8 +30,12 @@ DECK = composition(52)
 def table3(seat1: str, stock: str = "KC QD", upcard: str = "2D", house=None):
     """3 players, dealer 0: seat 1 plays first with `seat1` (7 cards)."""
     return scripted_table(
-        "rummy", 3, {1: seat1, 2: "10S KS 5H 8H JH 10C 3D", 0: "6D 8D JD 3C 6C QC 2C"},
-        upcard=upcard, stock=stock, house=house,
+        "rummy",
+        3,
+        {1: seat1, 2: "10S KS 5H 8H JH 10C 3D", 0: "6D 8D JD 3C 6C QC 2C"},
+        upcard=upcard,
+        stock=stock,
+        house=house,
     )
 
 
@@ -149,8 +153,8 @@ def test_last_card_may_be_laid_off_or_melded():
 def test_winner_scores_the_others_hands():
     # rummy:54-60 "rundevinneren får summen av kortverdiene som motspillerne sitter igjen med";
     # "Har én motspiller en dame og en 4-er, mens en annen har et ess og en 7-er, får vinneren 22"
-    ranks = [hand_points([c.card for c in cards_of(t, 52)], DECK, RUMMY) for t in ("QH 4S", "AD 7C")]
-    assert ranks == [14, 8]
+    hands = [[c.card for c in cards_of(t, 52)] for t in ("QH 4S", "AD 7C")]
+    assert [hand_points(hand, DECK, RUMMY) for hand in hands] == [14, 8]
     assert round_scores(RUMMY, [0, 14, 8], [True] * 3, 0, False) == (22, 0, 0)
 
 

@@ -33,6 +33,7 @@ from p2p_rommy.errors import ConfigError, IllegalMove
 from p2p_rommy.rules.melds import (
     Meld,
     MeldKind,
+    Placed,
     check_meld,
     joker_targets,
     lay_off,
@@ -417,10 +418,6 @@ def _swap_joker(state: GameState, move: SwapJoker) -> GameState:
     _check_faces(state, [(move.card.slot, move.card.card)])
     swapped = swap_joker(meld, move.joker_slot, move.card, deck, rules)
     melds = _with(state.melds, move.meld, swapped)
-    if rules.swapped_joker_must_be_played and not any(
-        joker_targets(other, deck, rules) for other in melds
-    ):
-        raise IllegalMove("the swapped joker must be played this turn, and it fits nowhere")
     hand = (*(s for s in state.hands[seat] if s != move.card.slot), move.joker_slot)
     must_play = (move.joker_slot,) if rules.swapped_joker_must_be_played else ()
     return replace(
@@ -444,7 +441,7 @@ def _discard(state: GameState, move: Discard) -> GameState:
     if state.rules.discard_taken_card_barred and move.slot == state.taken_discard:
         # rummy: "Tok du toppkortet fra kastebunken, kan du ikke kaste det samme kortet tilbake"
         raise IllegalMove("you cannot discard the card you took from the discard pile this turn")
-    if state.swapped_jokers:
+    if unplayed_swapped_joker(state) is not None:
         raise IllegalMove("house rule: the joker you swapped must be laid down this turn")
     hand = tuple(slot for slot in state.hands[seat] if slot != move.slot)
     after = replace(
@@ -464,6 +461,28 @@ def _discard(state: GameState, move: Discard) -> GameState:
         discarder=seat,
         **_fresh_turn(),
     )
+
+
+def unplayed_swapped_joker(state: GameState) -> int | None:
+    """A joker taken by a swap this turn that must still be laid down, if any.
+
+    RULES-DECISIONS toggle ``swapped_joker_must_be_played``: the obligation holds
+    while the joker fits a meld on the table; once it fits nowhere (a house rule
+    on jokers, or full melds), the player may discard and keeps it, so a turn can
+    never be left without a legal move (docs/rules.md).
+    """
+    deck = deck_of(state)
+    for joker in state.swapped_jokers:
+        if joker not in state.hands[state.turn]:
+            continue
+        for meld in state.melds:
+            for rank in joker_targets(meld, deck, state.rules):
+                try:
+                    lay_off(meld, Placed(joker, state.faces[joker], rank), deck, state.rules)  # type: ignore[arg-type]
+                except IllegalMove:
+                    continue
+                return joker
+    return None
 
 
 def _after_play(state: GameState, seat: int) -> GameState:
@@ -633,5 +652,6 @@ __all__ = [
     "check_not_stranded",
     "deck_of",
     "new_game",
+    "unplayed_swapped_joker",
     "upcard_slot",
 ]

@@ -9,7 +9,13 @@ that). Every listed move has been checked by `apply`, so nothing listed is refus
 from __future__ import annotations
 
 from p2p_rommy.cards import ACE, ACE_HIGH
-from p2p_rommy.engine.apply import apply, check_may_build, check_not_stranded, deck_of
+from p2p_rommy.engine.apply import (
+    apply,
+    check_may_build,
+    check_not_stranded,
+    deck_of,
+    unplayed_swapped_joker,
+)
 from p2p_rommy.engine.moves import (
     Discard,
     DrawStock,
@@ -62,7 +68,7 @@ def _play_moves(view: View) -> list[Move]:
 
 def _discards(view: View, hand: list[tuple[int, int]]) -> list[Move]:
     state, seat = view.state, view.seat
-    if state.swapped_jokers:
+    if unplayed_swapped_joker(state) is not None:
         return []
     barred = state.taken_discard if state.rules.discard_taken_card_barred else None
     return [Discard(seat, slot, card) for slot, card in hand if slot != barred]
