@@ -23,3 +23,25 @@ class ConfigError(RommyError):
 
 class NotationError(RommyError, ValueError):
     """Text that is not a card in the notation (``7H``, ``10S``, ``AS``, ``JK``)."""
+
+
+class ProtocolError(RommyError):
+    """Data from a peer broke the protocol; it is refused and nothing changes.
+
+    `sender` is the seat (or key id, before a seat is known) the data came from,
+    `step` where in the round's or log's sequence it happened, if known.
+    """
+
+    def __init__(self, sender: int | str | None, reason: str, step: int | None = None) -> None:
+        self.sender = sender
+        self.reason = reason
+        self.step = step
+        who = (
+            "a peer" if sender is None else f"seat {sender}" if isinstance(sender, int) else sender
+        )
+        where = "" if step is None else f" at step {step}"
+        super().__init__(f"{who}{where}: {reason}")
+
+
+class CheatDetected(ProtocolError):
+    """A peer's signed data proves it broke the rules on purpose or by fault: a finding."""

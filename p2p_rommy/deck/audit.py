@@ -1,0 +1,235 @@
+"""The audit: replay a round's deck transcript from the revealed seeds.
+
+This is the second, independent line of defence (the proofs were the first):
+from the seeds anyone re-derives every scalar and permutation, recomputes every
+shuffle and every share, and learns which card was at every deck position. A
+failure is a `Finding` naming the seat, the step (index in the round's
+transcript) and what is wrong. `rommy verify` and `rommy replay` build on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from p2p_rommy.deck import group
+from p2p_rommy.deck.derive import (
+    Seed,
+    card_points,
+    commitment,
+    compose,
+    round_permutation,
+    round_scalar,
+)
+from p2p_rommy.deck.messages import Commit, SeedReveal, Shares, Shuffle, decode
+from p2p_rommy.deck.proofs import (
+    ALL,
+    ProofError,
+    ShareContext,
+    ShuffleContext,
+    shuffle,
+    verify_share,
+    verify_shuffle,
+)
+from p2p_rommy.deck.seat import DeckParams
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.wire.identity import open_envelope, roster_of
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    seat: int | None
+    step: int
+    what: str
+
+    def __str__(self) -> str:
+        who = "the transcript" if self.seat is None else f"seat {self.seat}"
+        return f"{who} at step {self.step}: {self.what}"
+
+
+@dataclass
+class AuditReport:
+    findings: list[Finding] = field(default_factory=list)
+    cards: dict[int, int] = field(default_factory=dict)
+    """Position -> card id, for every position of every pass (once the seeds are in)."""
+    given: dict[int, int] = field(default_factory=dict)
+    """Position -> the seat it was dealt to, or `ALL` when shown to everyone."""
+    shown: dict[int, int] = field(default_factory=dict)
+    """Position -> card id opened in public by the shares."""
+    shuffles: list[tuple[int, int]] = field(default_factory=list)
+    """(pass, seat) of every shuffle, in order."""
+    complete: bool = False
+    """True when every seed was revealed and so everything could be replayed."""
+
+    @property
+    def fair(self) -> bool:
+        return not self.findings
+
+
+def audit_round(
+    params: DeckParams,
+    public_keys: Sequence[bytes],
+    envelopes: Sequence[bytes],
+    rebuilt_cards: Sequence[Sequence[int]] = (),
+    check_proofs: bool = True,
+) -> AuditReport:
+    """Check a round's deck transcript; `rebuilt_cards[u-1]` are pass u's card ids."""
+    report = AuditReport()
+    roster = roster_of(list(public_keys))
+    p = params
+    pass_cards = [tuple(range(p.deck_size)), *(tuple(c) for c in rebuilt_cards)]
+    inputs = [card_points(p.game, p.round_no, u, len(cards)) for u, cards in enumerate(pass_cards)]
+    bases = [sum(len(c) for c in pass_cards[:u]) for u in range(len(pass_cards))]
+    decks: list[tuple[bytes, ...]] = list(inputs)
+    keys: dict[tuple[int, int], bytes] = {}
+    commits: dict[int, bytes] = {}
+    seeds: dict[int, Seed] = {}
+    shuffles: list[tuple[int, int, Shuffle, int]] = []
+    shares: list[tuple[int, Shares]] = []
+    for step, envelope in enumerate(envelopes):
+        try:
+            opened = open_envelope(envelope, roster)
+            message = decode(opened.body, opened.seat)
+        except ProtocolError as error:
+            seat = error.sender if isinstance(error.sender, int) else None
+            report.findings.append(Finding(seat, step, error.reason))
+            continue
+        seat = opened.seat
+        if (message.game, message.round_no, message.seat) != (p.game, p.round_no, seat):
+            report.findings.append(Finding(seat, step, "message for another game, round or seat"))
+        elif isinstance(message, Commit):
+            commits[seat] = message.commitment
+            keys[(seat, 0)] = message.key
+        elif isinstance(message, Shuffle):
+            if message.shuffle_pass >= len(pass_cards):
+                report.findings.append(Finding(seat, step, "shuffle of an unknown pass"))
+                continue
+            u = message.shuffle_pass
+            if check_proofs:
+                try:
+                    verify_shuffle(
+                        ShuffleContext(p.game, p.round_no, u, seat),
+                        message.key,
+                        decks[u],
+                        message.deck,
+                        message.proof,
+                        p.lam,
+                    )
+                except (ProofError, group.GroupError) as error:
+                    report.findings.append(Finding(seat, step, f"shuffle proof fails: {error}"))
+            if u > 0:
+                keys[(seat, u)] = message.key
+            shuffles.append((step, seat, message, u))
+            report.shuffles.append((u, seat))
+            decks[u] = message.deck
+        elif isinstance(message, Shares):
+            shares.append((step, message))
+        elif isinstance(message, SeedReveal):
+            seeds[seat] = Seed(message.seed)
+            if commits.get(seat) != commitment(p.game, p.round_no, seat, Seed(message.seed)):
+                report.findings.append(
+                    Finding(seat, step, "the revealed seed does not open its commitment")
+                )
+    _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, check_proofs)
+    last = len(envelopes)
+    missing = [s for s in range(p.players) if s not in seeds]
+    for seat in missing:
+        report.findings.append(Finding(seat, last, "did not reveal its seed (forfeit)"))
+    if missing:
+        return report
+    report.complete = True
+    _replay_from_seeds(report, p, seeds, keys, shuffles, shares, pass_cards, inputs, bases)
+    return report
+
+
+def _pass_of(position: int, bases: list[int], pass_cards: list[tuple[int, ...]]) -> int:
+    for u, base in enumerate(bases):
+        if base <= position < base + len(pass_cards[u]):
+            return u
+    raise ValueError(position)
+
+
+def _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, check_proofs) -> None:
+    """Follow every chain of shares from the final deck point, checking each proof."""
+    chain: dict[int, bytes] = {}
+    for step, message in shares:
+        for item in message.items:
+            try:
+                u = _pass_of(item.position, bases, pass_cards)
+            except ValueError:
+                report.findings.append(
+                    Finding(message.seat, step, f"share for unknown position {item.position}")
+                )
+                continue
+            inp = chain.get(item.position, decks[u][item.position - bases[u]])
+            given = report.given.get(item.position)
+            if given is None:
+                report.given[item.position] = item.recipient
+            elif given != item.recipient and item.recipient != ALL:
+                report.findings.append(
+                    Finding(message.seat, step, f"position {item.position} given twice")
+                )
+            if check_proofs:
+                context = ShareContext(
+                    p.game, p.round_no, u, item.position, message.seat, item.recipient
+                )
+                try:
+                    verify_share(context, keys[(message.seat, u)], inp, item.point, item.proof)
+                except (ProofError, KeyError) as error:
+                    report.findings.append(
+                        Finding(message.seat, step, f"share proof fails: {error}")
+                    )
+            chain[item.position] = item.point
+    labels = [{point: label for label, point in enumerate(points)} for points in inputs]
+    for position, point in chain.items():
+        u = _pass_of(position, bases, pass_cards)
+        label = labels[u].get(point)
+        if label is not None:  # every layer is off: the card was opened in public
+            report.shown[position] = pass_cards[u][label]
+
+
+def _replay_from_seeds(report, p, seeds, keys, shuffles, shares, pass_cards, inputs, bases) -> None:
+    scalars = {}
+    for (seat, u), key in keys.items():
+        scalar = round_scalar(p.game, p.round_no, seat, u, seeds[seat])
+        scalars[(seat, u)] = scalar
+        if group.mul_base(scalar) != key:
+            report.findings.append(
+                Finding(seat, 0, f"the key of pass {u} does not come from the seed")
+            )
+    decks = list(inputs)
+    order = [tuple(range(len(cards))) for cards in pass_cards]
+    for step, seat, message, u in shuffles:
+        permutation = round_permutation(
+            p.game, p.round_no, seat, u, len(pass_cards[u]), seeds[seat]
+        )
+        scalar = scalars.get((seat, u)) or round_scalar(p.game, p.round_no, seat, u, seeds[seat])
+        if shuffle(scalar, permutation, decks[u]) != message.deck:
+            report.findings.append(
+                Finding(seat, step, f"the shuffle of pass {u} does not replay from the seed")
+            )
+        decks[u] = message.deck
+        order[u] = compose(order[u], permutation)
+    for u, cards in enumerate(pass_cards):
+        for position, label in enumerate(order[u]):
+            report.cards[bases[u] + position] = cards[label]
+    chain: dict[int, bytes] = {}
+    for step, message in shares:
+        for item in message.items:
+            u = _pass_of(item.position, bases, pass_cards)
+            inp = chain.get(item.position, decks[u][item.position - bases[u]])
+            scalar = scalars[(message.seat, u)]
+            if group.mul(group.scalar_invert(scalar), inp) != item.point:
+                report.findings.append(
+                    Finding(
+                        message.seat,
+                        step,
+                        f"the share for position {item.position} does not replay",
+                    )
+                )
+            chain[item.position] = item.point
+    for position, card in report.shown.items():
+        if report.cards.get(position) != card:
+            report.findings.append(
+                Finding(None, len(shares), f"position {position} opened to the wrong card")
+            )

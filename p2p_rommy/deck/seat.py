@@ -1,0 +1,494 @@
+"""One seat's side of the deck protocol for one round: messages in, messages out.
+
+Theory of operation (protocol/SPEC.md §3):
+
+1. Every seat commits to a fresh seed and publishes its key ``E = e*B``.
+2. Shuffle passes: from the dealer round the table, each seat re-encrypts and
+   permutes the deck and proves it; every seat checks each proof before the next
+   seat shuffles. Pass 0 is the deal; a rebuilt stock is a new pass over fresh
+   card labels.
+3. Share tasks: to give deck position ``k`` to seat ``j``, every other seat in seat
+   order removes its layer from the chain that starts at the public deck point and
+   proves it (DLEQ); ``j`` removes its own layer privately. To show a card to all,
+   every seat removes its layer (an undealt card) or the owner removes the last one.
+4. At round end every seat reveals its seed; `p2p_rommy.deck.audit` replays all.
+
+Tasks (shuffle passes and share tasks) run one at a time in the order the game
+asks for them, which the log makes the same on every peer. The object does no
+I/O: `start`, the request methods and `receive` return envelopes to broadcast;
+a refused message raises `ProtocolError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import secrets
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from p2p_rommy.deck import group
+from p2p_rommy.deck.derive import Seed, card_points, commitment, round_permutation, round_scalar
+from p2p_rommy.deck.messages import (
+    Commit,
+    DeckMessage,
+    SeedReveal,
+    ShareItem,
+    Shares,
+    Shuffle,
+    decode,
+    encode,
+)
+from p2p_rommy.deck.proofs import (
+    ALL,
+    MIN_LAMBDA,
+    ProofError,
+    ShareContext,
+    ShuffleContext,
+    prove_share,
+    prove_shuffle,
+    shuffle,
+    verify_share,
+    verify_shuffle,
+)
+from p2p_rommy.errors import CheatDetected, ProtocolError
+from p2p_rommy.wire.identity import Entropy, Identity, Opened, open_envelope, roster_of
+
+CONTEXT_DOMAIN = b"p2p-rommy/v1/deck-context\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class DeckParams:
+    """What every seat agrees on before a round's deck protocol starts."""
+
+    game: bytes
+    round_no: int
+    players: int
+    dealer: int
+    deck_size: int
+    lam: int = MIN_LAMBDA
+
+    def __post_init__(self) -> None:
+        if len(self.game) != 32:
+            raise ValueError("a game id is 32 bytes")
+        if not 2 <= self.players <= 6 or not 0 <= self.dealer < self.players:
+            raise ValueError("2-6 players and a seated dealer")
+        if self.lam < MIN_LAMBDA:
+            raise ValueError(f"lambda must be at least {MIN_LAMBDA} with Fiat-Shamir")
+
+    def shuffle_order(self) -> tuple[int, ...]:
+        """Seats in shuffle order: the dealer first, then round the table."""
+        return tuple((self.dealer + offset) % self.players for offset in range(self.players))
+
+
+class DeckPhase(enum.Enum):
+    COMMIT = "commit"
+    RUNNING = "running"
+    SEEDS = "seeds"
+    DONE = "done"
+
+
+@dataclass
+class ShufflePass:
+    """A deck: the deal (pass 0) or a rebuilt stock; its slots are ``base .. base+size-1``."""
+
+    index: int
+    base: int
+    cards: tuple[int, ...]
+    """Card id of each label."""
+    points: tuple[bytes, ...]
+    keys: dict[int, bytes] = field(default_factory=dict)
+    decks: list[tuple[bytes, ...]] = field(default_factory=list)
+    lookup: dict[bytes, int] = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def final(self) -> tuple[bytes, ...]:
+        return self.decks[-1]
+
+    def holds(self, position: int) -> bool:
+        return self.base <= position < self.base + self.size
+
+
+@dataclass
+class ShareTask:
+    """Layers to remove: for each position, its recipient and the seats that strip it."""
+
+    items: tuple[tuple[int, int, tuple[int, ...]], ...]
+    sequence: tuple[int, ...]
+    cursor: int = 0
+
+    def items_for(self, seat: int) -> list[tuple[int, int]]:
+        return [(position, recipient) for position, recipient, strip in self.items if seat in strip]
+
+
+@dataclass
+class ShuffleTask:
+    shuffle_pass: ShufflePass
+    cursor: int = 0
+
+
+Task = ShareTask | ShuffleTask
+
+
+class DeckSeat:
+    """The deck protocol for one seat and one round."""
+
+    def __init__(
+        self,
+        params: DeckParams,
+        seat: int,
+        identity: Identity,
+        public_keys: Sequence[bytes],
+        entropy: Entropy = secrets.token_bytes,
+    ) -> None:
+        if len(public_keys) != params.players or public_keys[seat] != identity.public_key:
+            raise ValueError("the roster must list every seat's key, this seat's own included")
+        self.params = params
+        self.seat = seat
+        self.identity = identity
+        self.roster = roster_of(list(public_keys))
+        self.entropy = entropy
+        self.seed = Seed.generate(entropy)
+        self.phase = DeckPhase.COMMIT
+        self.commitments: dict[int, bytes] = {}
+        self.commit_bodies: dict[int, bytes] = {}
+        self.seeds: dict[int, Seed] = {}
+        self.context = b""
+        self.passes: list[ShufflePass] = []
+        self.tasks: deque[Task] = deque()
+        self.chain: dict[int, bytes] = {}
+        self.assigned: dict[int, int] = {}
+        self.known: dict[int, int] = {}
+        """Position -> card id, for every card this seat has learned (own or public)."""
+        self.public: dict[int, int] = {}
+        """Position -> card id, for the cards shown to everyone."""
+        self.transcript: list[Opened] = []
+        self._own_scalars: dict[int, bytes] = {}
+        self._new_pass(0, tuple(range(params.deck_size)))
+
+    # --- requests from the game -------------------------------------------
+
+    def start(self) -> list[bytes]:
+        """Publish this seat's commitment and key."""
+        key = group.mul_base(self._scalar(0))
+        p = self.params
+        message = Commit(
+            p.game, p.round_no, self.seat, commitment(p.game, p.round_no, self.seat, self.seed), key
+        )
+        return self._send(message)
+
+    def deal(self, assignments: Sequence[tuple[int, int]]) -> list[bytes]:
+        """Give each (position, seat) to that seat, or to everyone for seat `ALL`."""
+        return self._queue_shares(
+            [
+                (position, recipient, self._strippers(recipient))
+                for position, recipient in assignments
+            ]
+        )
+
+    def draw(self, position: int, recipient: int) -> list[bytes]:
+        return self.deal([(position, recipient)])
+
+    def reveal(self, owner: int, positions: Sequence[int]) -> list[bytes]:
+        """`owner` shows cards it holds to everyone: it removes its last layer in public."""
+        return self._queue_shares([(position, ALL, (owner,)) for position in positions])
+
+    def rebuild(self, base: int, cards: Sequence[int]) -> list[bytes]:
+        """Shuffle recycled card ids (from the discard pile) into new slots from `base`."""
+        index = len(self.passes)
+        expected = self.passes[-1].base + self.passes[-1].size
+        if base != expected:
+            raise ValueError(f"a rebuilt stock starts at slot {expected}, not {base}")
+        self._new_pass(index, tuple(cards))
+        return self._advance()
+
+    def finish(self) -> list[bytes]:
+        """End of round: reveal this seat's seed."""
+        if self.phase is not DeckPhase.RUNNING or self.tasks:
+            raise ValueError("the round's deck work is not finished")
+        self.phase = DeckPhase.SEEDS
+        p = self.params
+        return self._send(SeedReveal(p.game, p.round_no, self.seat, self.context, self.seed.value))
+
+    # --- what this seat knows ---------------------------------------------
+
+    @property
+    def idle(self) -> bool:
+        return self.phase is DeckPhase.RUNNING and not self.tasks
+
+    def card_at(self, position: int) -> int | None:
+        return self.known.get(position)
+
+    def key_of(self, seat: int, shuffle_pass: int = 0) -> bytes:
+        return self.passes[shuffle_pass].keys[seat]
+
+    # --- receiving --------------------------------------------------------
+
+    def receive(self, envelope: bytes) -> list[bytes]:
+        """Check and apply a peer's envelope; return what this seat sends in answer."""
+        opened = open_envelope(envelope, self.roster)
+        if opened.seat == self.seat:
+            raise ProtocolError(opened.seat, "a message signed with this seat's own key came back")
+        message = decode(opened.body, opened.seat)
+        self._apply(opened, message)
+        return self._advance()
+
+    def _send(self, message: DeckMessage) -> list[bytes]:
+        envelope = self.identity.sign(encode(message))
+        opened = open_envelope(envelope, self.roster)
+        self._apply(opened, message)
+        return [envelope, *self._advance()]
+
+    def _apply(self, opened: Opened, message: DeckMessage) -> None:
+        sender, step = opened.seat, len(self.transcript)
+        p = self.params
+        if (message.game, message.round_no, message.seat) != (p.game, p.round_no, sender):
+            raise ProtocolError(sender, "message is for another game, round or seat", step)
+        if isinstance(message, Commit):
+            self._on_commit(opened, message, step)
+        else:
+            if message.prev != self.context:
+                raise ProtocolError(
+                    sender,
+                    "message does not follow the round's deck transcript as this seat "
+                    "has it (different decks shown to different seats, or a replay)",
+                    step,
+                )
+            if isinstance(message, SeedReveal):
+                # Seeds, like commits, are sent at once by everyone: they all name the
+                # transcript as it ends and do not extend it.
+                self._on_seed(message, step)
+            else:
+                if isinstance(message, Shuffle):
+                    self._on_shuffle(message, step)
+                else:
+                    self._on_shares(message, step)
+                self.context = hashlib.sha256(self.context + opened.body).digest()
+        self.transcript.append(opened)
+
+    def _on_commit(self, opened: Opened, message: Commit, step: int) -> None:
+        sender = opened.seat
+        if self.phase is not DeckPhase.COMMIT or sender in self.commitments:
+            raise ProtocolError(sender, "unexpected commitment", step)
+        group.check_point(message.key, sender, "the committed key")
+        self.commitments[sender] = message.commitment
+        self.commit_bodies[sender] = opened.body
+        self.passes[0].keys[sender] = message.key
+        if len(self.commitments) == self.params.players:
+            p = self.params
+            material = CONTEXT_DOMAIN + p.game + p.round_no.to_bytes(4, "big")
+            material += b"".join(self.commit_bodies[s] for s in range(p.players))
+            self.context = hashlib.sha256(material).digest()
+            self.phase = DeckPhase.RUNNING
+
+    def _on_shuffle(self, message: Shuffle, step: int) -> None:
+        sender = message.seat
+        task = self.tasks[0] if self.tasks else None
+        if self.phase is not DeckPhase.RUNNING or not isinstance(task, ShuffleTask):
+            raise ProtocolError(sender, "no shuffle is due now", step)
+        shuffled = task.shuffle_pass
+        expected = self.params.shuffle_order()[task.cursor]
+        if sender != expected or message.shuffle_pass != shuffled.index:
+            raise ProtocolError(
+                sender, f"it is seat {expected}'s turn to shuffle pass {shuffled.index}", step
+            )
+        if shuffled.index == 0:
+            if message.key != shuffled.keys[sender]:
+                raise CheatDetected(
+                    sender, "the shuffle names a key other than the committed one", step
+                )
+        else:
+            group.check_point(message.key, sender, "the shuffle key")
+        source = shuffled.decks[-1] if shuffled.decks else shuffled.points
+        context = ShuffleContext(self.params.game, self.params.round_no, shuffled.index, sender)
+        try:
+            verify_shuffle(
+                context, message.key, source, message.deck, message.proof, self.params.lam
+            )
+        except ProofError as error:
+            raise CheatDetected(sender, f"bad shuffle: {error}", step) from None
+        shuffled.keys[sender] = message.key
+        shuffled.decks.append(message.deck)
+        task.cursor += 1
+        if task.cursor == self.params.players:
+            self.tasks.popleft()
+
+    def _on_shares(self, message: Shares, step: int) -> None:
+        sender = message.seat
+        task = self.tasks[0] if self.tasks else None
+        if self.phase is not DeckPhase.RUNNING or not isinstance(task, ShareTask):
+            raise ProtocolError(sender, "no shares are due now", step)
+        expected_seat = task.sequence[task.cursor]
+        if sender != expected_seat:
+            raise ProtocolError(sender, f"it is seat {expected_seat}'s turn to share", step)
+        wanted = task.items_for(sender)
+        got = [(item.position, item.recipient) for item in message.items]
+        if got != wanted:
+            raise ProtocolError(
+                sender, "the shares are not for the positions the game assigned", step
+            )
+        updates = {}
+        for item in message.items:
+            shuffled = self._pass_of(item.position)
+            context = ShareContext(
+                self.params.game,
+                self.params.round_no,
+                shuffled.index,
+                item.position,
+                sender,
+                item.recipient,
+            )
+            inp = self._chain_point(item.position)
+            try:
+                verify_share(context, shuffled.keys[sender], inp, item.point, item.proof)
+            except ProofError as error:
+                raise CheatDetected(
+                    sender, f"bad share for position {item.position}: {error}", step
+                ) from None
+            updates[item.position] = item.point
+        self.chain.update(updates)
+        task.cursor += 1
+        if task.cursor == len(task.sequence):
+            self.tasks.popleft()
+            self._finish_shares(task, step)
+
+    def _on_seed(self, message: SeedReveal, step: int) -> None:
+        sender = message.seat
+        if (
+            self.phase not in (DeckPhase.RUNNING, DeckPhase.SEEDS)
+            or self.tasks
+            or sender in self.seeds
+        ):
+            raise ProtocolError(sender, "unexpected seed reveal", step)
+        seed = Seed(message.seed)
+        if (
+            commitment(self.params.game, self.params.round_no, sender, seed)
+            != self.commitments[sender]
+        ):
+            raise CheatDetected(sender, "the revealed seed does not open its commitment", step)
+        self.seeds[sender] = seed
+        if len(self.seeds) == self.params.players:
+            self.phase = DeckPhase.DONE
+
+    # --- driving the tasks --------------------------------------------------
+
+    def _advance(self) -> list[bytes]:
+        """Send whatever this seat owes next, repeatedly, until it waits on others."""
+        if self.phase is not DeckPhase.RUNNING or not self.tasks:
+            return []
+        task = self.tasks[0]
+        if isinstance(task, ShuffleTask):
+            if self.params.shuffle_order()[task.cursor] != self.seat:
+                return []
+            return self._send(self._my_shuffle(task.shuffle_pass))
+        if task.sequence[task.cursor] != self.seat:
+            return []
+        return self._send(self._my_shares(task))
+
+    def _my_shuffle(self, shuffled: ShufflePass) -> Shuffle:
+        p = self.params
+        scalar = self._scalar(shuffled.index)
+        key = group.mul_base(scalar)
+        permutation = round_permutation(
+            p.game, p.round_no, self.seat, shuffled.index, shuffled.size, self.seed
+        )
+        source = shuffled.decks[-1] if shuffled.decks else shuffled.points
+        deck = shuffle(scalar, permutation, source)
+        context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat)
+        proof = prove_shuffle(context, scalar, key, permutation, source, deck, p.lam, self.entropy)
+        return Shuffle(
+            p.game, p.round_no, self.seat, self.context, shuffled.index, key, deck, proof
+        )
+
+    def _my_shares(self, task: ShareTask) -> Shares:
+        p = self.params
+        items = []
+        for position, recipient in task.items_for(self.seat):
+            shuffled = self._pass_of(position)
+            scalar = self._scalar(shuffled.index)
+            inp = self._chain_point(position)
+            out = group.mul(group.scalar_invert(scalar), inp)
+            context = ShareContext(
+                p.game, p.round_no, shuffled.index, position, self.seat, recipient
+            )
+            proof = prove_share(context, scalar, shuffled.keys[self.seat], inp, out, self.entropy)
+            items.append(ShareItem(position, recipient, out, proof))
+        return Shares(p.game, p.round_no, self.seat, self.context, tuple(items))
+
+    def _queue_shares(self, items: list[tuple[int, int, tuple[int, ...]]]) -> list[bytes]:
+        if self.phase not in (DeckPhase.COMMIT, DeckPhase.RUNNING):
+            raise ValueError("the round's deck is closed")
+        for position, recipient, strippers in items:
+            self._pass_of(position)
+            if recipient != ALL and not 0 <= recipient < self.params.players:
+                raise ValueError(f"no seat {recipient}")
+            owner_reveal = strippers != self._strippers(recipient)
+            if owner_reveal:
+                if self.assigned.get(position) != strippers[0]:
+                    raise ValueError(f"seat {strippers[0]} does not hold position {position}")
+            elif position in self.assigned:
+                raise ValueError(
+                    f"position {position} was already given to seat {self.assigned[position]}"
+                )
+            self.assigned[position] = recipient
+        sequence = tuple(
+            s for s in range(self.params.players) if any(s in st for _, _, st in items)
+        )
+        self.tasks.append(ShareTask(tuple(items), sequence))
+        return self._advance()
+
+    def _finish_shares(self, task: ShareTask, step: int) -> None:
+        for position, recipient, _ in task.items:
+            shuffled = self._pass_of(position)
+            if recipient == ALL:
+                label = shuffled.lookup.get(self.chain[position])
+                if label is None:
+                    raise ProtocolError(None, f"position {position} did not open to a card", step)
+                self.public[position] = self.known[position] = shuffled.cards[label]
+            elif recipient == self.seat:
+                point = group.mul(
+                    group.scalar_invert(self._scalar(shuffled.index)), self.chain[position]
+                )
+                label = shuffled.lookup.get(point)
+                if label is None:
+                    raise ProtocolError(None, f"position {position} did not open to a card", step)
+                self.known[position] = shuffled.cards[label]
+
+    # --- helpers ------------------------------------------------------------
+
+    def _new_pass(self, index: int, cards: tuple[int, ...]) -> None:
+        p = self.params
+        base = 0 if not self.passes else self.passes[-1].base + self.passes[-1].size
+        points = card_points(p.game, p.round_no, index, len(cards))
+        shuffled = ShufflePass(index, base, cards, points)
+        shuffled.lookup = {point: label for label, point in enumerate(points)}
+        self.passes.append(shuffled)
+        self.tasks.append(ShuffleTask(shuffled))
+
+    def _scalar(self, shuffle_pass: int) -> bytes:
+        if shuffle_pass not in self._own_scalars:
+            p = self.params
+            self._own_scalars[shuffle_pass] = round_scalar(
+                p.game, p.round_no, self.seat, shuffle_pass, self.seed
+            )
+        return self._own_scalars[shuffle_pass]
+
+    def _strippers(self, recipient: int) -> tuple[int, ...]:
+        return tuple(s for s in range(self.params.players) if s != recipient)
+
+    def _pass_of(self, position: int) -> ShufflePass:
+        for shuffled in self.passes:
+            if shuffled.holds(position):
+                return shuffled
+        raise ValueError(f"no deck position {position}")
+
+    def _chain_point(self, position: int) -> bytes:
+        if position in self.chain:
+            return self.chain[position]
+        shuffled = self._pass_of(position)
+        return shuffled.final[position - shuffled.base]

@@ -1,0 +1,163 @@
+"""msgpack with hard limits, and a small schema checker for message bodies.
+
+Every byte from a peer goes through `unpack` (size, container lengths, depth, no
+ext types, no floats) and then `Schema.check`; anything else raises
+`ProtocolError` naming the sender. Nothing here trusts its input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from p2p_rommy.errors import ProtocolError
+
+MAX_BODY_BYTES = 1 << 20
+"""A body larger than 1 MiB is refused before decoding (a shuffle of 110 cards is ~15 KiB)."""
+MAX_CONTAINER = 4096
+MAX_DEPTH = 8
+
+
+def pack(value: object) -> bytes:
+    """msgpack, str for text and bin for bytes (the only encoder this project uses)."""
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def _no_ext(code: int, data: bytes) -> object:
+    raise ValueError(f"ext type {code} is not allowed")
+
+
+def unpack(data: bytes, sender: int | str | None = None, max_bytes: int = MAX_BODY_BYTES) -> Any:
+    """Decode one msgpack value within the limits, or raise `ProtocolError`."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise ProtocolError(sender, "not bytes")
+    if len(data) > max_bytes:
+        raise ProtocolError(sender, f"message of {len(data)} bytes is over the {max_bytes} limit")
+    try:
+        value = msgpack.unpackb(
+            bytes(data),
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=MAX_CONTAINER,
+            max_bin_len=max_bytes,
+            max_array_len=MAX_CONTAINER,
+            max_map_len=64,
+            max_ext_len=0,
+            ext_hook=_no_ext,
+        )
+    except Exception as error:  # msgpack raises many kinds; all mean "not a valid message"
+        raise ProtocolError(sender, f"undecodable message: {type(error).__name__}") from None
+    _check_depth_and_types(value, sender)
+    return value
+
+
+def _check_depth_and_types(value: object, sender: int | str | None) -> None:
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ProtocolError(sender, f"message nested deeper than {MAX_DEPTH}")
+        if isinstance(item, float):
+            raise ProtocolError(sender, "floats are not allowed")
+        if isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+
+
+Check = Callable[[Any, str], Any]
+"""A field check: takes the raw value and the field name, returns the clean value or raises."""
+
+
+class SchemaError(ValueError):
+    pass
+
+
+def integer(low: int, high: int) -> Check:
+    def check(value: Any, name: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SchemaError(f"{name} must be a whole number from {low} to {high}")
+        return value
+
+    return check
+
+
+def blob(size: int | None = None, max_size: int = MAX_BODY_BYTES) -> Check:
+    def check(value: Any, name: str) -> bytes:
+        if not isinstance(value, bytes):
+            raise SchemaError(f"{name} must be bytes")
+        if size is not None and len(value) != size:
+            raise SchemaError(f"{name} must be {size} bytes")
+        if len(value) > max_size:
+            raise SchemaError(f"{name} is longer than {max_size} bytes")
+        return value
+
+    return check
+
+
+def text(max_len: int) -> Check:
+    def check(value: Any, name: str) -> str:
+        if not isinstance(value, str) or len(value) > max_len:
+            raise SchemaError(f"{name} must be text of at most {max_len} characters")
+        return value
+
+    return check
+
+
+def array(item: Check, max_len: int = MAX_CONTAINER, min_len: int = 0) -> Check:
+    def check(value: Any, name: str) -> tuple[Any, ...]:
+        if not isinstance(value, list) or not min_len <= len(value) <= max_len:
+            raise SchemaError(f"{name} must be a list of {min_len} to {max_len} items")
+        return tuple(item(element, f"{name}[{index}]") for index, element in enumerate(value))
+
+    return check
+
+
+def fixed(*items: Check) -> Check:
+    """A list of exactly these fields, in order (a tuple on the wire)."""
+
+    def check_all(value: Any, name: str) -> tuple[Any, ...]:
+        if not isinstance(value, list) or len(value) != len(items):
+            raise SchemaError(f"{name} must be a list of {len(items)} items")
+        pairs = enumerate(zip(items, value, strict=True))
+        return tuple(check(v, f"{name}[{i}]") for i, (check, v) in pairs)
+
+    return check_all
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """A message body: a map with exactly these keys, each checked."""
+
+    kind: str
+    fields: Mapping[str, Check]
+
+    def check(self, body: Any, sender: int | str | None = None) -> dict[str, Any]:
+        if not isinstance(body, dict):
+            raise ProtocolError(sender, f"a {self.kind} message must be a map")
+        expected = {"kind", *self.fields}
+        if set(body) != expected:
+            missing = sorted(expected - set(body))
+            extra = sorted(set(body) - expected)
+            raise ProtocolError(
+                sender, f"malformed {self.kind} message (missing {missing}, unexpected {extra})"
+            )
+        if body["kind"] != self.kind:
+            raise ProtocolError(sender, f"expected a {self.kind} message, not {body['kind']!r}")
+        clean = {}
+        for name, check in self.fields.items():
+            try:
+                clean[name] = check(body[name], name)
+            except SchemaError as error:
+                raise ProtocolError(sender, f"malformed {self.kind} message: {error}") from None
+        return clean
+
+
+def kind_of(body: Any, sender: int | str | None = None) -> str:
+    if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
+        raise ProtocolError(sender, "a message body must be a map with a kind")
+    return body["kind"]
