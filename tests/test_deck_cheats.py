@@ -1,0 +1,266 @@
+"""Cheating seats, one behaviour each: every cheat is caught at once, the culprit
+named, and the honest seats' state is left as it was."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+import pytest
+
+from p2p_rommy.deck import ALL, DeckParams, DeckSeat, audit_round, group
+from p2p_rommy.deck.derive import card_point, round_permutation
+from p2p_rommy.deck.messages import SeedReveal, ShareItem, Shuffle, encode
+from p2p_rommy.deck.proofs import ShareContext, ShuffleContext, prove_share, prove_shuffle, shuffle
+from p2p_rommy.errors import CheatDetected, ProtocolError
+from tests.deck_table import DeckTable
+
+GAME = hashlib.sha256(b"cheat tests").digest()
+PARAMS = DeckParams(GAME, 0, 3, 0, 12)
+ORDER8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+
+
+def tampered_shuffle(tamper):
+    """A seat that shuffles honestly, tampers with the output, and proves as best it can."""
+
+    class Cheater(DeckSeat):
+        def _my_shuffle(self, shuffled):
+            honest = super()._my_shuffle(shuffled)
+            deck = list(honest.deck)
+            tamper(deck, shuffled)
+            p = self.params
+            source = shuffled.decks[-1] if shuffled.decks else shuffled.points
+            scalar = self._scalar(shuffled.index)
+            permutation = round_permutation(
+                p.game, p.round_no, self.seat, shuffled.index, shuffled.size, self.seed
+            )
+            context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat)
+            proof = prove_shuffle(
+                context, scalar, honest.key, permutation, source, deck, p.lam, self.entropy
+            )
+            return replace(honest, deck=tuple(deck), proof=proof)
+
+    return Cheater
+
+
+def caught(table: DeckTable, culprit: int, match: str, start=True, then=None):
+    before = None
+    with pytest.raises(ProtocolError, match=match) as info:
+        if start:
+            table.start()
+        if then is not None:
+            before = [len(seat.transcript) for seat in table.seats if seat.seat != culprit]
+            then(table)
+    assert info.value.sender == culprit
+    return info.value, before
+
+
+def test_the_2x_tag_by_the_first_shuffler():
+    # ARCHITECTURE: "replace a card by 2*X for a chosen card X and then track X"
+    def tag(deck, shuffled):
+        deck[0] = group.add(deck[1], deck[1])
+
+    error, _ = caught(DeckTable(PARAMS, cheats={0: tampered_shuffle(tag)}), 0, "bad shuffle")
+    assert isinstance(error, CheatDetected)
+
+
+def test_a_substituted_card():
+    def substitute(deck, shuffled):
+        deck[3] = card_point(GAME, 0, 0, 99)
+
+    caught(DeckTable(PARAMS, cheats={1: tampered_shuffle(substitute)}), 1, "bad shuffle")
+
+
+def test_a_duplicated_card():
+    def duplicate(deck, shuffled):
+        deck[3] = deck[4]
+
+    caught(DeckTable(PARAMS, cheats={1: tampered_shuffle(duplicate)}), 1, "duplicated point")
+
+
+def test_a_point_outside_the_subgroup():
+    def torsion(deck, shuffled):
+        deck[2] = group.add(deck[2], ORDER8)
+
+    caught(DeckTable(PARAMS, cheats={2: tampered_shuffle(torsion)}), 2, "not a valid group point")
+
+
+def test_a_point_not_on_the_curve():
+    def garbage(deck, shuffled):
+        deck[5] = b"\x02" + b"\xff" * 31
+
+    caught(DeckTable(PARAMS, cheats={0: tampered_shuffle(garbage)}), 0, "not a valid group point")
+
+
+def test_a_shuffle_under_another_key_than_the_committed_one():
+    class OtherKey(DeckSeat):
+        def _scalar(self, shuffle_pass):
+            if self.phase.value == "running":  # after committing, shuffle with another scalar
+                return group.scalar_reduce(hashlib.sha512(b"other").digest())
+            return super()._scalar(shuffle_pass)
+
+    caught(DeckTable(PARAMS, cheats={1: OtherKey}), 1, "key other than the committed one")
+
+    class OtherScalarSameKey(DeckSeat):
+        def _my_shuffle(self, shuffled):
+            honest = super()._my_shuffle(shuffled)
+            other = group.scalar_reduce(hashlib.sha512(b"other").digest())
+            p = self.params
+            permutation = round_permutation(
+                p.game, p.round_no, self.seat, 0, shuffled.size, self.seed
+            )
+            source = shuffled.decks[-1] if shuffled.decks else shuffled.points
+            deck = shuffle(other, permutation, source)
+            proof = prove_shuffle(
+                ShuffleContext(p.game, p.round_no, 0, self.seat),
+                other,
+                honest.key,
+                permutation,
+                source,
+                deck,
+                p.lam,
+                self.entropy,
+            )
+            return replace(honest, deck=deck, proof=proof)
+
+    caught(DeckTable(PARAMS, cheats={2: OtherScalarSameKey}), 2, "bad shuffle")
+
+
+def _dealt(table: DeckTable):
+    table.start()
+    return table
+
+
+def wrong_share(mutate):
+    class Cheater(DeckSeat):
+        def _my_shares(self, task):
+            honest = super()._my_shares(task)
+            return replace(honest, items=tuple(mutate(self, item) for item in honest.items))
+
+    return Cheater
+
+
+def test_a_wrong_share():
+    def random_point(seat, item):
+        return replace(item, point=card_point(GAME, 0, 0, 77))
+
+    table = DeckTable(PARAMS, cheats={1: wrong_share(random_point)})
+    table.start()
+    error, _ = caught(
+        table,
+        1,
+        "bad share",
+        start=False,
+        then=lambda t: t.everyone(lambda s: s.deal([(0, 0), (1, 2)])),
+    )
+    assert isinstance(error, CheatDetected)
+    for seat in table.seats:
+        if seat.seat != 1:  # the refused shares were not applied: only commit and shuffle
+            assert [o.seat for o in seat.transcript].count(1) == 2
+            assert 0 not in seat.known and 1 not in seat.known
+
+
+def test_a_share_proof_replayed_from_another_position():
+    memory = {}
+
+    def replay(seat, item):
+        if "proof" in memory:
+            return replace(item, proof=memory["proof"])
+        memory["proof"] = item.proof
+        return item
+
+    table = DeckTable(PARAMS, cheats={1: wrong_share(replay)})
+    table.start()
+    caught(
+        table,
+        1,
+        "bad share",
+        start=False,
+        then=lambda t: t.everyone(lambda s: s.deal([(0, 0), (1, 2)])),
+    )
+
+
+def test_a_share_proof_from_another_round():
+    def other_round(seat, item):
+        shuffled = seat._pass_of(item.position)
+        scalar = seat._scalar(0)
+        context = ShareContext(GAME, 1, 0, item.position, seat.seat, item.recipient)
+        inp = seat._chain_point(item.position)
+        proof = prove_share(
+            context, scalar, shuffled.keys[seat.seat], inp, item.point, seat.entropy
+        )
+        return ShareItem(item.position, item.recipient, item.point, proof)
+
+    table = DeckTable(PARAMS, cheats={2: wrong_share(other_round)})
+    table.start()
+    caught(
+        table,
+        2,
+        "bad share",
+        start=False,
+        then=lambda t: t.everyone(lambda s: s.deal([(0, 0), (1, 1), (2, ALL)])),
+    )
+
+
+def test_a_commitment_that_does_not_open():
+    class Liar(DeckSeat):
+        def finish(self):
+            p = self.params
+            lie = SeedReveal(p.game, p.round_no, self.seat, self.context, b"\x01" * 32)
+            return [self.identity.sign(encode(lie))]
+
+    table = DeckTable(PARAMS, cheats={0: Liar})
+    table.start()
+    table.everyone(lambda s: s.deal([(0, 0), (1, 1), (2, 2)]))
+    with pytest.raises(CheatDetected, match="does not open its commitment") as info:
+        table.everyone(lambda s: s.finish())
+    assert info.value.sender == 0
+    report = audit_round(PARAMS, table.public_keys, table.log)
+    assert any(f.seat == 0 and "does not open" in f.what for f in report.findings)
+
+
+def test_different_decks_to_different_seats_is_caught_before_any_card_is_dealt():
+    # ARCHITECTURE: "a peer that sends different decks to different peers is caught before
+    # any card is dealt": every message names the transcript before it.
+    class TwoFaced(DeckSeat):
+        def _my_shuffle(self, shuffled):
+            self.before = self.context
+            return super()._my_shuffle(shuffled)
+
+        def other_shuffle(self):
+            shuffled = self.passes[0]
+            p = self.params
+            scalar = self._scalar(0)
+            permutation = tuple(reversed(range(shuffled.size)))
+            deck = shuffle(scalar, permutation, shuffled.points)
+            key = shuffled.keys[self.seat]
+            proof = prove_shuffle(
+                ShuffleContext(p.game, p.round_no, 0, self.seat),
+                scalar,
+                key,
+                permutation,
+                shuffled.points,
+                deck,
+                p.lam,
+                self.entropy,
+            )
+            message = Shuffle(p.game, p.round_no, self.seat, self.before, 0, key, deck, proof)
+            return self.identity.sign(encode(message))
+
+    table = DeckTable(PARAMS, cheats={0: TwoFaced})
+    dealer, one, two = table.seats
+    commits = [seat.start()[0] for seat in table.seats]
+    sent_by_dealer = []
+    for sender, envelope in enumerate(commits):
+        for seat in table.seats:
+            if seat.seat != sender:
+                out = seat.receive(envelope)
+                if seat is dealer:
+                    sent_by_dealer += out
+    (shown_to_one,) = sent_by_dealer  # the dealer's honest shuffle, once all commits are in
+    shown_to_two = dealer.other_shuffle()
+    answer = one.receive(shown_to_one)  # seat 1 shuffles on top of deck A
+    assert two.receive(shown_to_two) == []  # a valid shuffle on its own: seat 2 takes deck B
+    with pytest.raises(ProtocolError, match="does not follow"):
+        two.receive(answer[0])
+    assert not two.known and two.passes[0].decks[-1] != one.passes[0].decks[-1]
