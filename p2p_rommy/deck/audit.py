@@ -17,7 +17,6 @@ from p2p_rommy.deck.derive import (
     Seed,
     card_points,
     commitment,
-    compose,
     round_permutation,
     round_scalar,
 )
@@ -60,6 +59,8 @@ class AuditReport:
     """(pass, seat) of every shuffle, in order."""
     complete: bool = False
     """True when every seed was revealed and so everything could be replayed."""
+    pending: list[str] = field(default_factory=list)
+    """What could not be checked yet (an unfinished round's seeds)."""
 
     @property
     def fair(self) -> bool:
@@ -72,8 +73,12 @@ def audit_round(
     envelopes: Sequence[bytes],
     rebuilt_cards: Sequence[Sequence[int]] = (),
     check_proofs: bool = True,
+    finished: bool = True,
 ) -> AuditReport:
-    """Check a round's deck transcript; `rebuilt_cards[u-1]` are pass u's card ids."""
+    """Check a round's deck transcript; `rebuilt_cards[u-1]` are pass u's card ids.
+
+    For a round that is not `finished`, missing seeds are pending, not a forfeit.
+    """
     report = AuditReport()
     roster = roster_of(list(public_keys))
     p = params
@@ -133,6 +138,12 @@ def audit_round(
     _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, check_proofs)
     last = len(envelopes)
     missing = [s for s in range(p.players) if s not in seeds]
+    if missing and not finished:
+        report.pending.append(
+            "the seeds of seats " + ", ".join(map(str, missing)) + " (the round is not over): "
+            "shuffles and shares are checked by their proofs only, the cards are not known"
+        )
+        return report
     for seat in missing:
         report.findings.append(Finding(seat, last, "did not reveal its seed (forfeit)"))
     if missing:
@@ -189,30 +200,43 @@ def _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, ch
 
 
 def _replay_from_seeds(report, p, seeds, keys, shuffles, shares, pass_cards, inputs, bases) -> None:
-    scalars = {}
+    scalars = {
+        (seat, u): round_scalar(p.game, p.round_no, seat, u, seeds[seat])
+        for seat in range(p.players)
+        for u in range(len(pass_cards))
+    }
     for (seat, u), key in keys.items():
-        scalar = round_scalar(p.game, p.round_no, seat, u, seeds[seat])
-        scalars[(seat, u)] = scalar
-        if group.mul_base(scalar) != key:
+        if group.mul_base(scalars[(seat, u)]) != key:
             report.findings.append(
                 Finding(seat, 0, f"the key of pass {u} does not come from the seed")
             )
     decks = list(inputs)
-    order = [tuple(range(len(cards))) for cards in pass_cards]
     for step, seat, message, u in shuffles:
         permutation = round_permutation(
             p.game, p.round_no, seat, u, len(pass_cards[u]), seeds[seat]
         )
-        scalar = scalars.get((seat, u)) or round_scalar(p.game, p.round_no, seat, u, seeds[seat])
+        scalar = scalars[(seat, u)]
         if shuffle(scalar, permutation, decks[u]) != message.deck:
             report.findings.append(
                 Finding(seat, step, f"the shuffle of pass {u} does not replay from the seed")
             )
         decks[u] = message.deck
-        order[u] = compose(order[u], permutation)
+    # Which card is where: strip every seat's layer off the final deck. This holds even
+    # where a shuffle strayed from its seed, so every other finding stays accurate.
     for u, cards in enumerate(pass_cards):
-        for position, label in enumerate(order[u]):
-            report.cards[bases[u] + position] = cards[label]
+        product = group.scalar_from_int(1)
+        for seat in range(p.players):
+            product = group.scalar_mul(product, scalars[(seat, u)])
+        inverse = group.scalar_invert(product)
+        labels = {point: label for label, point in enumerate(inputs[u])}
+        for position, point in enumerate(decks[u]):
+            label = labels.get(group.mul(inverse, point))
+            if label is None:
+                report.findings.append(
+                    Finding(None, 0, f"position {bases[u] + position} holds no card")
+                )
+            else:
+                report.cards[bases[u] + position] = cards[label]
     chain: dict[int, bytes] = {}
     for step, message in shares:
         for item in message.items:

@@ -1,0 +1,127 @@
+"""Known-answer vectors for protocol/vectors/deck.json.
+
+``python -m p2p_rommy.deck.vectors > protocol/vectors/deck.json`` writes them; the
+tests check the file byte for byte against this code and verify the stored proofs
+with the verifier, so a second implementation can test itself against the file.
+Randomness comes from `StreamEntropy`: SHAKE-256 of a label and a counter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from p2p_rommy.deck import group
+from p2p_rommy.deck.derive import Seed, card_points, commitment, round_permutation, round_scalar
+from p2p_rommy.deck.messages import Commit, encode
+from p2p_rommy.deck.proofs import (
+    ShareContext,
+    ShuffleContext,
+    prove_share,
+    prove_shuffle,
+    shuffle,
+)
+from p2p_rommy.wire.identity import Identity
+
+
+class StreamEntropy:
+    """Deterministic stand-in for `secrets.token_bytes`, for vectors and tests only."""
+
+    def __init__(self, label: bytes) -> None:
+        self.label = label
+        self.count = 0
+
+    def __call__(self, size: int) -> bytes:
+        self.count += 1
+        return hashlib.shake_256(self.label + self.count.to_bytes(8, "big")).digest(size)
+
+
+GAME = hashlib.sha256(b"p2p-rommy test vector game").digest()
+ROUND = 3
+SEAT = 2
+SEED = Seed(bytes(range(32)))
+CARDS = 8
+LAMBDA = 64
+
+
+def build_vectors() -> dict[str, object]:
+    points = card_points(GAME, ROUND, 0, CARDS)
+    scalar = round_scalar(GAME, ROUND, SEAT, 0, SEED)
+    key = group.mul_base(scalar)
+    permutation = round_permutation(GAME, ROUND, SEAT, 0, CARDS, SEED)
+    deck = shuffle(scalar, permutation, points)
+    shuffle_context = ShuffleContext(GAME, ROUND, 0, SEAT)
+    proof = prove_shuffle(
+        shuffle_context,
+        scalar,
+        key,
+        permutation,
+        points,
+        deck,
+        LAMBDA,
+        StreamEntropy(b"shuffle proof"),
+    )
+    share_context = ShareContext(GAME, ROUND, 0, 5, SEAT, 1)
+    out = group.mul(group.scalar_invert(scalar), deck[5])
+    dleq = prove_share(share_context, scalar, key, deck[5], out, StreamEntropy(b"share proof"))
+    identity = Identity(bytes(range(100, 132)))
+    commit = Commit(GAME, ROUND, SEAT, commitment(GAME, ROUND, SEAT, SEED), key)
+    return {
+        "description": "Deck protocol vectors (protocol/SPEC.md section 3). Hex everywhere.",
+        "game": GAME.hex(),
+        "round": ROUND,
+        "seat": SEAT,
+        "seed": SEED.value.hex(),
+        "card_points": {"pass": 0, "points": [p.hex() for p in points]},
+        "rebuild_card_points": {
+            "pass": 1,
+            "points": [p.hex() for p in card_points(GAME, ROUND, 1, 3)],
+        },
+        "commitment": commitment(GAME, ROUND, SEAT, SEED).hex(),
+        "round_scalar": {
+            "pass": 0,
+            "scalar": scalar.hex(),
+            "key": key.hex(),
+            "pass1_scalar": round_scalar(GAME, ROUND, SEAT, 1, SEED).hex(),
+        },
+        "permutation": {
+            "pass": 0,
+            "size": CARDS,
+            "permutation": list(permutation),
+            "size_52": list(round_permutation(GAME, ROUND, SEAT, 0, 52, SEED)),
+        },
+        "shuffle": {"input": "card_points", "output": [p.hex() for p in deck]},
+        "shuffle_proof": {
+            "lambda": LAMBDA,
+            "entropy_label": "shuffle proof",
+            "answers": [
+                [int(a.opened), a.scalar.hex(), list(a.permutation)] for a in proof.answers
+            ],
+        },
+        "share": {
+            "position": 5,
+            "sender": SEAT,
+            "recipient": 1,
+            "pass": 0,
+            "input": deck[5].hex(),
+            "output": out.hex(),
+            "challenge": dleq.challenge.hex(),
+            "response": dleq.response.hex(),
+            "entropy_label": "share proof",
+        },
+        "identity": {
+            "private": identity.private_bytes.hex(),
+            "public": identity.public_key.hex(),
+            "key_id": identity.key_id.hex(),
+            "commit_body": encode(commit).hex(),
+            "envelope": identity.sign(encode(commit)).hex(),
+        },
+    }
+
+
+def render() -> str:
+    return json.dumps(build_vectors(), indent=1) + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")

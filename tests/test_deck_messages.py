@@ -1,0 +1,122 @@
+"""Deck message codecs round-trip; garbage either parses or raises ProtocolError;
+envelopes refuse bad signatures and unseated keys."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from p2p_rommy.deck.messages import Commit, SeedReveal, ShareItem, Shares, Shuffle, decode, encode
+from p2p_rommy.deck.proofs import DleqProof, ShadowAnswer, ShuffleProof
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.wire.codec import pack, unpack
+from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
+
+b32 = st.binary(min_size=32, max_size=32)
+seat = st.integers(0, 5)
+round_no = st.integers(0, 10_000)
+
+
+@st.composite
+def shuffles(draw):
+    size = draw(st.integers(1, 20))
+    perm = st.permutations(list(range(size))).map(tuple)
+    answers = draw(
+        st.lists(st.builds(ShadowAnswer, st.booleans(), b32, perm), min_size=1, max_size=8)
+    )
+    return Shuffle(
+        draw(b32),
+        draw(round_no),
+        draw(seat),
+        draw(b32),
+        draw(st.integers(0, 1000)),
+        draw(b32),
+        tuple(draw(st.lists(b32, min_size=size, max_size=size))),
+        ShuffleProof(tuple(answers)),
+    )
+
+
+items = st.builds(
+    ShareItem, st.integers(0, 65535), st.integers(0, 255), b32, st.builds(DleqProof, b32, b32)
+)
+messages = st.one_of(
+    st.builds(Commit, b32, round_no, seat, b32, b32),
+    shuffles(),
+    st.builds(
+        Shares, b32, round_no, seat, b32, st.lists(items, min_size=1, max_size=10).map(tuple)
+    ),
+    st.builds(SeedReveal, b32, round_no, seat, b32, b32),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages)
+def test_every_message_round_trips(message):
+    assert decode(encode(message), 3) == message
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=400))
+def test_garbage_parses_or_raises_protocol_error(data):
+    try:
+        decode(data, 1)
+    except ProtocolError as error:
+        assert error.sender == 1 and error.reason
+
+
+json_like = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.binary(max_size=40)
+    | st.text(max_size=10)
+    | st.floats(allow_nan=False),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(json_like)
+def test_valid_msgpack_of_the_wrong_shape_raises_protocol_error(value):
+    with pytest.raises(ProtocolError):
+        decode(msgpack.packb(value, use_bin_type=True), 2)
+
+
+def test_limits():
+    with pytest.raises(ProtocolError, match="over the"):
+        unpack(b"\x00" * (2 << 20), 0)
+    deep = pack([[[[[[[[[[1]]]]]]]]]])
+    with pytest.raises(ProtocolError, match="nested deeper"):
+        unpack(deep, 0)
+    with pytest.raises(ProtocolError, match="undecodable"):
+        unpack(b"\xc7\x01\x05x", 0)  # an ext type
+    with pytest.raises(ProtocolError, match="floats"):
+        unpack(pack({"kind": 1.5}), 0)
+    with pytest.raises(ProtocolError, match="undecodable"):
+        unpack(b"\xdd\xff\xff\xff\xff", 0)  # an array claiming 4 billion items
+
+
+def test_envelopes():
+    alice, bob, eve = (Identity.generate() for _ in range(3))
+    roster = roster_of([alice.public_key, bob.public_key])
+    sealed = alice.sign(b"hello")
+    opened = open_envelope(sealed, roster)
+    assert (opened.seat, opened.body) == (0, b"hello")
+    with pytest.raises(ProtocolError, match="not seated"):
+        open_envelope(eve.sign(b"hello"), roster)
+    version, key, body, signature = msgpack.unpackb(sealed)
+    forged = msgpack.packb([version, key, b"hellO", signature])
+    with pytest.raises(ProtocolError, match="bad signature") as info:
+        open_envelope(forged, roster)
+    assert info.value.sender == 0
+    flipped = bytearray(signature)
+    flipped[0] ^= 1
+    with pytest.raises(ProtocolError, match="bad signature"):
+        open_envelope(msgpack.packb([version, key, body, bytes(flipped)]), roster)
+    with pytest.raises(ProtocolError, match="malformed envelope"):
+        open_envelope(msgpack.packb([version, key, body]), roster)
