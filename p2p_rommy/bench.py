@@ -1,7 +1,9 @@
 """``rommy bench``: performance figures, measured in this run, by section.
 
-Each section returns a flat dict of ``section.name`` -> number. Sections that
-need parts of the system not built yet are simply absent from `SECTIONS`.
+Each section returns a flat dict of ``section.name`` -> number. Cost figures are
+given as ratios against a floor measured in the same run (the deck set-up's wall
+time against the scalar multiplications it must do), so they mean the same on
+a slow machine and a fast one.
 """
 
 from __future__ import annotations
@@ -46,7 +48,107 @@ def _engine(quick: bool) -> Figures:
     }
 
 
-SECTIONS: dict[str, Callable[[bool], Figures]] = {"engine": _engine}
+def _unit_costs(samples: int = 1000) -> tuple[float, float]:
+    """Seconds per variable-base and per fixed-base scalar multiplication, on fresh points."""
+    import hashlib
+
+    from p2p_rommy.deck import group
+
+    points = [group.from_uniform(hashlib.sha256(b"bench%d" % i).digest()) for i in range(samples)]
+    scalars = [group.hash_to_scalar(b"bench scalar", i.to_bytes(4, "big")) for i in range(samples)]
+    started = time.perf_counter()
+    for scalar, point in zip(scalars, points, strict=True):
+        group.mul(scalar, point)
+    variable = (time.perf_counter() - started) / samples
+    started = time.perf_counter()
+    for scalar in scalars:
+        group.mul_base(scalar)
+    fixed = (time.perf_counter() - started) / samples
+    return variable, fixed
+
+
+class _CountingGroup:
+    """Counts the deck layer's scalar multiplications while a bench case runs."""
+
+    def __init__(self) -> None:
+        from p2p_rommy.deck import group
+
+        self.group = group
+        self.variable = 0
+        self.fixed = 0
+
+    def __enter__(self) -> _CountingGroup:
+        group = self.group
+        self._mul, self._mul_base = group.mul, group.mul_base
+
+        def mul(scalar: bytes, point: bytes) -> bytes:
+            self.variable += 1
+            return self._mul(scalar, point)
+
+        def mul_base(scalar: bytes) -> bytes:
+            self.fixed += 1
+            return self._mul_base(scalar)
+
+        group.mul, group.mul_base = mul, mul_base
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.group.mul, self.group.mul_base = self._mul, self._mul_base
+
+
+def deck_setup(players: int, cards: int, lam: int = 64) -> None:
+    """A round's set-up among in-process seats: commits, proven shuffles, the deal."""
+    import hashlib
+    from collections import deque
+
+    from p2p_rommy.deck import ALL, DeckParams, DeckSeat
+    from p2p_rommy.wire.identity import Identity
+
+    game = hashlib.sha256(b"bench %d %d" % (players, cards)).digest()
+    params = DeckParams(game, 0, players, 0, cards, lam)
+    identities = [Identity.generate() for _ in range(players)]
+    keys = [identity.public_key for identity in identities]
+    seats = [DeckSeat(params, s, identities[s], keys) for s in range(players)]
+    queue: deque[tuple[int, bytes]] = deque()
+
+    def everyone(call: Callable[[DeckSeat], list[bytes]]) -> None:
+        for seat in seats:
+            queue.extend((seat.seat, envelope) for envelope in call(seat))
+        while queue:
+            sender, envelope = queue.popleft()
+            for seat in seats:
+                if seat.seat != sender:
+                    queue.extend((seat.seat, out) for out in seat.receive(envelope))
+
+    everyone(lambda seat: seat.start())
+    hand = min(11 if cards >= 100 else 7, (cards - 1) // players)
+    deal = [(position, position % players) for position in range(hand * players)]
+    everyone(lambda seat: seat.deal([*deal, (hand * players, ALL)]))
+    assert all(seat.idle for seat in seats)
+
+
+def _deck(quick: bool) -> Figures:
+    """Round set-up cost against the floor of the scalar multiplications it must do."""
+    variable_unit, fixed_unit = _unit_costs(200 if quick else 1000)
+    figures: Figures = {
+        "deck.scalarmult_us": round(variable_unit * 1e6, 2),
+        "deck.scalarmult_base_us": round(fixed_unit * 1e6, 2),
+    }
+    cases = [(3, 12)] if quick else [(4, 108), (6, 110)]
+    for players, cards in cases:
+        name = f"{players}x{cards}"
+        with _CountingGroup() as counted:
+            started = time.perf_counter()
+            deck_setup(players, cards)
+            wall = time.perf_counter() - started
+        floor = counted.variable * variable_unit + counted.fixed * fixed_unit  # one core
+        figures[f"deck.setup.{name}.mults"] = counted.variable + counted.fixed
+        figures[f"deck.setup.{name}.wall_s"] = round(wall, 3)
+        figures[f"deck.setup.{name}.ratio"] = round(wall / floor, 3)
+    return figures
+
+
+SECTIONS: dict[str, Callable[[bool], Figures]] = {"engine": _engine, "deck": _deck}
 
 
 def run_bench(only: str | None = None, quick: bool = False) -> Figures:

@@ -75,7 +75,7 @@ def test_simulate_with_house_rules(capsys):
         (("simulate", "--no-network", "--house", "max_buys=lots"), "or unlimited"),
         (("simulate", "--no-network", "--players", "7"), "3-5 players"),
         (("simulate",), "--no-network"),
-        (("bench", "--only", "nothing"), "the sections are: engine"),
+        (("bench", "--only", "nothing"), "the sections are: engine, deck"),
     ],
 )
 def test_user_errors_are_one_clear_line(capsys, argv, message):
@@ -94,6 +94,14 @@ def test_rules_lists_every_house_rule_with_its_default(capsys):
             assert f"    {spec.key} = " in out, (variant, spec.key)
     _, lp, _ = run(capsys, "rules", "--variant", "lp")
     assert "round 7: 3 løbere" in lp and "max_buys = unlimited" in lp and "Rommé" not in lp
+
+
+def test_bench_deck_quick_json(capsys):
+    code, out, _ = run(capsys, "bench", "--only", "deck", "--json", "--quick")
+    figures = json.loads(out)
+    assert code == 0 and figures["deck.scalarmult_us"] > 0
+    assert figures["deck.setup.3x12.mults"] > 3 * 64 * 12  # at least the shuffle proofs
+    assert 0.5 < figures["deck.setup.3x12.ratio"] < 3
 
 
 def test_bench_engine_json(capsys):
