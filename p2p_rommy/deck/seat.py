@@ -145,7 +145,11 @@ class DeckSeat:
         identity: Identity,
         public_keys: Sequence[bytes],
         entropy: Entropy = secrets.token_bytes,
+        eager: bool = True,
     ) -> None:
+        """`eager`: apply this seat's own messages as soon as it makes them (in-process
+        use). With ``eager=False`` (the log) a message this seat makes is applied only
+        when it comes back through `receive`, in the log's order, like everyone else's."""
         if len(public_keys) != params.players or public_keys[seat] != identity.public_key:
             raise ValueError("the roster must list every seat's key, this seat's own included")
         self.params = params
@@ -169,6 +173,9 @@ class DeckSeat:
         """Position -> card id, for the cards shown to everyone."""
         self.transcript: list[Opened] = []
         self._own_scalars: dict[int, bytes] = {}
+        self.eager = eager
+        self._unsent: bytes | None = None
+        """Non-eager: the message this seat made and has not yet seen come back."""
         self._new_pass(0, tuple(range(params.deck_size)))
 
     # --- requests from the game -------------------------------------------
@@ -233,13 +240,20 @@ class DeckSeat:
         """Check and apply a peer's envelope; return what this seat sends in answer."""
         opened = open_envelope(envelope, self.roster)
         if opened.seat == self.seat:
-            raise ProtocolError(opened.seat, "a message signed with this seat's own key came back")
+            if self.eager or envelope != self._unsent:
+                raise ProtocolError(
+                    opened.seat, "a message signed with this seat's own key came back"
+                )
+            self._unsent = None
         message = decode(opened.body, opened.seat)
         self._apply(opened, message)
         return self._advance()
 
     def _send(self, message: DeckMessage) -> list[bytes]:
         envelope = self.identity.sign(encode(message))
+        if not self.eager:
+            self._unsent = envelope
+            return [envelope]
         opened = open_envelope(envelope, self.roster)
         self._apply(opened, message)
         return [envelope, *self._advance()]
@@ -381,7 +395,7 @@ class DeckSeat:
 
     def _advance(self) -> list[bytes]:
         """Send whatever this seat owes next, repeatedly, until it waits on others."""
-        if self.phase is not DeckPhase.RUNNING or not self.tasks:
+        if self.phase is not DeckPhase.RUNNING or not self.tasks or self._unsent is not None:
             return []
         task = self.tasks[0]
         if isinstance(task, ShuffleTask):

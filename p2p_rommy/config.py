@@ -1,0 +1,151 @@
+"""The game config every seat signs before the first deal; its hash is the game id.
+
+It pins everything the peers must agree on: protocol version, variant and house
+rules, the seats (names and keys, in seat order), the first dealer and the
+shuffle proof's parameter. After it is signed the table's creator has no more
+say than anyone else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from p2p_rommy.deck.proofs import MIN_LAMBDA
+from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.rules.house import HouseValue
+from p2p_rommy.rules.variants import RuleSet, ruleset
+from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, pack, text, unpack
+from p2p_rommy.wire.identity import fingerprint, key_id
+
+PROTOCOL_VERSION = 1
+GAME_ID_DOMAIN = b"p2p-rommy/v1/game-id\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    public_key: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_key)
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    variant: str
+    house: tuple[tuple[str, HouseValue], ...]
+    seats: tuple[Seat, ...]
+    first_dealer: int
+    lam: int = MIN_LAMBDA
+    table: str = "table"
+    nonce: bytes = bytes(16)
+    """Joint randomness from the lobby's coin: two games with the same players differ."""
+    version: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        rules = self.rules  # validates the variant and house rules
+        object.__setattr__(self, "house", rules.house.values)  # every rule, in spec order
+        rules.check_players(len(self.seats))
+        if not 0 <= self.first_dealer < len(self.seats):
+            raise ConfigError("the first dealer must be seated")
+        if self.lam < MIN_LAMBDA:
+            raise ConfigError(f"the proof parameter must be at least {MIN_LAMBDA}")
+        if len({seat.public_key for seat in self.seats}) != len(self.seats):
+            raise ConfigError("a key can hold only one seat")
+
+    @property
+    def rules(self) -> RuleSet:
+        return ruleset(self.variant, dict(self.house))
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def public_keys(self) -> list[bytes]:
+        return [seat.public_key for seat in self.seats]
+
+    def encode(self) -> bytes:
+        """The canonical bytes that every seat signs (protocol/SPEC.md §4.1)."""
+        return pack(
+            {
+                "kind": "config",
+                "version": self.version,
+                "table": self.table,
+                "variant": self.variant,
+                "house": [[key, value] for key, value in self.house],
+                "seats": [[seat.name, seat.public_key] for seat in self.seats],
+                "first_dealer": self.first_dealer,
+                "lambda": self.lam,
+                "nonce": self.nonce,
+            }
+        )
+
+    @property
+    def game_id(self) -> bytes:
+        return hashlib.sha256(GAME_ID_DOMAIN + self.encode()).digest()
+
+    def short_code(self) -> str:
+        """Six characters to compare aloud: everyone sees the same config."""
+        alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+        number = int.from_bytes(self.game_id[:8], "big")
+        return "".join(alphabet[(number >> (5 * i)) & 31] for i in range(6))
+
+    def seat_of(self, public_key: bytes) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.public_key == public_key:
+                return index
+        return None
+
+    def seat_by_key_id(self, kid: bytes) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if key_id(seat.public_key) == kid:
+                return index
+        return None
+
+
+def _house_value(value: Any, name: str) -> HouseValue:
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    raise ValueError(f"{name} must be a house rule value")
+
+
+_CONFIG = Schema(
+    "config",
+    {
+        "version": integer(1, 1000),
+        "table": text(64),
+        "variant": text(16),
+        "house": array(fixed(text(64), _house_value), 32),
+        "seats": array(fixed(text(32), blob(32)), 6, 2),
+        "first_dealer": integer(0, 5),
+        "lambda": integer(1, 1024),
+        "nonce": blob(16),
+    },
+)
+
+
+def decode_config(data: bytes, sender: int | str | None = None) -> GameConfig:
+    fields = _CONFIG.check(unpack(data, sender), sender)
+    if fields["version"] != PROTOCOL_VERSION:
+        raise ProtocolError(
+            sender, f"protocol version {fields['version']} is not {PROTOCOL_VERSION}"
+        )
+    try:
+        config = GameConfig(
+            variant=fields["variant"],
+            house=tuple((k, v) for k, v in fields["house"]),
+            seats=tuple(Seat(name, key) for name, key in fields["seats"]),
+            first_dealer=fields["first_dealer"],
+            lam=fields["lambda"],
+            table=fields["table"],
+            nonce=fields["nonce"],
+        )
+    except ConfigError as error:
+        raise ProtocolError(sender, f"bad game config: {error}") from None
+    if config.encode() != data:
+        raise ProtocolError(sender, "the game config is not in canonical form")
+    return config

@@ -1,0 +1,1 @@
+"""The replicated log: steps, propose/ack/commit, buy-claim ordering, transcripts."""

@@ -1,0 +1,176 @@
+"""Log messages: proposed steps, ACKs and NACKs, buy answers, committed records.
+
+All travel in signed envelopes (protocol/SPEC.md §3.9). A step is signed by its
+one proposer and names the state hash it builds on; an ACK is a seat's signature
+on the state hash after the step; a committed record is the step's envelope with
+every seat's ACK envelope, so anyone can check the commit offline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.wire.codec import (
+    MAX_BODY_BYTES,
+    Schema,
+    blob,
+    integer,
+    kind_of,
+    pack,
+    text,
+    unpack,
+)
+
+_GAME = blob(32)
+_N = integer(0, 2**40)
+
+
+def _any(value: Any, name: str) -> Any:
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Step `n` proposed by `seat` on top of state hash `prev`; `body` says what it does."""
+
+    game: bytes
+    n: int
+    seat: int
+    prev: bytes
+    body: dict[str, Any]
+
+    def encode(self) -> bytes:
+        return pack(
+            {
+                "kind": "log/step",
+                "game": self.game,
+                "n": self.n,
+                "seat": self.seat,
+                "prev": self.prev,
+                "body": self.body,
+            }
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    game: bytes
+    n: int
+    seat: int
+    state: bytes
+
+    def encode(self) -> bytes:
+        return pack(
+            {
+                "kind": "log/ack",
+                "game": self.game,
+                "n": self.n,
+                "seat": self.seat,
+                "state": self.state,
+            }
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Nack:
+    game: bytes
+    n: int
+    seat: int
+    reason: str
+
+    def encode(self) -> bytes:
+        return pack(
+            {
+                "kind": "log/nack",
+                "game": self.game,
+                "n": self.n,
+                "seat": self.seat,
+                "reason": self.reason,
+            }
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BuyAnswer:
+    """A seat's signed answer in a buy window: claim (Køb!) or pass. `window` is the
+    step number that opened it."""
+
+    game: bytes
+    window: int
+    seat: int
+    claim: bool
+
+    def encode(self) -> bytes:
+        return pack(
+            {
+                "kind": "buy/answer",
+                "game": self.game,
+                "window": self.window,
+                "seat": self.seat,
+                "claim": int(self.claim),
+            }
+        )
+
+
+LogMessage = Step | Ack | Nack | BuyAnswer
+
+_SCHEMAS = {
+    "log/step": Schema(
+        "log/step", {"game": _GAME, "n": _N, "seat": integer(0, 5), "prev": blob(32), "body": _any}
+    ),
+    "log/ack": Schema(
+        "log/ack", {"game": _GAME, "n": _N, "seat": integer(0, 5), "state": blob(32)}
+    ),
+    "log/nack": Schema(
+        "log/nack", {"game": _GAME, "n": _N, "seat": integer(0, 5), "reason": text(500)}
+    ),
+    "buy/answer": Schema(
+        "buy/answer", {"game": _GAME, "window": _N, "seat": integer(0, 5), "claim": integer(0, 1)}
+    ),
+}
+
+
+def decode(data: bytes, sender: int | None = None) -> LogMessage:
+    body = unpack(data, sender, MAX_BODY_BYTES)
+    kind = kind_of(body, sender)
+    schema = _SCHEMAS.get(kind)
+    if schema is None:
+        raise ProtocolError(sender, f"unknown log message kind {kind!r}")
+    f = schema.check(body, sender)
+    if f.get("seat") != sender and sender is not None:
+        raise ProtocolError(sender, "a message names another seat than its signer")
+    if kind == "log/step":
+        if not isinstance(f["body"], dict):
+            raise ProtocolError(sender, "a step's body must be a map")
+        return Step(f["game"], f["n"], f["seat"], f["prev"], f["body"])
+    if kind == "log/ack":
+        return Ack(f["game"], f["n"], f["seat"], f["state"])
+    if kind == "log/nack":
+        return Nack(f["game"], f["n"], f["seat"], f["reason"])
+    return BuyAnswer(f["game"], f["window"], f["seat"], bool(f["claim"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A committed step: the proposer's envelope and every seat's ACK envelope, by seat."""
+
+    step: bytes
+    acks: tuple[bytes, ...]
+
+    def encode(self) -> bytes:
+        return pack([self.step, list(self.acks)])
+
+
+def decode_record(data: bytes) -> Record:
+    value = unpack(data, None, MAX_BODY_BYTES * 2)
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not isinstance(value[0], bytes)
+        or not isinstance(value[1], list)
+        or not all(isinstance(a, bytes) for a in value[1])
+    ):
+        raise ProtocolError(None, "a transcript record is [step, [acks]]")
+    return Record(value[0], tuple(value[1]))

@@ -1,0 +1,471 @@
+"""One peer's replica of a game: the engine state and the round's deck protocol.
+
+Theory of operation (protocol/SPEC.md §4):
+
+- Everything that changes the game is a *step* with exactly one proposer, known
+  from the committed state (`expected_proposer`): the next deck message's sender
+  while the deck protocol has work; else the seat in turn; in a buy window the
+  sequencer (the seat in turn, which declined the card and cannot claim it); at
+  round end the seats still to show their hands, then to reveal their seeds.
+- A step is validated against the committed state (`validate`), which yields the
+  state hash after it; the peer ACKs that hash and `commit`s once every seat
+  ACKed the same one. Nothing is shown or acted on before commit.
+- What follows from a commit without anyone choosing is derived, identically on
+  every peer (`_settle`): the deal's upcard starts the round in the engine; a
+  hidden card moved into a hand becomes a deck task for its new owner; a
+  reshuffled stock becomes a new shuffle pass; the end of a round asks for seeds,
+  then audits the round and starts the next deck.
+
+The replica does no I/O; the only randomness is the deck seat's `entropy`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p_rommy.config import GameConfig
+from p2p_rommy.deck import ALL, DeckParams, DeckPhase, DeckSeat, audit_round
+from p2p_rommy.deck.seat import ShuffleTask
+from p2p_rommy.engine.apply import apply, new_game, upcard_slot
+from p2p_rommy.engine.encoding import state_hash
+from p2p_rommy.engine.moves import (
+    Discard,
+    LayDown,
+    LayOff,
+    Move,
+    ResolveBuy,
+    RevealHand,
+    StartRound,
+    SwapJoker,
+)
+from p2p_rommy.engine.state import GameState, Phase
+from p2p_rommy.engine.view import View
+from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
+from p2p_rommy.log.messages import BuyAnswer, Step
+from p2p_rommy.log.messages import decode as decode_log
+from p2p_rommy.log.move_codec import decode_move, encode_move
+from p2p_rommy.wire.identity import Entropy, Identity, open_envelope, roster_of
+
+STATE_DOMAIN = b"p2p-rommy/v1/log-state\x00"
+
+
+def shown_faces(move: Move) -> list[tuple[int, int]]:
+    """(slot, card id) of every card a move shows."""
+    match move:
+        case LayDown(_, melds):
+            return [(p.slot, p.card) for meld in melds for p in meld.cards]
+        case LayOff(_, _, card) | SwapJoker(_, _, _, card):
+            return [(card.slot, card.card)]
+        case Discard(_, slot, card):
+            return [(slot, card)]
+        case RevealHand(_, cards):
+            return list(cards)
+    return []
+
+
+@dataclass
+class Tentative:
+    """A validated, not yet committed step and what it leads to."""
+
+    n: int
+    proposer: int
+    state: GameState
+    hash: bytes
+    kind: str
+
+
+@dataclass
+class RoundDeck:
+    seat: DeckSeat
+    log: list[bytes] = field(default_factory=list)
+    rebuilt: list[list[int]] = field(default_factory=list)
+    dealt: bool = False
+
+
+class Replica:
+    """The game as one seat holds it; see the module docstring."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seat: int,
+        identity: Identity,
+        entropy: Entropy = secrets.token_bytes,
+    ) -> None:
+        if config.seats[seat].public_key != identity.public_key:
+            raise ValueError("this identity does not hold that seat")
+        self.config = config
+        self.game = config.game_id
+        self.seat = seat
+        self.identity = identity
+        self.entropy = entropy
+        self.roster = roster_of(config.public_keys)
+        self.state = new_game(config.rules, config.players, config.first_dealer)
+        self.n = 0
+        self.deck: RoundDeck | None = None
+        self.outbox: deque[bytes] = deque()
+        self.tentative: Tentative | None = None
+        self.finished_rounds: list[tuple[int, list[str]]] = []
+        self.buy_window: int | None = None
+        """The step number whose commit opened the current buy window."""
+        self._settle()
+
+    # --- what the committed state says ---------------------------------------
+
+    def state_hash(self) -> bytes:
+        """The hash every seat ACKs: step number, engine state, deck transcript."""
+        context = self.deck.seat.context if self.deck is not None else b""
+        return hashlib.sha256(
+            STATE_DOMAIN
+            + self.game
+            + self.n.to_bytes(8, "big")
+            + state_hash(self.state)
+            + context.ljust(32, b"\0")
+        ).digest()
+
+    def expected_proposer(self) -> int | None:
+        """The one seat that may propose the next step, or None when the game is over."""
+        deck = self.deck.seat if self.deck is not None else None
+        if deck is not None:
+            if deck.phase is DeckPhase.COMMIT:
+                return min(s for s in range(self.config.players) if s not in deck.commitments)
+            if deck.phase is DeckPhase.RUNNING and deck.tasks:
+                task = deck.tasks[0]
+                if isinstance(task, ShuffleTask):
+                    return deck.params.shuffle_order()[task.cursor]
+                return task.sequence[task.cursor]
+            if deck.phase in (DeckPhase.RUNNING, DeckPhase.SEEDS) and self._round_over():
+                return min(s for s in range(self.config.players) if s not in deck.seeds)
+        phase = self.state.phase
+        if phase in (Phase.DRAW, Phase.PLAY, Phase.BUY):
+            return self.state.turn
+        if phase is Phase.REVEAL:
+            return self.state.pending_reveals()[0]
+        return None
+
+    def duty(self) -> str | None:
+        """What this seat must propose now: ``deck``, ``reveal``, ``buy``, ``move`` or None."""
+        if self.tentative is not None or self.expected_proposer() != self.seat:
+            return None
+        if self.deck is not None and self.outbox:
+            return "deck"
+        phase = self.state.phase
+        if phase is Phase.REVEAL:
+            return "reveal"
+        if phase is Phase.BUY:
+            return "buy"
+        if phase in (Phase.DRAW, Phase.PLAY):
+            return "move"
+        return None
+
+    def view(self) -> View:
+        """This seat's view: the public state and the faces of its own hidden cards."""
+        private = {}
+        if self.deck is not None and self.state.phase is not Phase.ROUND_START:
+            for slot in self.state.hands[self.seat]:
+                if self.state.faces[slot] is None:
+                    card = self.deck.seat.known.get(slot)
+                    if card is not None:
+                        private[slot] = card
+        return View(self.state, self.seat, private)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.MATCH_OVER and self.expected_proposer() is None
+
+    # --- proposing ------------------------------------------------------------
+
+    def propose_deck(self) -> Step:
+        envelope = self.outbox.popleft()
+        step = Step(
+            self.game,
+            self.n + 1,
+            self.seat,
+            self.state_hash(),
+            {"kind": "deck", "envelope": envelope},
+        )
+        assert self.deck is not None
+        self.outbox.extend(self.deck.seat.receive(envelope))
+        self.deck.log.append(envelope)
+        return self._own(step)
+
+    def propose_move(self, move: Move) -> Step:
+        """A player's move as a step; `IllegalMove` (nothing changes) if the rules refuse it."""
+        after = apply(self.state, move)  # raises before anything is touched
+        prev = self.state_hash()
+        reveal = self._reveal_for(self.seat, move)
+        body = {"kind": "move", "move": encode_move(move), "reveal": reveal}
+        return self._own(Step(self.game, self.n + 1, self.seat, prev, body), after)
+
+    def propose_reveal(self) -> Step:
+        hand = self.state.hands[self.seat]
+        known = self.deck.seat.known if self.deck is not None else {}
+        cards = tuple(
+            (slot, self.state.faces[slot] if self.state.faces[slot] is not None else known[slot])
+            for slot in hand
+        )
+        return self.propose_move(RevealHand(self.seat, cards))  # type: ignore[arg-type]
+
+    def propose_buy(self, answers: list[bytes]) -> Step:
+        """The sequencer's resolution: the signed answers in the order it received them."""
+        body = {"kind": "buy", "window": self.buy_window, "answers": answers}
+        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
+        return self._own(step, self._check_buy(step))
+
+    def _own(self, step: Step, after: GameState | None = None) -> Step:
+        if after is None:
+            after = self.state
+        self.tentative = Tentative(
+            step.n, self.seat, after, self._hash_after(step.n, after), step.body["kind"]
+        )
+        return step
+
+    def _reveal_for(self, seat: int, move: Move) -> bytes | None:
+        hidden = [slot for slot, _ in shown_faces(move) if self.state.faces[slot] is None]
+        if not hidden:
+            return None
+        assert self.deck is not None
+        (envelope,) = self.deck.seat.reveal(seat, hidden)
+        self.outbox.extend(self.deck.seat.receive(envelope))
+        self.deck.log.append(envelope)
+        return envelope
+
+    # --- validating a peer's step --------------------------------------------
+
+    def validate(self, step: Step) -> Tentative:
+        """Check a proposed step against the committed state; raise `ProtocolError` if bad.
+
+        The deck seat may advance (its messages are the step's content); the engine
+        state only changes at `commit`.
+        """
+        sender = step.seat
+        if step.game != self.game:
+            raise ProtocolError(sender, "step for another game", step.n)
+        if step.n != self.n + 1:
+            raise ProtocolError(sender, f"step {step.n} when step {self.n + 1} is due", step.n)
+        if step.prev != self.state_hash():
+            raise ProtocolError(sender, "step does not build on the committed state", step.n)
+        expected = self.expected_proposer()
+        if sender != expected:
+            raise ProtocolError(
+                sender, f"it is seat {expected}'s step, not seat {sender}'s", step.n
+            )
+        kind = step.body.get("kind")
+        if kind == "deck":
+            after = self._check_deck(step)
+        elif kind == "move":
+            after = self._check_move(step)
+        elif kind == "buy":
+            after = self._check_buy(step)
+        else:
+            raise ProtocolError(sender, f"unknown step kind {kind!r}", step.n)
+        self.tentative = Tentative(step.n, sender, after, self._hash_after(step.n, after), kind)
+        return self.tentative
+
+    def _check_deck(self, step: Step) -> GameState:
+        envelope = step.body.get("envelope")
+        if set(step.body) != {"kind", "envelope"} or not isinstance(envelope, bytes):
+            raise ProtocolError(step.seat, "malformed deck step", step.n)
+        if self.deck is None:
+            raise ProtocolError(step.seat, "no deck protocol is running", step.n)
+        opened = open_envelope(envelope, self.roster)
+        if opened.seat != step.seat:
+            raise ProtocolError(step.seat, "the deck message is signed by another seat", step.n)
+        self.outbox.extend(self.deck.seat.receive(envelope))
+        self.deck.log.append(envelope)
+        return self.state
+
+    def _check_move(self, step: Step) -> GameState:
+        body = step.body
+        if set(body) != {"kind", "move", "reveal"}:
+            raise ProtocolError(step.seat, "malformed move step", step.n)
+        move = decode_move(body["move"], step.seat)
+        if isinstance(move, StartRound | ResolveBuy) or move.seat != step.seat:
+            raise CheatDetected(step.seat, "a move for another seat", step.n)
+        try:
+            after = apply(self.state, move)
+        except IllegalMove as error:
+            raise CheatDetected(step.seat, f"illegal move: {error}", step.n) from None
+        faces = dict(shown_faces(move))
+        hidden = [slot for slot in faces if self.state.faces[slot] is None]
+        reveal = body["reveal"]
+        if bool(hidden) != isinstance(reveal, bytes):
+            raise CheatDetected(
+                step.seat, "shown cards without their proof, or a stray proof", step.n
+            )
+        if hidden:
+            assert self.deck is not None
+            deck = self.deck.seat
+            try:
+                deck.reveal(step.seat, hidden)
+            except ValueError as error:
+                raise CheatDetected(step.seat, f"cannot show that card: {error}", step.n) from None
+            self.outbox.extend(deck.receive(reveal))
+            self.deck.log.append(reveal)
+            for slot in hidden:
+                if deck.public.get(slot) != faces[slot]:
+                    raise CheatDetected(
+                        step.seat, f"the card in slot {slot} is not the one claimed", step.n
+                    )
+        return after
+
+    def _check_buy(self, step: Step) -> GameState:
+        body = step.body
+        if self.state.phase is not Phase.BUY or set(body) != {"kind", "window", "answers"}:
+            raise ProtocolError(step.seat, "no buy window to resolve", step.n)
+        if body["window"] != self.buy_window or not isinstance(body["answers"], list):
+            raise ProtocolError(step.seat, "the resolution is for another buy window", step.n)
+        claims = []
+        seen = set()
+        for envelope in body["answers"]:
+            answer = self.open_buy_answer(envelope)
+            if answer.seat in seen:
+                raise ProtocolError(step.seat, f"seat {answer.seat} answers twice", step.n)
+            seen.add(answer.seat)
+            if answer.claim:
+                claims.append(answer.seat)
+        try:
+            return apply(self.state, ResolveBuy(tuple(claims)))
+        except IllegalMove as error:
+            raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
+
+    def open_buy_answer(self, envelope: Any) -> BuyAnswer:
+        """A seat's signed buy answer for the open window, or `ProtocolError`."""
+        if not isinstance(envelope, bytes):
+            raise ProtocolError(None, "a buy answer must be an envelope")
+        opened = open_envelope(envelope, self.roster)
+        answer = decode_log(opened.body, opened.seat)
+        if not isinstance(answer, BuyAnswer) or answer.game != self.game:
+            raise ProtocolError(opened.seat, "not a buy answer for this game")
+        if answer.window != self.buy_window or self.state.phase is not Phase.BUY:
+            raise ProtocolError(opened.seat, "a buy answer outside its window")
+        if answer.seat not in self.state.buy_eligible:
+            raise ProtocolError(opened.seat, "this seat may not buy the card")
+        return answer
+
+    def _hash_after(self, n: int, after: GameState) -> bytes:
+        saved_state, saved_n = self.state, self.n
+        self.state, self.n = after, n
+        try:
+            return self.state_hash()
+        finally:
+            self.state, self.n = saved_state, saved_n
+
+    # --- committing -----------------------------------------------------------
+
+    def commit(self) -> None:
+        """Make the validated step part of the game, then derive what follows."""
+        tentative = self.tentative
+        if tentative is None:
+            raise ValueError("nothing to commit")
+        before = self.state
+        self.state = tentative.state
+        self.n = tentative.n
+        self.tentative = None
+        if tentative.kind == "move" or tentative.kind == "buy":
+            self._after_move(before)
+        if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:
+            self.buy_window = self.n
+        self._settle()
+
+    def _after_move(self, before: GameState) -> None:
+        """Deck work that the committed move implies: a rebuilt stock, hidden cards to hands."""
+        if self.deck is None or self.state.round_index != before.round_index:
+            return
+        deck = self.deck
+        covered = deck.seat.passes[-1].base + deck.seat.passes[-1].size
+        if len(self.state.faces) > covered:
+            recycled = [
+                self.state.faces[slot]
+                for slot in self.state.retired[-(len(self.state.faces) - covered) :]
+            ]
+            deck.rebuilt.append(recycled)  # type: ignore[arg-type]
+            self.outbox.extend(deck.seat.rebuild(covered, recycled))  # type: ignore[arg-type]
+        for seat, hand in enumerate(self.state.hands):
+            for slot in hand:
+                if self.state.faces[slot] is None and slot not in deck.seat.assigned:
+                    self.outbox.extend(deck.seat.draw(slot, seat))
+
+    def _round_over(self) -> bool:
+        assert self.deck is not None
+        phase = self.state.phase
+        finished_here = self.deck.seat.params.round_no < self.state.round_index
+        return phase is Phase.MATCH_OVER or (phase is Phase.ROUND_START and finished_here)
+
+    def _settle(self) -> None:
+        """Apply what follows from the committed state by itself, on every peer alike."""
+        while True:
+            deck = self.deck
+            if deck is None or (deck.seat.phase is DeckPhase.DONE):
+                if deck is not None:
+                    self._audit(deck)
+                    self.deck = None
+                if self.state.phase is Phase.ROUND_START:
+                    self._start_deck()
+                    continue
+                return
+            if (
+                self.state.phase is Phase.ROUND_START
+                and not self._round_over()
+                and deck.seat.idle
+                and not deck.dealt
+            ):
+                deck.dealt = True
+                upcard = upcard_slot(self.config.rules, self.config.players)
+                self.state = apply(self.state, StartRound(deck.seat.public[upcard]))
+                continue
+            if self._round_over() and deck.seat.phase is DeckPhase.RUNNING and deck.seat.idle:
+                self.outbox.extend(deck.seat.finish())
+                continue
+            return
+
+    def _start_deck(self) -> None:
+        rules, players = self.config.rules, self.config.players
+        params = DeckParams(
+            self.game,
+            self.state.round_index,
+            players,
+            self.state.dealer,
+            rules.deck_size,
+            self.config.lam,
+        )
+        seat = DeckSeat(
+            params, self.seat, self.identity, self.config.public_keys, self.entropy, eager=False
+        )
+        self.deck = RoundDeck(seat)
+        self.outbox.clear()
+        self.outbox.extend(seat.start())
+        layout = _deal_layout(
+            players, self.state.dealer, rules.hand_size(players), rules.dealer_extra_cards
+        )
+        upcard = upcard_slot(rules, players)
+        self.outbox.extend(seat.deal([*layout, (upcard, ALL)]))
+
+    def _audit(self, deck: RoundDeck) -> None:
+        report = audit_round(
+            deck.seat.params, self.config.public_keys, deck.log, deck.rebuilt, check_proofs=False
+        )
+        self.finished_rounds.append((deck.seat.params.round_no, [str(f) for f in report.findings]))
+        if report.findings:
+            first = report.findings[0]
+            raise CheatDetected(
+                first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
+            )
+
+
+def _deal_layout(players: int, dealer: int, hand: int, extra: int) -> list[tuple[int, int]]:
+    """(position, seat) of the deal, exactly as the engine deals (engine/apply.py)."""
+    layout = []
+    position = 0
+    for _ in range(hand):
+        for offset in range(1, players + 1):
+            layout.append((position, (dealer + offset) % players))
+            position += 1
+    for _ in range(extra):
+        layout.append((position, dealer))
+        position += 1
+    return layout

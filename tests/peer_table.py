@@ -1,0 +1,46 @@
+"""In-memory peers joined by a broadcast queue: the log without sockets."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+from p2p_rommy.bots.random_player import RandomPlayer
+from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.log.peer import Peer
+from p2p_rommy.log.replica import Replica
+from p2p_rommy.wire.identity import Identity
+from tests.deck_table import Counter
+
+
+def make_config(variant: str, players: int, house=None, seed: bytes = b"cfg") -> tuple[GameConfig, list[Identity]]:
+    identities = [Identity.generate(Counter(seed + b"id%d" % s)) for s in range(players)]
+    seats = tuple(Seat(f"P{s + 1}", identity.public_key) for s, identity in enumerate(identities))
+    config = GameConfig(variant, tuple((house or {}).items()), seats, first_dealer=0)
+    return config, identities
+
+
+class PeerTable:
+    def __init__(self, variant: str, players: int, house=None, seed: int = 1, players_factory=None):
+        self.config, self.identities = make_config(variant, players, house)
+        rng = random.Random(seed)
+        self.peers = []
+        for s in range(players):
+            replica = Replica(self.config, s, self.identities[s], Counter(b"peer%d-%d" % (s, seed)))
+            player = (players_factory or (lambda s: RandomPlayer(random.Random(rng.getrandbits(32)))))(s)
+            self.peers.append(Peer(replica, player))
+        self.queue: deque[tuple[int, bytes]] = deque()
+        self.delivered = 0
+
+    def post(self, sender: int, envelopes: list[bytes]) -> None:
+        self.queue.extend((sender, e) for e in envelopes)
+
+    def run(self, limit: int = 10_000_000) -> None:
+        for peer in self.peers:
+            self.post(peer.seat, peer.start().broadcast)
+        while self.queue and self.delivered < limit:
+            sender, envelope = self.queue.popleft()
+            self.delivered += 1
+            for peer in self.peers:
+                if peer.seat != sender:
+                    self.post(peer.seat, peer.receive(envelope).broadcast)
