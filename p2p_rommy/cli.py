@@ -11,6 +11,7 @@ import json
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from p2p_rommy import __version__
 from p2p_rommy.errors import RommyError
@@ -44,7 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--no-network",
         action="store_true",
-        help="engine only, every player in this process (the networked mode comes with the peers)",
+        help="engine only: no deck protocol, no sockets (much faster)",
+    )
+    simulate.add_argument(
+        "--transcript",
+        type=Path,
+        metavar="FILE",
+        help="write the signed transcript here (networked mode)",
     )
     simulate.add_argument("--first-dealer", type=int, default=0, help="seat of the first dealer")
     _house_arg(simulate)
@@ -79,14 +86,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from p2p_rommy.simulate import play_match, random_players, score_sheet
 
-    rules = ruleset(args.variant, parse_assignments(args.house))
+    house = parse_assignments(args.house)
+    rules = ruleset(args.variant, house)
     rules.check_players(args.players)
     if not args.no_network:
-        print(
-            "rommy: networked simulation arrives with the peer layer; "
-            "run with --no-network for the engine-only match",
-            file=sys.stderr,
+        import asyncio
+
+        from p2p_rommy.netsim import simulate_network
+
+        final, records, _ = asyncio.run(
+            simulate_network(args.variant, args.players, args.seed, house, args.transcript)
         )
+        names = [f"Bot {seat + 1}" for seat in range(args.players)]
+        print(
+            f"{rules.name} ({rules.variant}), {args.players} peers over TCP on 127.0.0.1, "
+            f"seed {args.seed}, {len(records)} steps"
+        )
+        print(score_sheet(final, names))
+        if args.transcript is not None:
+            print(f"transcript: {args.transcript}")
+        return 0
+    if args.transcript is not None:
+        print("rommy: --transcript needs the networked mode (drop --no-network)", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
     result = play_match(

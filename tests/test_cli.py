@@ -74,7 +74,7 @@ def test_simulate_with_house_rules(capsys):
         (("simulate", "--no-network", "--house", "max_buys"), "KEY=VALUE"),
         (("simulate", "--no-network", "--house", "max_buys=lots"), "or unlimited"),
         (("simulate", "--no-network", "--players", "7"), "3-5 players"),
-        (("simulate",), "--no-network"),
+        (("simulate", "--no-network", "--transcript", "x"), "needs the networked mode"),
         (("bench", "--only", "nothing"), "the sections are: engine, deck"),
     ],
 )

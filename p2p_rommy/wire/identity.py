@@ -7,6 +7,7 @@ signer's key id; nobody re-encodes a body to check a signature (ARCHITECTURE.md,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping
@@ -55,7 +56,7 @@ class Identity:
 
     @property
     def _key(self) -> Ed25519PrivateKey:
-        return Ed25519PrivateKey.from_private_bytes(self.private_bytes)
+        return _private_key(self.private_bytes)
 
     @property
     def public_key(self) -> bytes:
@@ -72,6 +73,16 @@ class Identity:
 
     def private_pem(self) -> bytes:
         return self._key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+
+
+@functools.lru_cache(maxsize=64)
+def _private_key(private_bytes: bytes) -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.from_private_bytes(private_bytes)
+
+
+@functools.lru_cache(maxsize=256)
+def _public_key(public_bytes: bytes) -> Ed25519PublicKey:
+    return Ed25519PublicKey.from_public_bytes(public_bytes)
 
 
 _ENVELOPE = fixed(text(8), blob(16), blob(max_size=MAX_BODY_BYTES), blob(64))
@@ -104,7 +115,7 @@ def open_envelope(data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> Ope
         raise ProtocolError(f"key {signer.hex()}", "this key is not seated at the table")
     seat, public = seated
     try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, SIGNATURE_DOMAIN + body)
+        _public_key(public).verify(signature, SIGNATURE_DOMAIN + body)
     except InvalidSignature:
         raise ProtocolError(seat, "bad signature") from None
     return Opened(seat, body, signature, bytes(data))

@@ -1,0 +1,73 @@
+"""The connection handshake: each side proves its Ed25519 identity.
+
+Both send ``hello`` (table id, a fresh nonce, their public key); then both send
+``auth``: a signature over the table id, both nonces and both keys, in the order
+(signer's, other's). A replayed or relayed handshake fails because the other
+side's nonce is fresh. The caller decides whether the proven key may sit at the
+table (`allowed`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.net.framing import frame, read_frame
+from p2p_rommy.net.timing import HANDSHAKE_TIMEOUT_S
+from p2p_rommy.wire.codec import Schema, blob, pack, unpack
+from p2p_rommy.wire.identity import Identity
+
+DOMAIN = b"p2p-rommy/v1/handshake\x00"
+_HELLO = Schema("hello", {"table": blob(32), "nonce": blob(32), "key": blob(32)})
+_AUTH = Schema("auth", {"signature": blob(64)})
+
+
+@dataclass(frozen=True, slots=True)
+class Proven:
+    public_key: bytes
+
+
+def _transcript(
+    table: bytes, signer_nonce: bytes, other_nonce: bytes, signer: bytes, other: bytes
+) -> bytes:
+    return DOMAIN + table + signer_nonce + other_nonce + signer + other
+
+
+async def handshake(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    identity: Identity,
+    table: bytes,
+    allowed: Callable[[bytes], bool],
+) -> Proven:
+    """Prove ourselves and check the other side; `ProtocolError` (with a reason) if it fails."""
+    nonce = secrets.token_bytes(32)
+    mine = identity.public_key
+    writer.write(frame(pack({"kind": "hello", "table": table, "nonce": nonce, "key": mine})))
+    await writer.drain()
+    async with asyncio.timeout(HANDSHAKE_TIMEOUT_S):
+        hello = _HELLO.check(unpack(await read_frame(reader, 4096)))
+        if hello["table"] != table:
+            raise ProtocolError(None, "the other side is at another table")
+        theirs = hello["key"]
+        if theirs == mine:
+            raise ProtocolError(None, "the other side uses this peer's own key")
+        if not allowed(theirs):
+            raise ProtocolError(None, "this key is not seated at the table")
+        signature = identity._key.sign(_transcript(table, nonce, hello["nonce"], mine, theirs))
+        writer.write(frame(pack({"kind": "auth", "signature": signature})))
+        await writer.drain()
+        auth = _AUTH.check(unpack(await read_frame(reader, 4096)))
+    try:
+        Ed25519PublicKey.from_public_bytes(theirs).verify(
+            auth["signature"], _transcript(table, hello["nonce"], nonce, theirs, mine)
+        )
+    except (InvalidSignature, ValueError):
+        raise ProtocolError(None, "the other side could not prove its key") from None
+    return Proven(theirs)

@@ -1,0 +1,210 @@
+"""A full TCP mesh between the seats of one game.
+
+Every pair of seats keeps one connection: the higher seat dials the lower one
+and redials with backoff when it drops; the lower seat accepts. Each connection
+starts with the handshake, which must prove a key seated in the game. After it,
+a frame is ``0x00`` (ping) or ``0x01`` followed by one signed envelope. Each peer
+has an outbox that survives a dropped connection: what could not be written is
+sent after the reconnect. The log above does not care how bytes arrived.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.net.framing import frame, read_frame
+from p2p_rommy.net.handshake import handshake
+from p2p_rommy.net.timing import (
+    DEAD_AFTER_S,
+    HEARTBEAT_S,
+    RECONNECT_FIRST_S,
+    RECONNECT_MAX_S,
+)
+from p2p_rommy.wire.identity import Identity
+
+log = logging.getLogger(__name__)
+
+PING = b"\x00"
+MESSAGE = b"\x01"
+
+
+@dataclass
+class Link:
+    """What this peer knows about one other seat's connection."""
+
+    seat: int
+    outbox: deque[bytes] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    writer: asyncio.StreamWriter | None = None
+    connected: bool = False
+    addresses: list[tuple[str, int]] = field(default_factory=list)
+
+
+class Mesh:
+    """The connections of one seat. `on_message(seat, envelope)` gets every envelope."""
+
+    def __init__(
+        self,
+        identity: Identity,
+        table: bytes,
+        seat: int,
+        keys: Sequence[bytes],
+        on_message: Callable[[int, bytes], None],
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.identity = identity
+        self.table = table
+        self.seat = seat
+        self.keys = list(keys)
+        self.on_message = on_message
+        self.on_change = on_change or (lambda: None)
+        self.links = {s: Link(s) for s in range(len(keys)) if s != seat}
+        self.server: asyncio.Server | None = None
+        self.address: tuple[str, int] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+
+    # --- lifecycle ------------------------------------------------------------
+
+    async def listen(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
+        self.server = await asyncio.start_server(self._accepted, host, port)
+        sockname = self.server.sockets[0].getsockname()
+        self.address = (sockname[0], sockname[1])
+        return self.address
+
+    def connect(self, addresses: dict[int, list[tuple[str, int]]]) -> None:
+        """Start dialing every lower seat at its addresses (redialing as needed)."""
+        for seat, link in self.links.items():
+            link.addresses = list(addresses.get(seat, []))
+            if seat < self.seat:
+                self._spawn(self._dial(link))
+
+    async def close(self) -> None:
+        self._closing = True
+        if self.server is not None:
+            self.server.close()
+        for link in self.links.values():
+            if link.writer is not None:
+                link.writer.close()
+            link.wake.set()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def flushed(self, timeout: float = 10.0) -> bool:
+        """Wait until every outbox is empty (or the timeout passes)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while any(link.outbox for link in self.links.values()):
+                    await asyncio.sleep(0.05)
+                return True
+        return False
+
+    # --- sending --------------------------------------------------------------
+
+    def broadcast(self, envelopes: Sequence[bytes]) -> None:
+        for link in self.links.values():
+            link.outbox.extend(envelopes)
+            link.wake.set()
+
+    def connected(self) -> dict[int, bool]:
+        return {seat: link.connected for seat, link in self.links.items()}
+
+    # --- connections ----------------------------------------------------------
+
+    def _spawn(self, coroutine) -> None:  # type: ignore[no-untyped-def]
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _allowed(self, key: bytes) -> bool:
+        return key in self.keys and key != self.identity.public_key
+
+    async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            proven = await handshake(reader, writer, self.identity, self.table, self._allowed)
+        except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
+            log.info("refused a connection: %s", error)
+            writer.close()
+            return
+        seat = self.keys.index(proven.public_key)
+        await self._serve(self.links[seat], reader, writer)
+
+    async def _dial(self, link: Link) -> None:
+        delay = RECONNECT_FIRST_S
+        while not self._closing:
+            for host, port in link.addresses:
+                try:
+                    reader, writer = await asyncio.open_connection(host, port)
+                    proven = await handshake(
+                        reader,
+                        writer,
+                        self.identity,
+                        self.table,
+                        lambda key, s=link.seat: key == self.keys[s],
+                    )
+                except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
+                    log.debug("dial seat %d at %s:%d failed: %s", link.seat, host, port, error)
+                    continue
+                assert proven.public_key == self.keys[link.seat]
+                await self._serve(link, reader, writer)
+                delay = RECONNECT_FIRST_S
+                break
+            if self._closing:
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_MAX_S)
+
+    async def _serve(
+        self, link: Link, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        if link.writer is not None:
+            link.writer.close()
+        link.writer = writer
+        link.connected = True
+        link.wake.set()
+        self.on_change()
+        sender = asyncio.get_running_loop().create_task(self._send_loop(link, writer))
+        try:
+            while not self._closing:
+                async with asyncio.timeout(DEAD_AFTER_S):
+                    payload = await read_frame(reader)
+                if payload[:1] == MESSAGE:
+                    self.on_message(link.seat, payload[1:])
+                elif payload[:1] != PING:
+                    raise ProtocolError(link.seat, "unknown frame type")
+        except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
+            log.info("connection to seat %d ended: %s", link.seat, error or type(error).__name__)
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+            writer.close()
+            if link.writer is writer:
+                link.writer = None
+                link.connected = False
+                self.on_change()
+
+    async def _send_loop(self, link: Link, writer: asyncio.StreamWriter) -> None:
+        while True:
+            if not link.outbox:
+                link.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(HEARTBEAT_S):
+                        await link.wake.wait()
+            if link.writer is not writer:
+                return
+            if link.outbox:
+                envelope = link.outbox[0]
+                writer.write(frame(MESSAGE + envelope))
+                await writer.drain()
+                link.outbox.popleft()
+            else:
+                writer.write(frame(PING))
+                await writer.drain()

@@ -1,0 +1,20 @@
+"""Every timing constant of the network layer, in one place, with its unit and reason."""
+
+from __future__ import annotations
+
+FRAME_CAP_BYTES = 2 << 20
+"""Largest frame accepted (2 MiB): a step with a 110-card shuffle is ~20 KiB."""
+HANDSHAKE_TIMEOUT_S = 10.0
+"""A peer that has not proved its key by then is dropped."""
+FRAME_TIMEOUT_S = 30.0
+"""Once a frame's length has arrived, its body must follow within this time."""
+HEARTBEAT_S = 2.0
+"""How often an idle connection sends a ping."""
+DEAD_AFTER_S = 60.0
+"""Silence after which a peer counts as disconnected. Generous: a peer busy verifying
+a 6-seat shuffle (several seconds of CPU) in the same process must not look dead."""
+RECONNECT_FIRST_S = 0.2
+RECONNECT_MAX_S = 5.0
+"""Reconnect backoff: doubling from the first delay up to the maximum."""
+TICK_S = 0.1
+"""How often a session lets time pass (buy windows)."""

@@ -1,0 +1,119 @@
+"""One peer's game on the network: the consensus peer, its mesh, its files, its clock.
+
+This is the async glue and nothing more: envelopes from the mesh go to the peer,
+what the peer wants to send goes to the mesh, committed records go to the
+transcript, and a ticker lets time pass for buy windows. Every rule, proof and
+vote lives in the sans-IO layers below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from p2p_rommy.config import GameConfig
+from p2p_rommy.engine.state import GameState
+from p2p_rommy.log.messages import Record
+from p2p_rommy.log.peer import Output, Peer
+from p2p_rommy.net.mesh import Mesh
+from p2p_rommy.net.timing import TICK_S
+from p2p_rommy.storage import GameStore
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    def __init__(
+        self,
+        peer: Peer,
+        config: GameConfig,
+        store: GameStore | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.peer = peer
+        self.config = config
+        self.store = store
+        self.clock = clock
+        self.mesh = Mesh(
+            peer.replica.identity,
+            config.game_id,
+            peer.seat,
+            config.public_keys,
+            self._on_message,
+            self._on_change,
+        )
+        self.done = asyncio.Event()
+        self.changed = asyncio.Event()
+        """Set whenever something a client would redraw has happened."""
+        self._ticker: asyncio.Task[None] | None = None
+        self._saved_rounds: set[int] = set()
+
+    async def listen(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
+        return await self.mesh.listen(host, port)
+
+    def connect(self, addresses: dict[int, list[tuple[str, int]]]) -> None:
+        self.mesh.connect(addresses)
+
+    def start(self) -> None:
+        self._handle(self.peer.start(self.clock()))
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def run(self, timeout: float | None = None) -> GameState:
+        """Play until the match is over (or the table freezes); return the final state."""
+        self.start()
+        try:
+            async with asyncio.timeout(timeout):
+                await self.done.wait()
+            await self.mesh.flushed()
+        finally:
+            await self.close()
+        return self.peer.replica.state
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+        await self.mesh.close()
+        if self.store is not None:
+            self.store.close()
+
+    # --- plumbing -------------------------------------------------------------
+
+    def _on_message(self, seat: int, envelope: bytes) -> None:
+        self._handle(self.peer.receive(envelope, self.clock()))
+
+    def _on_change(self) -> None:
+        self.changed.set()
+
+    def _handle(self, out: Output) -> None:
+        if out.broadcast:
+            self.mesh.broadcast(out.broadcast)
+        for record in out.committed:
+            self._committed(record)
+        if out.committed or out.broadcast:
+            self.changed.set()
+        if self.peer.replica.over or self.peer.frozen:
+            self.done.set()
+
+    def _committed(self, record: Record) -> None:
+        if self.store is not None:
+            self.store.append(record)
+            deck = self.peer.replica.deck
+            if deck is not None and deck.seat.params.round_no not in self._saved_rounds:
+                self._saved_rounds.add(deck.seat.params.round_no)
+                self.store.save_secret(f"seed/{deck.seat.params.round_no}", deck.seat.seed.value)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            self._handle(self.peer.tick(self.clock()))
+
+    # --- for the client -------------------------------------------------------
+
+    def submit(self, move) -> None:  # type: ignore[no-untyped-def]
+        """A move from the client; raises `IllegalMove` with the engine's reason."""
+        self._handle(self.peer.submit(move, self.clock()))
+
+    def answer_buy(self, claim: bool) -> None:
+        self._handle(self.peer.answer_buy(claim, self.clock()))
