@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from p2p_rommy import __version__
-from p2p_rommy.errors import RommyError
+from p2p_rommy.errors import ConfigError, RommyError
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
 
@@ -55,6 +56,46 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--first-dealer", type=int, default=0, help="seat of the first dealer")
     _house_arg(simulate)
+
+    def seat_args(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--bot",
+            nargs="?",
+            const="normal",
+            metavar="LEVEL",
+            help="play this seat with a bot, without the client (random, easy, normal, hard)",
+        )
+        sub.add_argument("--name", default=os.environ.get("USER", "Player")[:32] or "Player")
+        sub.add_argument(
+            "--interface",
+            metavar="ADDR",
+            help="the network to use, as this machine's IP address on it",
+        )
+        sub.add_argument(
+            "--data-dir",
+            type=Path,
+            default=None,
+            metavar="DIR",
+            help="identity and transcripts (default: the user data dir)",
+        )
+
+    host = commands.add_parser("host", help="open a table on the network")
+    host.add_argument("--table", required=True, metavar="NAME")
+    host.add_argument("--variant", choices=VARIANTS, default="lp")
+    _house_arg(host)
+    host.add_argument(
+        "--start-when", type=int, metavar="N", help="start the game when N players are seated"
+    )
+    seat_args(host)
+
+    join = commands.add_parser("join", help="join a table on the network")
+    join.add_argument("table", nargs="?", metavar="TABLE", help="its name (default: the only one)")
+    join.add_argument("--connect", metavar="HOST:PORT", help="join without mDNS")
+    seat_args(join)
+
+    tables = commands.add_parser("tables", help="list the tables seen on the network")
+    tables.add_argument("--interface", metavar="ADDR")
+    tables.add_argument("--wait", type=float, default=3.0, metavar="SECONDS")
 
     rules = commands.add_parser("rules", help="print the rules summary and the house rules")
     rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
@@ -139,4 +180,42 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"simulate": _simulate, "rules": _rules, "bench": _bench}
+def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from p2p_rommy.headless import BOT_LEVELS, SeatOptions
+    from p2p_rommy.storage import default_data_dir
+
+    if args.bot is None:
+        raise ConfigError("the full-screen client is not built yet: play a seat with --bot")
+    if args.bot not in BOT_LEVELS:
+        raise ConfigError(f"--bot takes one of {', '.join(BOT_LEVELS)}, not {args.bot!r}")
+    return SeatOptions(args.name, args.data_dir or default_data_dir(), args.interface, args.bot)
+
+
+def _host(args: argparse.Namespace) -> int:
+    from p2p_rommy.headless import host_table, run
+
+    options = _seat_options(args)
+    house = parse_assignments(args.house)
+    return run(host_table(options, args.table, args.variant, house, args.start_when))
+
+
+def _join(args: argparse.Namespace) -> int:
+    from p2p_rommy.headless import join_named_table, run
+
+    return run(join_named_table(_seat_options(args), args.table, args.connect))
+
+
+def _tables(args: argparse.Namespace) -> int:
+    from p2p_rommy.headless import list_tables, run
+
+    return run(list_tables(args.interface, args.wait))
+
+
+_COMMANDS = {
+    "simulate": _simulate,
+    "rules": _rules,
+    "bench": _bench,
+    "host": _host,
+    "join": _join,
+    "tables": _tables,
+}

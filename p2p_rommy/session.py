@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 from collections.abc import Callable
 
@@ -50,8 +51,10 @@ class Session:
         self._ticker: asyncio.Task[None] | None = None
         self._saved_rounds: set[int] = set()
 
-    async def listen(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
-        return await self.mesh.listen(host, port)
+    async def listen(
+        self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
+    ) -> tuple[str, int]:
+        return await self.mesh.listen(host, port, sock)
 
     def connect(self, addresses: dict[int, list[tuple[str, int]]]) -> None:
         self.mesh.connect(addresses)

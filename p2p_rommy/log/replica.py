@@ -175,7 +175,12 @@ class Replica:
 
     @property
     def over(self) -> bool:
-        return self.state.phase is Phase.MATCH_OVER and self.expected_proposer() is None
+        """The match is over and its last step (the last seed) has committed."""
+        return (
+            self.tentative is None
+            and self.state.phase is Phase.MATCH_OVER
+            and self.expected_proposer() is None
+        )
 
     # --- proposing ------------------------------------------------------------
 

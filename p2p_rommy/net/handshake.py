@@ -31,6 +31,7 @@ _AUTH = Schema("auth", {"signature": blob(64)})
 @dataclass(frozen=True, slots=True)
 class Proven:
     public_key: bytes
+    table: bytes
 
 
 def _transcript(
@@ -43,16 +44,27 @@ async def handshake(
     reader: asyncio.StreamReader,
     writer: asyncio.StreamWriter,
     identity: Identity,
-    table: bytes,
+    table: bytes | None,
     allowed: Callable[[bytes], bool],
 ) -> Proven:
-    """Prove ourselves and check the other side; `ProtocolError` (with a reason) if it fails."""
+    """Prove ourselves and check the other side; `ProtocolError` (with a reason) if it fails.
+
+    A dialer that does not know the table id yet (``--connect HOST:PORT``) passes None
+    and adopts the listener's: it says hello only after hearing it.
+    """
     nonce = secrets.token_bytes(32)
     mine = identity.public_key
-    writer.write(frame(pack({"kind": "hello", "table": table, "nonce": nonce, "key": mine})))
-    await writer.drain()
+    if table is not None:
+        writer.write(frame(pack({"kind": "hello", "table": table, "nonce": nonce, "key": mine})))
+        await writer.drain()
     async with asyncio.timeout(HANDSHAKE_TIMEOUT_S):
         hello = _HELLO.check(unpack(await read_frame(reader, 4096)))
+        if table is None:
+            table = hello["table"]
+            writer.write(
+                frame(pack({"kind": "hello", "table": table, "nonce": nonce, "key": mine}))
+            )
+            await writer.drain()
         if hello["table"] != table:
             raise ProtocolError(None, "the other side is at another table")
         theirs = hello["key"]
@@ -70,4 +82,4 @@ async def handshake(
         )
     except (InvalidSignature, ValueError):
         raise ProtocolError(None, "the other side could not prove its key") from None
-    return Proven(theirs)
+    return Proven(theirs, table)

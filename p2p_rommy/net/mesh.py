@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -72,8 +73,14 @@ class Mesh:
 
     # --- lifecycle ------------------------------------------------------------
 
-    async def listen(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
-        self.server = await asyncio.start_server(self._accepted, host, port)
+    async def listen(
+        self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
+    ) -> tuple[str, int]:
+        """Listen on (host, port), or on an already bound `sock`."""
+        if sock is not None:
+            self.server = await asyncio.start_server(self._accepted, sock=sock)
+        else:
+            self.server = await asyncio.start_server(self._accepted, host, port)
         sockname = self.server.sockets[0].getsockname()
         self.address = (sockname[0], sockname[1])
         return self.address

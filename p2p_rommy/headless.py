@@ -1,0 +1,174 @@
+"""Headless seats: ``rommy host|join --bot`` play a real table without the client.
+
+The lobby gathers the players and the signed config; then this seat's session
+plays with a bot until the match ends, writes the transcript under the data dir,
+and prints the final score sheet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from p2p_rommy.bots.random_player import RandomPlayer
+from p2p_rommy.errors import ConfigError
+from p2p_rommy.log.peer import Peer
+from p2p_rommy.log.replica import Replica
+from p2p_rommy.net.discovery import find_tables, local_addresses
+from p2p_rommy.net.lobby import LobbyHost, Started, TableSettings, join_table
+from p2p_rommy.rules.variants import ruleset
+from p2p_rommy.session import Session
+from p2p_rommy.simulate import score_sheet
+from p2p_rommy.storage import GameStore
+from p2p_rommy.wire.identity import Identity, fingerprint
+
+BOT_LEVELS = ("random", "easy", "normal", "hard")
+
+
+def load_identity(data_dir: Path) -> Identity:
+    """This player's long-term key, made on first use and kept at mode 0600."""
+    path = Path(data_dir) / "identity"
+    if path.exists():
+        data = path.read_bytes()
+        if len(data) != 32:
+            raise ConfigError(f"{path} is not a p2p-rommy identity (expected 32 bytes)")
+        return Identity(data)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    identity = Identity.generate()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as file:
+        file.write(identity.private_bytes)
+    return identity
+
+
+@dataclass
+class SeatOptions:
+    name: str
+    data_dir: Path
+    interface: str | None
+    bot: str
+
+
+def _game_socket(interface: str | None) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((interface or "0.0.0.0", 0))
+    sock.listen(16)
+    sock.setblocking(False)
+    return sock
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+async def host_table(
+    options: SeatOptions,
+    table: str,
+    variant: str,
+    house: dict[str, str],
+    start_when: int | None,
+    lam: int = 64,
+) -> int:
+    rules = ruleset(variant, house)
+    if start_when is None:
+        raise ConfigError("a headless host needs --start-when N (the client starts games by hand)")
+    rules.check_players(start_when)
+    identity = load_identity(options.data_dir)
+    sock = _game_socket(options.interface)
+    port = sock.getsockname()[1]
+    addresses = [(a, port) for a in local_addresses(options.interface)]
+    settings = TableSettings(table, variant, rules.house.values, lam, rules.max_players)
+    lobby = LobbyHost(
+        identity,
+        options.name,
+        settings,
+        addresses,
+        options.interface,
+        start_when,
+        lambda members: _say(f"{len(members)} at the table: " + ", ".join(m.name for m in members)),
+    )
+    lobby_port = await lobby.listen(options.interface or "0.0.0.0")
+    _say(
+        f"table {table!r} ({variant}) open on port {lobby_port}; you are "
+        f"{options.name} ({fingerprint(identity.public_key)}); starting at {start_when} players"
+    )
+    started = await lobby.run()
+    return await _play(options, identity, started, sock)
+
+
+async def join_named_table(
+    options: SeatOptions, table: str | None, connect: str | None, wait: float = 4.0
+) -> int:
+    identity = load_identity(options.data_dir)
+    if connect is not None:
+        host, _, port_text = connect.rpartition(":")
+        if not host or not port_text.isdigit():
+            raise ConfigError(f"--connect takes HOST:PORT, not {connect!r}")
+        target, lobby = (host, int(port_text)), None
+    else:
+        found = [ad for ad in await find_tables(options.interface, wait) if ad.open]
+        if table is not None:
+            found = [ad for ad in found if ad.table == table]
+        if not found:
+            where = f" named {table!r}" if table else ""
+            raise ConfigError(
+                f"no open table{where} found; try `rommy tables`, or --connect HOST:PORT"
+            )
+        if len(found) > 1:
+            names = ", ".join(sorted({ad.table for ad in found}))
+            raise ConfigError(f"several open tables ({names}): name the one to join")
+        ad = found[0]
+        target, lobby = (ad.addresses[0], ad.port), ad.lobby
+    sock = _game_socket(options.interface)
+    port = sock.getsockname()[1]
+    addresses = [(a, port) for a in local_addresses(options.interface)]
+    _say(f"joining {target[0]}:{target[1]} as {options.name} ({fingerprint(identity.public_key)})")
+    started = await join_table(identity, options.name, target[0], target[1], lobby, addresses)
+    return await _play(options, identity, started, sock)
+
+
+async def _play(
+    options: SeatOptions, identity: Identity, started: Started, sock: socket.socket
+) -> int:
+    config = started.config
+    seat = config.seat_of(identity.public_key)
+    assert seat is not None
+    _say(
+        f"game {config.game_id.hex()[:16]} code {config.short_code()}: you are seat {seat + 1} of "
+        f"{config.players}; first dealer {config.seats[config.first_dealer].name}"
+    )
+    if options.bot != "random":
+        _say(f"bot level {options.bot!r} is not built yet: this seat plays random-legal moves")
+    store = GameStore(options.data_dir, config.game_id)
+    store.begin(started.genesis)
+    replica = Replica(config, seat, identity)
+    peer = Peer(replica, RandomPlayer(random.Random()))
+    session = Session(peer, config, store)
+    await session.listen(sock=sock)
+    session.connect(started.addresses)
+    final = await session.run()
+    if peer.frozen:
+        _say(f"the table froze: {peer.frozen}")
+        return 1
+    print(score_sheet(final, [s.name for s in config.seats]))
+    print(f"transcript: {store.transcript_path}")
+    return 0
+
+
+async def list_tables(interface: str | None, wait: float) -> int:
+    tables = await find_tables(interface, wait)
+    if not tables:
+        print("no tables found")
+    for ad in tables:
+        print(ad.describe())
+    return 0
+
+
+def run(coroutine) -> int:  # type: ignore[no-untyped-def]
+    return asyncio.run(coroutine)

@@ -1,0 +1,181 @@
+"""Finding tables with mDNS (python-zeroconf's asyncio API).
+
+A table is advertised as ``<table> <fingerprint>._rommy._tcp.local.`` with TXT
+records: protocol version, table name, variant, seats taken/max, open or
+started, the creator's key fingerprint and the lobby id. mDNS only seeds the
+lobby: a crashed peer's records linger, so liveness is the TCP heartbeat's job,
+and every address found is checked by the handshake's proof of key.
+
+Tests and local games keep mDNS on 127.0.0.1 (``interfaces=["127.0.0.1"]``) or
+inside network namespaces they make; `--interface` picks the network by address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from dataclasses import dataclass
+
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from p2p_rommy.config import PROTOCOL_VERSION
+
+SERVICE = "_rommy._tcp.local."
+
+
+@dataclass(frozen=True, slots=True)
+class TableAd:
+    """What a table says about itself on the network."""
+
+    table: str
+    variant: str
+    taken: int
+    seats: int
+    open: bool
+    creator: str
+    lobby: bytes
+    addresses: tuple[str, ...]
+    port: int
+    version: int = PROTOCOL_VERSION
+
+    def properties(self) -> dict[str, str]:
+        return {
+            "v": str(self.version),
+            "table": self.table,
+            "variant": self.variant,
+            "seats": f"{self.taken}/{self.seats}",
+            "state": "open" if self.open else "started",
+            "creator": self.creator,
+            "lobby": self.lobby.hex(),
+        }
+
+    @property
+    def instance(self) -> str:
+        safe = "".join(ch for ch in self.table if ch.isprintable() and ch != ".")[:40] or "table"
+        return f"{safe} {self.creator}.{SERVICE}"
+
+    def describe(self) -> str:
+        state = "open" if self.open else "started"
+        where = ", ".join(f"{a}:{self.port}" for a in self.addresses)
+        return (
+            f"{self.table:<20} {self.variant:<6} {self.taken}/{self.seats} {state:<8} "
+            f"creator {self.creator}  {where}"
+        )
+
+
+def _parse(info: AsyncServiceInfo) -> TableAd | None:
+    props = {
+        k.decode(errors="replace"): (v or b"").decode(errors="replace")
+        for k, v in (info.properties or {}).items()
+    }
+    try:
+        taken, seats = (int(x) for x in props["seats"].split("/"))
+        return TableAd(
+            table=props["table"],
+            variant=props["variant"],
+            taken=taken,
+            seats=seats,
+            open=props["state"] == "open",
+            creator=props["creator"],
+            lobby=bytes.fromhex(props["lobby"]),
+            addresses=tuple(info.parsed_addresses()),
+            port=info.port or 0,
+            version=int(props["v"]),
+        )
+    except (KeyError, ValueError):
+        return None
+
+
+def _interfaces(interface: str | None) -> list[str] | None:
+    return [interface] if interface else None
+
+
+class Advertiser:
+    """Keeps one table advertised while it exists."""
+
+    def __init__(self, interface: str | None) -> None:
+        self.interface = interface
+        self.zeroconf: AsyncZeroconf | None = None
+        self.info: AsyncServiceInfo | None = None
+
+    async def advertise(self, ad: TableAd) -> None:
+        if self.zeroconf is None:
+            interfaces = _interfaces(self.interface)
+            self.zeroconf = (
+                AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+                if interfaces
+                else AsyncZeroconf(ip_version=IPVersion.V4Only)
+            )
+        info = AsyncServiceInfo(
+            SERVICE,
+            ad.instance,
+            port=ad.port,
+            properties=ad.properties(),
+            parsed_addresses=list(ad.addresses),
+            server=f"rommy-{ad.creator}.local.",
+        )
+        if self.info is None:
+            await (await self.zeroconf.async_register_service(info))
+        else:
+            await (await self.zeroconf.async_update_service(info))
+        self.info = info
+
+    async def close(self) -> None:
+        if self.zeroconf is not None:
+            with contextlib.suppress(Exception):
+                if self.info is not None:
+                    await (await self.zeroconf.async_unregister_service(self.info))
+            await self.zeroconf.async_close()
+            self.zeroconf = None
+
+
+async def find_tables(interface: str | None, wait: float = 3.0) -> list[TableAd]:
+    """Every table seen on the network within `wait` seconds."""
+    interfaces = _interfaces(interface)
+    aiozc = (
+        AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+        if interfaces
+        else AsyncZeroconf(ip_version=IPVersion.V4Only)
+    )
+    found: dict[str, TableAd] = {}
+    pending: set[asyncio.Task[None]] = set()
+
+    async def resolve(name: str) -> None:
+        info = AsyncServiceInfo(SERVICE, name)
+        if await info.async_request(aiozc.zeroconf, 3000):
+            ad = _parse(info)
+            if ad is not None:
+                found[name] = ad
+
+    def changed(
+        zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
+        if state_change in (ServiceStateChange.Added, ServiceStateChange.Updated):
+            task = asyncio.get_running_loop().create_task(resolve(name))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+        elif state_change is ServiceStateChange.Removed:
+            found.pop(name, None)
+
+    browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE, handlers=[changed])
+    try:
+        await asyncio.sleep(wait)
+        if pending:
+            await asyncio.wait(pending, timeout=3)
+    finally:
+        await browser.async_cancel()
+        await aiozc.async_close()
+    return sorted(found.values(), key=lambda ad: (ad.table, ad.creator))
+
+
+def local_addresses(interface: str | None) -> list[str]:
+    """The addresses to advertise and listen on: the chosen one, or this host's IPv4 ones."""
+    if interface:
+        return [interface]
+    addresses = set()
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            addresses.add(str(info[4][0]))
+    return sorted(a for a in addresses if not a.startswith("127.")) or ["127.0.0.1"]
