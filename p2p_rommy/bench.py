@@ -148,7 +148,150 @@ def _deck(quick: bool) -> Figures:
     return figures
 
 
-SECTIONS: dict[str, Callable[[bool], Figures]] = {"engine": _engine, "deck": _deck}
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def _peers(quick: bool) -> Figures:
+    """Commit latency among 6 peers on loopback, a whole lp match of 4, one peer's memory."""
+    import asyncio
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+
+    from p2p_rommy.netsim import simulate_network
+
+    figures: Figures = {}
+    house = {"target_score": "10"} if quick else {"target_score": "60"}
+    _, _, sessions = asyncio.run(simulate_network("rummy", 6, 7, house))
+    latencies = [x for s in sessions for x in s.peer.commit_latencies]
+    figures["peers.commit_latency_ms.p50"] = round(_percentile(latencies, 0.5) * 1000, 2)
+    figures["peers.commit_latency_ms.p99"] = round(_percentile(latencies, 0.99) * 1000, 2)
+    if not quick:
+        started = time.perf_counter()
+        asyncio.run(simulate_network("lp", 4, 3, {}))
+        figures["peers.lp4_match_s"] = round(time.perf_counter() - started, 2)
+    with tempfile.TemporaryDirectory() as directory:
+        args = ["--interface", "127.0.0.1", "--bot", "random"]
+        base = [sys.executable, "-m", "p2p_rommy"]
+        table = f"bench-{time.time_ns()}"
+        host = subprocess.Popen(
+            [
+                *base,
+                "host",
+                "--table",
+                table,
+                "--variant",
+                "lp",
+                "--start-when",
+                "3",
+                *args,
+                "--data-dir",
+                f"{directory}/a",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(1.5)
+        joins = [
+            subprocess.Popen(
+                [*base, "join", table, *args, "--data-dir", f"{directory}/{n}"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for n in ("b", "c")
+        ]
+        for process in [host, *joins]:
+            process.wait(timeout=900)
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    figures["peers.peak_rss_mb"] = round(peak_kb / 1024, 1)
+    return figures
+
+
+class _Timed:
+    """Wraps a bot to time its decisions."""
+
+    def __init__(self, bot, times: list[float]) -> None:  # type: ignore[no-untyped-def]
+        self.bot, self.times = bot, times
+
+    def choose(self, view):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        move = self.bot.choose(view)
+        self.times.append(time.perf_counter() - started)
+        return move
+
+    def wants_buy(self, view) -> bool:  # type: ignore[no-untyped-def]
+        return self.bot.wants_buy(view)
+
+
+BOT_TABLES = {"lp": 4, "rummy": 3, "romme": 4}
+
+
+def _bots(quick: bool) -> Figures:
+    """Bot strength (engine only, fixed seeds) and decision times."""
+    from p2p_rommy.bots import make_bot
+    from p2p_rommy.engine.scoring import winners
+
+    matches = {"lp": 6, "rummy": 20, "romme": 8} if quick else {"lp": 40, "rummy": 200, "romme": 60}
+    figures: Figures = {}
+    times: dict[str, list[float]] = {"easy": [], "normal": [], "hard": []}
+
+    def play(variant: str, kinds: list[str], seed: int):  # type: ignore[no-untyped-def]
+        rules = ruleset(variant)
+        rng = random.Random(seed)
+        players = [make_bot(kind, random.Random(rng.getrandbits(64))) for kind in kinds]
+        players = [
+            _Timed(p, times[k]) if k in times else p for p, k in zip(players, kinds, strict=True)
+        ]
+        return rules, play_match(rules, players, rng, seed % len(kinds)).final
+
+    for variant, seats in BOT_TABLES.items():
+        count = matches[variant]
+        wins = 0
+        for match in range(count):
+            seat = match % seats
+            kinds = ["random"] * seats
+            kinds[seat] = "normal"
+            rules, final = play(variant, kinds, 1000 + match)
+            winner = winners(rules, final.scores)
+            wins += winner == [seat]
+        figures[f"bots.{variant}.normal_vs_random_win_rate"] = round(wins / count, 3)
+        deltas = []
+        for match in range(max(4, count // 4)):
+            seat = match % seats
+            kinds = ["normal"] * seats
+            kinds[seat] = "hard"
+            _, final = play(variant, kinds, 2000 + match)
+            others = [final.scores[s] for s in range(seats) if s != seat]
+            deltas.append(final.scores[seat] - sum(others) / len(others))
+        figures[f"bots.{variant}.hard_vs_normal_mean_score_delta"] = round(
+            sum(deltas) / len(deltas), 1
+        )
+        seat_wins = [0] * seats
+        games = max(seats * 2, count // 2)
+        for match in range(games):
+            rules, final = play(variant, ["normal"] * seats, 3000 + match)
+            for winner in winners(rules, final.scores):
+                seat_wins[winner] += 1
+        figures[f"bots.{variant}.seat_balance_max_dev"] = round(
+            max(abs(w / games - 1 / seats) for w in seat_wins), 3
+        )
+        for match in range(2):  # the easy level's decision times
+            play(variant, ["easy"] + ["random"] * (seats - 1), 4000 + match)
+    for level, values in times.items():
+        figures[f"bots.decision_ms.{level}.p50"] = round(_percentile(values, 0.5) * 1000, 2)
+        figures[f"bots.decision_ms.{level}.p99"] = round(_percentile(values, 0.99) * 1000, 2)
+    return figures
+
+
+SECTIONS: dict[str, Callable[[bool], Figures]] = {
+    "engine": _engine,
+    "deck": _deck,
+    "peers": _peers,
+    "bots": _bots,
+}
 
 
 def run_bench(only: str | None = None, quick: bool = False) -> Figures:

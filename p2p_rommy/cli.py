@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the signed transcript here (networked mode)",
     )
     simulate.add_argument("--first-dealer", type=int, default=0, help="seat of the first dealer")
+    simulate.add_argument(
+        "--bots",
+        metavar="KINDS",
+        help="the bot of each seat, comma-separated: random, easy, normal, hard "
+        "(e.g. normal,random,random; one kind fills every seat; default random)",
+    )
     _house_arg(simulate)
 
     def seat_args(sub: argparse.ArgumentParser) -> None:
@@ -102,7 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure performance figures")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
-    bench.add_argument("--only", metavar="SECTION", help="run one section: engine or deck")
+    bench.add_argument(
+        "--only", metavar="SECTION", help="run one section: engine, deck, peers or bots"
+    )
     bench.add_argument(
         "--quick", action="store_true", help="small cases and few repetitions (a smoke test)"
     )
@@ -125,18 +133,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from p2p_rommy.simulate import play_match, random_players, score_sheet
+    from p2p_rommy.bots import make_bot, parse_bots
+    from p2p_rommy.simulate import play_match, score_sheet
 
     house = parse_assignments(args.house)
     rules = ruleset(args.variant, house)
     rules.check_players(args.players)
+    kinds = parse_bots(args.bots, args.players)
     if not args.no_network:
         import asyncio
 
         from p2p_rommy.netsim import simulate_network
 
         final, records, _ = asyncio.run(
-            simulate_network(args.variant, args.players, args.seed, house, args.transcript)
+            simulate_network(
+                args.variant, args.players, args.seed, house, args.transcript, bots=kinds
+            )
         )
         names = [f"Bot {seat + 1}" for seat in range(args.players)]
         print(
@@ -151,11 +163,11 @@ def _simulate(args: argparse.Namespace) -> int:
         print("rommy: --transcript needs the networked mode (drop --no-network)", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
-    result = play_match(
-        rules, random_players(args.players, rng), rng, args.first_dealer % args.players
-    )
+    players = [make_bot(kind, random.Random(rng.getrandbits(64))) for kind in kinds]
+    result = play_match(rules, players, rng, args.first_dealer % args.players)
     print(f"{rules.name} ({rules.variant}), {args.players} players, seed {args.seed}")
-    print(score_sheet(result.final))
+    names = [f"Seat {seat + 1} ({kind})" for seat, kind in enumerate(kinds)]
+    print(score_sheet(result.final, names))
     return 0
 
 

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from p2p_rommy.bots.random_player import RandomPlayer
+from p2p_rommy.bots import make_bot
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
@@ -28,6 +28,7 @@ from p2p_rommy.storage import GameStore
 from p2p_rommy.wire.identity import Identity, fingerprint
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
+"""``random`` plays random-legal moves; the others are the heuristic bot's levels."""
 
 
 def load_identity(data_dir: Path) -> Identity:
@@ -143,12 +144,10 @@ async def _play(
         f"game {config.game_id.hex()[:16]} code {config.short_code()}: you are seat {seat + 1} of "
         f"{config.players}; first dealer {config.seats[config.first_dealer].name}"
     )
-    if options.bot != "random":
-        _say(f"bot level {options.bot!r} is not built yet: this seat plays random-legal moves")
     store = GameStore(options.data_dir, config.game_id)
     store.begin(started.genesis)
     replica = Replica(config, seat, identity)
-    peer = Peer(replica, RandomPlayer(random.Random()))
+    peer = Peer(replica, make_bot(options.bot, random.Random()))
     session = Session(peer, config, store)
     await session.listen(sock=sock)
     session.connect(started.addresses)

@@ -13,7 +13,7 @@ import hashlib
 import random
 from pathlib import Path
 
-from p2p_rommy.bots.random_player import RandomPlayer
+from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.engine.state import GameState
@@ -52,6 +52,7 @@ async def simulate_network(
     house: dict[str, str],
     transcript: Path | None = None,
     timeout: float | None = None,
+    bots: list[str] | None = None,
 ) -> tuple[GameState, list[Record], list[Session]]:
     config, identities = seeded_config(variant, players, house, seed)
     rng = random.Random(seed)
@@ -60,7 +61,8 @@ async def simulate_network(
         replica = Replica(
             config, s, identities[s], StreamEntropy(b"simulate %d deck %d" % (seed, s))
         )
-        peer = Peer(replica, RandomPlayer(random.Random(rng.getrandbits(64))))
+        kind = bots[s] if bots else "random"
+        peer = Peer(replica, make_bot(kind, random.Random(rng.getrandbits(64))))
         sessions.append(Session(peer, config))
     addresses = {}
     for s, session in enumerate(sessions):

@@ -1,1 +1,36 @@
-"""Players that choose moves from a seat's view."""
+"""Players that choose moves from a seat's view: random-legal and the heuristic bot."""
+
+from __future__ import annotations
+
+import random
+
+from p2p_rommy.errors import ConfigError
+
+BOT_KINDS = ("random", "easy", "normal", "hard")
+
+
+def make_bot(kind: str, rng: random.Random):  # type: ignore[no-untyped-def]
+    """A player of this kind: ``random`` (random-legal) or a heuristic level."""
+    from p2p_rommy.bots.heuristic import HeuristicBot
+    from p2p_rommy.bots.random_player import RandomPlayer
+
+    if kind == "random":
+        return RandomPlayer(rng)
+    if kind in ("easy", "normal", "hard"):
+        return HeuristicBot(kind, rng)
+    raise ConfigError(f"no bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+
+
+def parse_bots(text: str | None, players: int) -> list[str]:
+    """``normal,random,random`` -> one kind per seat (a single kind fills every seat)."""
+    if not text:
+        return ["random"] * players
+    kinds = [part.strip() for part in text.split(",") if part.strip()]
+    for kind in kinds:
+        if kind not in BOT_KINDS:
+            raise ConfigError(f"no bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+    if len(kinds) == 1:
+        return kinds * players
+    if len(kinds) != players:
+        raise ConfigError(f"--bots names {len(kinds)} bots for {players} players")
+    return kinds

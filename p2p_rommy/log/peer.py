@@ -70,6 +70,9 @@ class Peer:
         self._answers: dict[int, list[tuple[int, bytes]]] = {}
         self._answered: set[int] = set()
         self._window_opened: float | None = None
+        self._proposed_at: dict[int, float] = {}
+        self.commit_latencies: list[float] = []
+        """Seconds from this seat's proposal to its commit, per step it proposed."""
         self.on_commit: Callable[[Record], None] | None = None
 
     # --- driving ----------------------------------------------------------
@@ -237,6 +240,8 @@ class Peer:
                 self._window_opened = now
             self.records.append(record)
             out.committed.append(record)
+            if tentative.n in self._proposed_at:
+                self.commit_latencies.append(now - self._proposed_at.pop(tentative.n))
             if self.on_commit is not None:
                 self.on_commit(record)
             self._step_envelope = None
@@ -296,6 +301,7 @@ class Peer:
         tentative = self.replica.tentative
         assert tentative is not None
         self._step_envelope = envelope
+        self._proposed_at[step.n] = now
         ack = self._sign(Ack(self.replica.game, step.n, self.seat, tentative.hash))
         self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
         out.broadcast += [envelope, ack]

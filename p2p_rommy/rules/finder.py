@@ -10,6 +10,7 @@ could reasonably make. The bots' finer search builds on this.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -55,12 +56,30 @@ def candidate_melds(
     return found
 
 
+EXACT_JOKERS = 3
+"""Up to this many jokers in hand, runs and sets may take spare jokers beyond what
+they need (exact); beyond it, jokers only fill gaps or reach the minimum size,
+which keeps a 30-card hand with 6 jokers to a few hundred candidates."""
+
+
+def _joker_choices(
+    jokers: list[tuple[int, int]], count: int
+) -> Iterator[tuple[tuple[int, int], ...]]:
+    if count > len(jokers):
+        return
+    if len(jokers) <= EXACT_JOKERS:
+        yield from combinations(jokers, count)
+    else:
+        yield tuple(jokers[:count])
+
+
 def _sets(
     naturals: list[tuple[int, int]],
     jokers: list[tuple[int, int]],
     deck: DeckComposition,
     rules: RuleSet,
 ) -> Iterator[tuple[MeldKind, list[Placed]]]:
+    exact = len(jokers) <= EXACT_JOKERS
     by_rank: dict[int, dict[object, tuple[int, int]]] = {}
     for slot, cid in naturals:
         card = deck.card(cid)
@@ -71,8 +90,10 @@ def _sets(
             for chosen in combinations(one_per_suit, size):
                 placed = [Placed(slot, cid, rank) for slot, cid in chosen]
                 need = max(0, rules.set_min - size)
-                if need <= len(jokers):
-                    yield MeldKind.SET, placed + [Placed(s, c, rank) for s, c in jokers[:need]]
+                most = rules.set_max - size if exact else need
+                for count in range(need, most + 1):
+                    for extra in _joker_choices(jokers, count):
+                        yield MeldKind.SET, placed + [Placed(s, c, rank) for s, c in extra]
 
 
 def _runs(
@@ -82,6 +103,7 @@ def _runs(
     rules: RuleSet,
 ) -> Iterator[tuple[MeldKind, list[Placed]]]:
     top = ACE_HIGH if rules.ace_high else KING
+    exact = len(jokers) <= EXACT_JOKERS
     by_suit: dict[object, dict[int, tuple[int, int]]] = {}
     for slot, cid in naturals:
         card = deck.card(cid)
@@ -97,32 +119,33 @@ def _runs(
                 if high - low + 1 > rules.run_max:
                     break
                 inside = [r for r in present if low <= r <= high]
-                missing = (high - low + 1) - len(inside)
-                if missing > len(jokers):
+                gaps = [r for r in range(low, high + 1) if r not in ranks]
+                if len(gaps) > len(jokers):
                     break
                 cards = [ranks[r] for r in inside]
                 if len({slot for slot, _ in cards}) != len(cards):
                     continue  # the same ace at both ends
-                gaps = [r for r in range(low, high + 1) if r not in ranks]
-                placed = [
+                naturals_placed = [
                     Placed(slot, cid, r) for r, (slot, cid) in zip(inside, cards, strict=True)
                 ]
-                placed += [Placed(s, c, r) for (s, c), r in zip(jokers, gaps, strict=False)]
-                spare = jokers[len(gaps) :]
                 length = high - low + 1
-                short = rules.run_min - length
-                if short <= 0:
-                    yield MeldKind.RUN, placed
-                    continue
-                if short > len(spare):
-                    continue
-                for below in range(short + 1):
-                    above = short - below
-                    if low - below < ACE or high + above > top:
-                        continue
-                    ends = list(range(low - below, low)) + list(range(high + 1, high + above + 1))
-                    extra = [Placed(s, c, r) for (s, c), r in zip(spare, ends, strict=False)]
-                    yield MeldKind.RUN, placed + extra
+                short = max(0, rules.run_min - length)
+                for extend in range(short, (len(jokers) - len(gaps) if exact else short) + 1):
+                    for below in range(extend + 1):
+                        above = extend - below
+                        if low - below < ACE or high + above > top:
+                            continue
+                        if length + extend > rules.run_max:
+                            continue
+                        ends = list(range(low - below, low)) + list(
+                            range(high + 1, high + above + 1)
+                        )
+                        wanted = gaps + ends
+                        for chosen in _joker_choices(jokers, len(wanted)):
+                            jokers_placed = [
+                                Placed(s, c, r) for (s, c), r in zip(chosen, wanted, strict=True)
+                            ]
+                            yield MeldKind.RUN, naturals_placed + jokers_placed
 
 
 def find_opening(
@@ -197,3 +220,84 @@ def _points_search(
 
     search(0, frozenset(), 0, ())
     return found
+
+
+def _face(deck: DeckComposition, card_id: int) -> tuple[int, str]:
+    card = deck.card(card_id)
+    return (0, "") if card.is_joker or card.suit is None else (card.rank, card.suit.value)
+
+
+def best_laydown(
+    candidates: Sequence[Candidate],
+    hand: Sequence[tuple[int, int]],
+    deck: DeckComposition,
+    rules: RuleSet,
+    budget: int = 20000,
+) -> tuple[tuple[Candidate, ...], int]:
+    """Disjoint melds that leave the fewest points in hand, and those points.
+
+    The search works on card *faces*: twin cards and jokers are interchangeable, so
+    a meld found with one 7♥ may use the other; the chosen melds are mapped back to
+    the hand's slots at the end. Branch and bound, most valuable melds first: what
+    is left can fall at most by the points of the cards that later melds could use.
+    `budget` caps the nodes visited, so a huge hand answers at once with the best so far.
+    """
+    count: Counter[tuple[int, str]] = Counter(_face(deck, card) for _, card in hand)
+    value = {face: rules.points(face[0]) for face in count}
+    total = sum(value[f] * n for f, n in count.items())
+    seen: set[tuple[object, ...]] = set()
+    shapes = []
+    for candidate in candidates:
+        need = Counter(_face(deck, p.card) for p in candidate.cards)
+        key = (
+            candidate.kind,
+            tuple(sorted((_face(deck, p.card), p.rank) for p in candidate.cards)),
+        )
+        if key in seen:
+            continue
+        seen.add(key)
+        shapes.append((sum(value[f] * n for f, n in need.items()), need, candidate))
+    shapes.sort(key=lambda shape: -shape[0])
+    # reachable_from[i]: the most points melds at index >= i could still take, per face
+    faces_from: list[Counter[tuple[int, str]]] = [Counter()] * (len(shapes) + 1)
+    for index in range(len(shapes) - 1, -1, -1):
+        faces_from[index] = faces_from[index + 1] | shapes[index][1]
+    best_choice: tuple[Candidate, ...] = ()
+    best_left = total
+    visited = 0
+
+    def search(start: int, left_counts: Counter, left: int, chosen: tuple[Candidate, ...]) -> None:
+        nonlocal best_choice, best_left, visited
+        visited += 1
+        if left < best_left:
+            best_choice, best_left = chosen, left
+        reachable = sum(value[f] * min(n, left_counts[f]) for f, n in faces_from[start].items())
+        if visited > budget or left - reachable >= best_left:
+            return
+        for index in range(start, len(shapes)):
+            points, need, candidate = shapes[index]
+            if any(left_counts[f] < n for f, n in need.items()):
+                continue
+            search(index, left_counts - need, left - points, (*chosen, candidate))
+            if visited > budget:
+                return
+
+    search(0, count, total, ())
+    return _to_slots(best_choice, hand, deck), best_left
+
+
+def _to_slots(
+    chosen: Sequence[Candidate], hand: Sequence[tuple[int, int]], deck: DeckComposition
+) -> tuple[Candidate, ...]:
+    """The chosen melds with each card moved to a distinct slot of the same face."""
+    free: dict[tuple[int, str], list[tuple[int, int]]] = {}
+    for slot, card in sorted(hand):
+        free.setdefault(_face(deck, card), []).append((slot, card))
+    placed = []
+    for candidate in chosen:
+        cards = []
+        for p in candidate.cards:
+            slot, card = free[_face(deck, p.card)].pop(0)
+            cards.append(Placed(slot, card, p.rank))
+        placed.append(Candidate(candidate.kind, normalized(candidate.kind, cards)))
+    return tuple(placed)

@@ -1,0 +1,93 @@
+"""The lobby over real TCP and real mDNS on 127.0.0.1: players find the table, the
+coin seats them, everyone signs the same config; strangers are refused."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.transcript import check_genesis
+from p2p_rommy.net.discovery import find_tables
+from p2p_rommy.net.handshake import handshake
+from p2p_rommy.net.lobby import LobbyHost, TableSettings, join_table
+from p2p_rommy.rules import ruleset
+from p2p_rommy.wire.identity import Identity, fingerprint
+
+LOCAL = "127.0.0.1"
+
+
+async def gather_table(players: int = 3):
+    rules = ruleset("lp")
+    host_identity = Identity.generate()
+    settings = TableSettings("Lobby test", "lp", rules.house.values, 64, rules.max_players)
+    host = LobbyHost(host_identity, "Ann", settings, [(LOCAL, 40001)], LOCAL, start_when=players)
+    await host.listen(LOCAL)
+    seen = await find_tables(LOCAL, wait=2.5)
+    ours = [ad for ad in seen if ad.lobby == host.lobby]
+    assert ours and ours[0].open and ours[0].taken == 1
+    assert ours[0].creator == fingerprint(host_identity.public_key)
+    guests = [Identity.generate() for _ in range(players - 1)]
+    joined = [
+        join_table(identity, f"G{i}", LOCAL, host.port, host.lobby, [(LOCAL, 40002 + i)])
+        for i, identity in enumerate(guests)
+    ]
+    results = await asyncio.wait_for(asyncio.gather(host.run(), *joined), 60)
+    return host_identity, guests, results
+
+
+def test_players_gather_and_all_sign_one_config():
+    host_identity, guests, results = asyncio.run(gather_table(3))
+    configs = {r.config.encode() for r in results}
+    assert len(configs) == 1  # everyone built the same config
+    genesis = results[0].genesis
+    assert check_genesis(genesis.encode()).config == results[0].config
+    config = results[0].config
+    assert {s.public_key for s in config.seats} == {
+        host_identity.public_key,
+        *(g.public_key for g in guests),
+    }
+    assert len({r.config.short_code() for r in results}) == 1
+    # every seat's game address came through the lobby
+    assert sorted(port for r in results[:1] for a in r.addresses.values() for _, port in a) == [
+        40001,
+        40002,
+        40003,
+    ]
+
+
+def test_join_by_address_without_mdns():
+    async def main():
+        rules = ruleset("rummy")
+        settings = TableSettings("Direct", "rummy", rules.house.values, 64, 6)
+        host = LobbyHost(
+            Identity.generate(), "Ann", settings, [(LOCAL, 1)], LOCAL, 2, advertise=False
+        )
+        await host.listen(LOCAL)
+        return await asyncio.wait_for(
+            asyncio.gather(
+                host.run(), join_table(Identity.generate(), "Bo", LOCAL, host.port, None, [])
+            ),
+            30,
+        )
+
+    results = asyncio.run(main())
+    assert results[0].config == results[1].config and results[0].config.players == 2
+
+
+def test_a_key_that_is_not_seated_is_refused_by_the_game_mesh():
+    from p2p_rommy.net.mesh import Mesh
+
+    async def main():
+        seated = [Identity.generate() for _ in range(2)]
+        mesh = Mesh(seated[0], b"G" * 32, 0, [i.public_key for i in seated], lambda s, e: None)
+        host, port = await mesh.listen(LOCAL)
+        reader, writer = await asyncio.open_connection(host, port)
+        stranger = Identity.generate()
+        with pytest.raises((ProtocolError, asyncio.IncompleteReadError, OSError)):
+            await handshake(reader, writer, stranger, b"G" * 32, lambda key: True)
+        writer.close()
+        await mesh.close()
+
+    asyncio.run(main())
