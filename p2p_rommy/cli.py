@@ -103,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--interface", metavar="ADDR")
     tables.add_argument("--wait", type=float, default=3.0, metavar="SECONDS")
 
+    verify = commands.add_parser("verify", help="check offline that a game was fair")
+    verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+
     rules = commands.add_parser("rules", help="print the rules summary and the house rules")
     rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
 
@@ -223,7 +227,25 @@ def _tables(args: argparse.Namespace) -> int:
     return run(list_tables(args.interface, args.wait))
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from p2p_rommy.verify import UnreadableTranscript, verify_transcript
+
+    try:
+        data = args.transcript.read_bytes()
+    except OSError as error:
+        print(f"rommy: cannot read {args.transcript}: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        report = verify_transcript(data)
+    except UnreadableTranscript as error:
+        print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.as_json(), indent=2) if args.json else report.text())
+    return 0 if report.fair else 1
+
+
 _COMMANDS = {
+    "verify": _verify,
     "simulate": _simulate,
     "rules": _rules,
     "bench": _bench,

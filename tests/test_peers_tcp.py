@@ -11,6 +11,7 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.messages import Ack, Step, decode
 from p2p_rommy.log.transcript import parse
 from p2p_rommy.netsim import simulate_network
+from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.identity import open_envelope, roster_of
 
 CASES = [
@@ -40,3 +41,6 @@ def test_full_match_over_loopback(tmp_path, variant, players, house):
         assert [a.seat for a in acks] == list(range(players))
         assert all(isinstance(a, Ack) and a.n == n for a in acks)
         assert len({a.state for a in acks}) == 1  # everyone signed the same state
+    report = verify_transcript(path.read_bytes())  # rommy verify: a clean game is FAIR
+    assert report.fair and report.finished and report.steps == len(records), report.text()
+    assert len(report.rounds) == len(final.round_scores)

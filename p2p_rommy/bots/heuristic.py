@@ -15,7 +15,9 @@ How it plays (all levels share it; the levels differ in how far they look):
 - **Køb**: buy a card that joins a near-meld while the hand is not too big.
 
 ``easy`` lays down whatever it can and discards its highest loose card; ``normal``
-is the above; ``hard`` adds joker swaps and remembers what the next player takes.
+is the above, joker swaps and a memory of what the next player picks up included;
+``hard`` also weighs each possible discard by the points the rest of the hand
+would leave after its best lay-down.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ class HeuristicBot:
             choice = self._best_lay_down(view, hand, deck, lay_downs)
             if choice is not None:
                 return choice
-        if self.level == "hard":
+        if self.level != "easy":
             swap = self._useful_swap(view, moves, deck)
             if swap is not None:
                 return swap
@@ -126,7 +128,12 @@ class HeuristicBot:
             return moves[0]
         if self.level == "easy":
             return max(discards, key=lambda m: self._easy_value(m, deck, state))
-        return min(discards, key=lambda m: self._keep_value(m.slot, m.card, hand, deck, view))
+        keep = {m: self._keep_value(m.slot, m.card, hand, deck, view) for m in discards}
+        if self.level == "hard":
+            for move in discards:
+                rest = [(s, c) for s, c in hand if s != move.slot]
+                keep[move] += 2 * _deadwood(rest, deck, state)
+        return min(discards, key=keep.__getitem__)
 
     def _best_lay_down(
         self, view: View, hand: list[tuple[int, int]], deck: DeckComposition, offered: list[LayDown]
@@ -200,7 +207,7 @@ class HeuristicBot:
         nxt = state.next_seat(view.seat)
         if state.opened[nxt] and any(_fits(card_id, meld, deck, state) for meld in state.melds):
             value += 40  # would let the next player build
-        if self.level == "hard":
+        if self.level != "easy":
             for taken in self.taken_by_next:
                 other = deck.card(taken)
                 if not other.is_joker and (
@@ -211,9 +218,9 @@ class HeuristicBot:
         return value + self.rng.random() * 0.01
 
     def _remember(self, view: View) -> None:
-        """Hard: note what the player after this seat took from the discard pile."""
+        """Note what the player after this seat took from the discard pile."""
         state = view.state
-        if self.level != "hard" or state.phase is Phase.ROUND_START:
+        if self.level == "easy" or state.phase is Phase.ROUND_START:
             return
         nxt = state.next_seat(view.seat)
         if self._last_discard is not None:

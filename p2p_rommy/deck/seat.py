@@ -142,7 +142,7 @@ class DeckSeat:
         self,
         params: DeckParams,
         seat: int,
-        identity: Identity,
+        identity: Identity | None,
         public_keys: Sequence[bytes],
         entropy: Entropy = secrets.token_bytes,
         eager: bool = True,
@@ -150,8 +150,12 @@ class DeckSeat:
         """`eager`: apply this seat's own messages as soon as it makes them (in-process
         use). With ``eager=False`` (the log) a message this seat makes is applied only
         when it comes back through `receive`, in the log's order, like everyone else's."""
-        if len(public_keys) != params.players or public_keys[seat] != identity.public_key:
-            raise ValueError("the roster must list every seat's key, this seat's own included")
+        if len(public_keys) != params.players:
+            raise ValueError("the roster must list every seat's key")
+        if identity is None:
+            seat = -1  # an observer (the verifier): checks everything, sends nothing
+        elif public_keys[seat] != identity.public_key:
+            raise ValueError("this identity does not hold that seat")
         self.params = params
         self.seat = seat
         self.identity = identity
@@ -219,6 +223,8 @@ class DeckSeat:
         if self.phase is not DeckPhase.RUNNING or self.tasks:
             raise ValueError("the round's deck work is not finished")
         self.phase = DeckPhase.SEEDS
+        if self.identity is None:  # an observer has no seed to reveal
+            return []
         p = self.params
         return self._send(SeedReveal(p.game, p.round_no, self.seat, self.context, self.seed.value))
 
@@ -250,6 +256,7 @@ class DeckSeat:
         return self._advance()
 
     def _send(self, message: DeckMessage) -> list[bytes]:
+        assert self.identity is not None, "an observer sends nothing"
         envelope = self.identity.sign(encode(message))
         if not self.eager:
             self._unsent = envelope
@@ -396,6 +403,8 @@ class DeckSeat:
     def _advance(self) -> list[bytes]:
         """Send whatever this seat owes next, repeatedly, until it waits on others."""
         if self.phase is not DeckPhase.RUNNING or not self.tasks or self._unsent is not None:
+            return []
+        if self.identity is None:
             return []
         task = self.tasks[0]
         if isinstance(task, ShuffleTask):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p_rommy.config import GameConfig
-from p2p_rommy.deck import ALL, DeckParams, DeckPhase, DeckSeat, audit_round
+from p2p_rommy.deck import ALL, AuditReport, DeckParams, DeckPhase, DeckSeat, audit_round
 from p2p_rommy.deck.seat import ShuffleTask
 from p2p_rommy.engine.apply import apply, new_game, upcard_slot
 from p2p_rommy.engine.encoding import state_hash
@@ -92,11 +92,15 @@ class Replica:
     def __init__(
         self,
         config: GameConfig,
-        seat: int,
-        identity: Identity,
+        seat: int | None,
+        identity: Identity | None,
         entropy: Entropy = secrets.token_bytes,
     ) -> None:
-        if config.seats[seat].public_key != identity.public_key:
+        """A seat's replica, or with `seat` and `identity` None an observer that checks
+        every step and holds no secret (the verifier)."""
+        if identity is not None and (
+            seat is None or config.seats[seat].public_key != identity.public_key
+        ):
             raise ValueError("this identity does not hold that seat")
         self.config = config
         self.game = config.game_id
@@ -109,7 +113,8 @@ class Replica:
         self.deck: RoundDeck | None = None
         self.outbox: deque[bytes] = deque()
         self.tentative: Tentative | None = None
-        self.finished_rounds: list[tuple[int, list[str]]] = []
+        self.audits: list[tuple[int, AuditReport]] = []
+        """Each finished round's audit report."""
         self.buy_window: int | None = None
         """The step number whose commit opened the current buy window."""
         self._settle()
@@ -438,12 +443,14 @@ class Replica:
             rules.deck_size,
             self.config.lam,
         )
+        own = self.seat if self.seat is not None else -1
         seat = DeckSeat(
-            params, self.seat, self.identity, self.config.public_keys, self.entropy, eager=False
+            params, own, self.identity, self.config.public_keys, self.entropy, eager=False
         )
         self.deck = RoundDeck(seat)
         self.outbox.clear()
-        self.outbox.extend(seat.start())
+        if self.identity is not None:  # an observer commits to nothing
+            self.outbox.extend(seat.start())
         layout = _deal_layout(
             players, self.state.dealer, rules.hand_size(players), rules.dealer_extra_cards
         )
@@ -454,7 +461,7 @@ class Replica:
         report = audit_round(
             deck.seat.params, self.config.public_keys, deck.log, deck.rebuilt, check_proofs=False
         )
-        self.finished_rounds.append((deck.seat.params.round_no, [str(f) for f in report.findings]))
+        self.audits.append((deck.seat.params.round_no, report))
         if report.findings:
             first = report.findings[0]
             raise CheatDetected(

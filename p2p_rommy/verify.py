@@ -1,0 +1,182 @@
+"""``rommy verify``: check a finished (or interrupted) game offline.
+
+The verifier replays the transcript through an *observer* replica: the very code
+every peer ran, holding no seat and no secret. Each step must carry its
+proposer's good signature, be the step the committed state expected from that
+seat, pass the engine's rules and the deck protocol's proofs, and be ACKed by
+every seat for exactly the state hash the verifier computes itself. At each
+round's end the seeds are opened and the round is audited (protocol/SPEC.md
+§3.8). Scores and the final standing are the engine's, recomputed.
+
+A finding stops the replay: everything after it builds on a state nobody should
+have committed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p_rommy.config import GameConfig
+from p2p_rommy.deck import ALL
+from p2p_rommy.engine.scoring import standings
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.messages import Ack, Step, decode
+from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.transcript import parse
+from p2p_rommy.wire.identity import fingerprint, open_envelope
+
+
+class UnreadableTranscript(Exception):
+    """Not a transcript at all (exit 2), as opposed to a transcript with a finding."""
+
+
+@dataclass
+class RoundSummary:
+    round_no: int
+    shufflers: list[str]
+    dealt: int
+    drawn: int
+    revealed: int
+
+
+@dataclass
+class VerifyReport:
+    config: GameConfig
+    steps: int = 0
+    rounds: list[RoundSummary] = field(default_factory=list)
+    culprit: int | None = None
+    step: int | None = None
+    what: str | None = None
+    pending: list[str] = field(default_factory=list)
+    scores: tuple[int, ...] = ()
+    finished: bool = False
+
+    @property
+    def fair(self) -> bool:
+        return self.what is None
+
+    def verdict(self) -> str:
+        if self.fair:
+            return "FAIR"
+        if self.culprit is None:
+            return f"CHEATING DETECTED: the transcript at step {self.step}: {self.what}"
+        seat = self.config.seats[self.culprit]
+        return (
+            f"CHEATING DETECTED: seat {self.culprit + 1} ({seat.name}, "
+            f"{fingerprint(seat.public_key)}) at step {self.step}: {self.what}"
+        )
+
+    def text(self) -> str:
+        config = self.config
+        lines = [
+            f"game {config.game_id.hex()} ({config.short_code()}): {config.rules.name}, "
+            f"{config.players} seats, table {config.table!r}",
+            "seats: "
+            + ", ".join(f"{i + 1} {s.name} ({s.fingerprint})" for i, s in enumerate(config.seats)),
+            f"{self.steps} steps checked: signatures, turns, rules, proofs, every ACK",
+        ]
+        for r in self.rounds:
+            lines.append(
+                f"round {r.round_no + 1}: shuffled by {' > '.join(r.shufflers)}; "
+                f"{r.dealt} cards dealt, {r.drawn} drawn, {r.revealed} shown to all; audit clean"
+            )
+        if self.scores:
+            lines.append(
+                "scores: "
+                + ", ".join(
+                    f"{config.seats[s].name} {self.scores[s]}" for s in range(config.players)
+                )
+            )
+            if self.finished:
+                order = standings(config.rules, self.scores)
+                lines.append(
+                    "standing: " + ", ".join(f"{p}. {config.seats[s].name}" for p, s in order)
+                )
+        for note in self.pending:
+            lines.append(f"not yet checkable: {note}")
+        lines.append(self.verdict())
+        return "\n".join(lines)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "verdict": "fair" if self.fair else "cheating",
+            "verdict_line": self.verdict(),
+            "game": self.config.game_id.hex(),
+            "steps": self.steps,
+            "finished": self.finished,
+            "finding": None
+            if self.fair
+            else {"seat": self.culprit, "step": self.step, "what": self.what},
+            "rounds": [vars(r) for r in self.rounds],
+            "scores": list(self.scores),
+            "pending": self.pending,
+        }
+
+
+def verify_transcript(data: bytes) -> VerifyReport:
+    """Check a transcript; raise `UnreadableTranscript` if it is not one."""
+    try:
+        parsed = parse(data)
+    except ProtocolError as error:
+        raise UnreadableTranscript(error.reason) from None
+    config = parsed.genesis.config
+    report = VerifyReport(config)
+    replica = Replica(config, None, None)
+    roster = replica.roster
+    for n, record in enumerate(parsed.records, start=1):
+        try:
+            _check_record(replica, roster, n, record)
+        except ProtocolError as error:
+            report.culprit = error.sender if isinstance(error.sender, int) else None
+            report.step, report.what = n, error.reason
+            break
+        report.steps = n
+    report.rounds = [_summary(config, round_no, audit) for round_no, audit in replica.audits]
+    report.scores = replica.state.scores
+    report.finished = replica.over
+    if parsed.torn:
+        report.pending.append(f"the transcript ends in {parsed.torn} (a crash in mid-write)")
+    if report.fair and not replica.over and replica.deck is not None:
+        report.pending.append(
+            f"the seeds of round {replica.deck.seat.params.round_no + 1} (the round is not over): "
+            "its shuffles and shares were checked by their proofs only"
+        )
+    return report
+
+
+def _check_record(replica: Replica, roster, n: int, record) -> None:  # type: ignore[no-untyped-def]
+    opened = open_envelope(record.step, roster)
+    step = decode(opened.body, opened.seat)
+    if not isinstance(step, Step):
+        raise ProtocolError(opened.seat, "a record must start with a step", n)
+    if step.n != n:
+        raise ProtocolError(
+            opened.seat,
+            f"step {step.n} stands where step {n} belongs (steps removed or reordered)",
+            n,
+        )
+    tentative = replica.validate(step)
+    if len(record.acks) != replica.config.players:
+        raise ProtocolError(None, f"step {n} is committed without every seat's ACK", n)
+    for seat, envelope in enumerate(record.acks):
+        ack_opened = open_envelope(envelope, roster)
+        ack = decode(ack_opened.body, ack_opened.seat)
+        if not isinstance(ack, Ack) or ack.seat != seat or ack.n != n:
+            raise ProtocolError(ack_opened.seat, f"a misplaced ACK in step {n}", n)
+        if ack.state != tentative.hash:
+            raise ProtocolError(seat, f"ACKed a state other than the one step {n} leads to", n)
+    replica.commit()
+
+
+def _summary(config: GameConfig, round_no: int, audit) -> RoundSummary:  # type: ignore[no-untyped-def]
+    rules = config.rules
+    dealt = rules.hand_size(config.players) * config.players + rules.dealer_extra_cards
+    to_seats = sum(1 for recipient in audit.given.values() if recipient != ALL)
+    return RoundSummary(
+        round_no,
+        [config.seats[seat].name for u, seat in audit.shuffles if u == 0],
+        dealt,
+        max(0, to_seats - dealt),
+        len(audit.shown),
+    )
