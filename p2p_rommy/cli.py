@@ -37,6 +37,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rommy {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    play = commands.add_parser("play", help="play against bots on this machine (full-screen)")
+    play.add_argument("--variant", choices=VARIANTS, default="lp")
+    play.add_argument("--bots", type=int, default=3, metavar="N", help="how many bots (default 3)")
+    play.add_argument(
+        "--bot-level",
+        default="normal",
+        metavar="LEVEL",
+        help="random, easy, normal or hard (default normal)",
+    )
+    play.add_argument("--name", default=os.environ.get("USER", "You")[:32] or "You")
+    play.add_argument("--seed", type=int, help="repeatable deals and bots")
+    play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
+    _house_arg(play)
+
     simulate = commands.add_parser(
         "simulate", help="play a whole match between bots and print the score sheet"
     )
@@ -106,6 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="check offline that a game was fair")
     verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    replay = commands.add_parser("replay", help="show a verified game step by step")
+    replay.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
+    replay.add_argument("--round", type=int, metavar="R", help="only round R (from 1)")
+    replay.add_argument("--ascii", action="store_true", help="card suits as letters")
 
     rules = commands.add_parser("rules", help="print the rules summary and the house rules")
     rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
@@ -244,7 +263,39 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.fair else 1
 
 
+def _replay(args: argparse.Namespace) -> int:
+    from p2p_rommy.replay import replay_lines
+    from p2p_rommy.verify import UnreadableTranscript
+
+    try:
+        data = args.transcript.read_bytes()
+        lines = replay_lines(data, args.round, args.ascii)
+    except OSError as error:
+        print(f"rommy: cannot read {args.transcript}: {error.strerror}", file=sys.stderr)
+        return 2
+    except UnreadableTranscript as error:
+        print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0 if lines[-1] == "FAIR" else 1
+
+
+def _play(args: argparse.Namespace) -> int:
+    from p2p_rommy.bots import parse_bots
+    from p2p_rommy.headless import run
+    from p2p_rommy.local import play
+
+    house = parse_assignments(args.house)
+    ruleset(args.variant, house).check_players(args.bots + 1)
+    bots = parse_bots(args.bot_level, args.bots)
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise ConfigError("rommy play needs a terminal (for bots only: rommy simulate)")
+    return run(play(args.variant, bots, house, args.name, args.seed, args.ascii))
+
+
 _COMMANDS = {
+    "play": _play,
+    "replay": _replay,
     "verify": _verify,
     "simulate": _simulate,
     "rules": _rules,

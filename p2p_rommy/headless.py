@@ -92,7 +92,10 @@ async def host_table(
         addresses,
         options.interface,
         start_when,
-        lambda members: _say(f"{len(members)} at the table: " + ", ".join(m.name for m in members)),
+        lambda members: _say(
+            f"{len(members)} at the table: "
+            + ", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members)
+        ),
     )
     lobby_port = await lobby.listen(options.interface or "0.0.0.0")
     _say(

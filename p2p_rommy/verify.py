@@ -51,6 +51,8 @@ class VerifyReport:
     pending: list[str] = field(default_factory=list)
     scores: tuple[int, ...] = ()
     finished: bool = False
+    cards: dict[int, dict[int, int]] = field(default_factory=dict)
+    """Round -> slot -> card id, for every round whose seeds were revealed."""
 
     @property
     def fair(self) -> bool:
@@ -133,6 +135,7 @@ def verify_transcript(data: bytes) -> VerifyReport:
             break
         report.steps = n
     report.rounds = [_summary(config, round_no, audit) for round_no, audit in replica.audits]
+    report.cards = {round_no: dict(audit.cards) for round_no, audit in replica.audits}
     report.scores = replica.state.scores
     report.finished = replica.over
     if parsed.torn:

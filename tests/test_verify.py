@@ -131,3 +131,17 @@ def test_not_a_transcript_exits_2(capsys, tmp_path, junk):
 def test_missing_file_exits_2(capsys, tmp_path):
     assert main(["verify", str(tmp_path / "nope")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_replay_shows_every_hand_of_a_finished_round(capsys, tmp_path, clean):
+    path = tmp_path / "t"
+    path.write_bytes(clean)
+    assert main(["replay", str(path), "--round", "1", "--ascii"]) == 0
+    out = capsys.readouterr().out
+    assert "-- round 1, dealer" in out and "??" not in out
+    assert " discards " in out and out.strip().endswith("FAIR")
+    # a cut transcript keeps the unfinished round's hands hidden
+    cut = rebuild(clean, _records(clean)[:40])
+    path.write_bytes(cut)
+    assert main(["replay", str(path)]) == 0
+    assert "??" in capsys.readouterr().out

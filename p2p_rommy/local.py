@@ -1,0 +1,84 @@
+"""``rommy play``: one human seat and bot seats on this machine, over the real protocol.
+
+Every seat is a real peer with its own TCP listener on 127.0.0.1, the full deck
+protocol and consensus on every step; nothing is advertised by mDNS. With a
+seed, the bots' choices and all randomness are repeatable (for tests and demos).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import secrets
+
+from p2p_rommy.bots import make_bot
+from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.deck.vectors import StreamEntropy
+from p2p_rommy.log.peer import Peer
+from p2p_rommy.log.replica import Replica
+from p2p_rommy.session import Session
+from p2p_rommy.wire.identity import Identity
+
+
+async def local_table(
+    variant: str, bots: list[str], house: dict[str, str], name: str, seed: int | None
+) -> tuple[Session, list[Session]]:
+    """The human's session (seat 0 of the config list, seated by the coin-free order) and
+    the bots' sessions, listening and connected, not yet started."""
+    players = len(bots) + 1
+    if seed is None:
+        entropies = [secrets.token_bytes for _ in range(players)]
+        identities = [Identity.generate() for _ in range(players)]
+        nonce, rng = secrets.token_bytes(16), random.Random()
+    else:
+        label = b"play %d" % seed
+        entropies = [StreamEntropy(label + b" deck %d" % s) for s in range(players)]
+        identities = [
+            Identity.generate(StreamEntropy(label + b" id %d" % s)) for s in range(players)
+        ]
+        nonce, rng = hashlib.sha256(label).digest()[:16], random.Random(seed)
+    names = [name] + [f"Bot {i + 1}" for i in range(len(bots))]
+    seats = tuple(
+        Seat(n[:32], identity.public_key) for n, identity in zip(names, identities, strict=True)
+    )
+    config = GameConfig(
+        variant, tuple(house.items()), seats, rng.randrange(players), table="local", nonce=nonce
+    )
+    sessions = []
+    for seat in range(players):
+        player = None if seat == 0 else make_bot(bots[seat - 1], random.Random(rng.getrandbits(64)))
+        replica = Replica(config, seat, identities[seat], entropies[seat])
+        sessions.append(Session(Peer(replica, player), config))
+    addresses = {
+        seat: [await session.listen("127.0.0.1", 0)] for seat, session in enumerate(sessions)
+    }
+    for session in sessions:
+        session.connect(addresses)
+    return sessions[0], sessions[1:]
+
+
+async def play(
+    variant: str,
+    bots: list[str],
+    house: dict[str, str],
+    name: str,
+    seed: int | None,
+    ascii_only: bool,
+) -> int:
+    from p2p_rommy.tui.app import build_app
+    from p2p_rommy.tui.model import ClientModel
+
+    human, others = await local_table(variant, bots, house, name, seed)
+    robots = [asyncio.create_task(session.run()) for session in others]
+    human.start()
+    model = ClientModel(human, ascii_only)
+    app = build_app(model)
+    try:
+        await app.run_async()
+    finally:
+        for task in robots:
+            task.cancel()
+        await asyncio.gather(*robots, return_exceptions=True)
+        await human.close()
+    return 0

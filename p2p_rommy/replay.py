@@ -1,0 +1,115 @@
+"""``rommy replay``: a verified game step by step, every hand shown once known.
+
+The transcript is verified first (`verify_transcript`); its audits give the card
+at every slot of every round whose seeds were revealed. The second pass walks
+the committed steps with an observer replica and tells each move with its cards.
+Hands of a round that never finished stay hidden: nobody can know them.
+"""
+
+from __future__ import annotations
+
+from p2p_rommy.cards import composition
+from p2p_rommy.engine.moves import (
+    Discard,
+    DrawStock,
+    LayDown,
+    LayOff,
+    RevealHand,
+    SwapJoker,
+    TakeDiscard,
+)
+from p2p_rommy.engine.state import GameState, Phase
+from p2p_rommy.log.messages import decode
+from p2p_rommy.log.move_codec import decode_move
+from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.transcript import parse
+from p2p_rommy.verify import VerifyReport, verify_transcript
+from p2p_rommy.wire.identity import open_envelope
+
+
+def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = False) -> list[str]:
+    report = verify_transcript(data)
+    parsed = parse(data)
+    config = parsed.genesis.config
+    deck = composition(config.rules.deck_size)
+    names = [seat.name for seat in config.seats]
+    replica = Replica(config, None, None)
+    lines: list[str] = []
+
+    def face(round_no: int, slot: int, state: GameState) -> str:
+        card = state.faces[slot] if slot < len(state.faces) else None
+        if card is None:
+            card = report.cards.get(round_no, {}).get(slot)
+        return "??" if card is None else deck.card(card).pretty(ascii_only)
+
+    def say(round_no: int, text: str) -> None:
+        if only_round is None or only_round == round_no + 1:
+            lines.append(text)
+
+    for n, record in enumerate(parsed.records[: report.steps], start=1):
+        step = decode(open_envelope(record.step, replica.roster).body)
+        before = replica.state
+        round_no = before.round_index
+        replica.validate(step)  # type: ignore[arg-type]
+        replica.commit()
+        after = replica.state
+        kind = step.body.get("kind")  # type: ignore[union-attr]
+        if kind == "move":
+            move = decode_move(step.body["move"])  # type: ignore[union-attr]
+
+            def shown(slot: int, r: int = round_no, state: GameState = after) -> str:
+                return face(r, slot, state)
+
+            text = _describe(move, names, shown)
+            if isinstance(move, DrawStock | TakeDiscard) and after.hands[move.seat]:
+                text += f" ({shown(after.hands[move.seat][-1])})"
+            say(round_no, f"{n:>5}  {text}")
+        elif kind == "buy":
+            buyer = next((s for s in range(config.players) if after.buys[s] > before.buys[s]), None)
+            text = (
+                "nobody buys"
+                if buyer is None
+                else f"{names[buyer]} buys (Køb!) and takes a penalty card"
+            )
+            say(round_no, f"{n:>5}  {text}")
+        if before.phase is Phase.ROUND_START and after.phase is not Phase.ROUND_START:
+            r = after.round_index
+            say(
+                r,
+                f"-- round {r + 1}, dealer {names[after.dealer]}, "
+                f"upcard {face(r, after.discard[0], after)}",
+            )
+            for seat in range(config.players):
+                hand = " ".join(face(r, slot, after) for slot in after.hands[seat])
+                say(r, f"       {names[seat]:<12} {hand}")
+        if after.round_scores != before.round_scores:
+            scores = ", ".join(
+                f"{names[s]} {after.round_scores[-1][s]}" for s in range(config.players)
+            )
+            say(round_no, f"       round {round_no + 1} scores: {scores}")
+    lines.append(_verdict(report))
+    return lines
+
+
+def _describe(move, names, face) -> str:  # type: ignore[no-untyped-def]
+    match move:
+        case DrawStock(seat):
+            return f"{names[seat]} draws from the stock"
+        case TakeDiscard(seat):
+            return f"{names[seat]} takes the discard"
+        case LayDown(seat, melds):
+            shown = " | ".join(" ".join(face(p.slot) for p in meld.cards) for meld in melds)
+            return f"{names[seat]} lays down {shown}"
+        case LayOff(seat, meld, card):
+            return f"{names[seat]} lays off {face(card.slot)} on meld {meld + 1}"
+        case SwapJoker(seat, meld, _, card):
+            return f"{names[seat]} swaps {face(card.slot)} for the joker in meld {meld + 1}"
+        case Discard(seat, slot, _):
+            return f"{names[seat]} discards {face(slot)}"
+        case RevealHand(seat, cards):
+            return f"{names[seat]} shows {' '.join(face(slot) for slot, _ in cards) or 'nothing'}"
+    return repr(move)
+
+
+def _verdict(report: VerifyReport) -> str:
+    return report.verdict()

@@ -1,0 +1,1 @@
+"""The full-screen terminal client: renders a seat's view, turns keys into intents."""

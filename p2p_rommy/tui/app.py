@@ -1,0 +1,156 @@
+"""The prompt_toolkit application: a layout of plain windows over the render functions,
+and key bindings that are tiny functions calling the model."""
+
+from __future__ import annotations
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.tui import render
+from p2p_rommy.tui.model import LABELS, ClientModel
+
+STYLE = Style.from_dict(
+    {
+        "header": "reverse bold",
+        "status": "reverse",
+        "title": "bold",
+        "red": "fg:ansired bold",
+        "black": "bold",
+        "joker": "fg:ansimagenta bold",
+        "hidden": "fg:ansigray",
+        "selected": "reverse",
+        "label": "fg:ansicyan",
+        "dim": "fg:ansigray",
+        "log": "fg:ansigray",
+    }
+)
+
+
+def _text(function, model: ClientModel, **window) -> Window:  # type: ignore[no-untyped-def]
+    return Window(FormattedTextControl(lambda: function(model)), **window)
+
+
+def bindings(model: ClientModel) -> KeyBindings:
+    kb = KeyBindings()
+    playing = Condition(lambda: not model.confirm_quit and not model.show_help)
+
+    for label in LABELS:
+
+        @kb.add(label, filter=playing)
+        def _select(event, label=label) -> None:  # type: ignore[no-untyped-def]
+            """Select or unselect a card."""
+            model.select(label)
+
+    simple = {
+        "d": model.draw,
+        "t": model.take,
+        "m": model.stage,
+        "enter": model.lay_down,
+        "x": model.discard,
+        "s": model.toggle_sort,
+        "c": model.clear,
+        "k": lambda: model.buy(True),
+        "p": lambda: model.buy(False),
+    }
+    for key, action in simple.items():
+
+        @kb.add(key, filter=playing)
+        def _act(event, action=action) -> None:  # type: ignore[no-untyped-def]
+            action()
+
+    for digit in "1234567890":
+        number = int(digit) or 10
+
+        @kb.add("o", digit, filter=playing)
+        def _lay_off(event, number=number) -> None:  # type: ignore[no-untyped-def]
+            """Lay the selected card off on meld N."""
+            model.lay_off(number)
+
+        @kb.add("w", digit, filter=playing)
+        def _swap(event, number=number) -> None:  # type: ignore[no-untyped-def]
+            """Swap the selected card for the joker in meld N."""
+            model.swap(number)
+
+    @kb.add("h", filter=playing)
+    def _hints(event) -> None:  # type: ignore[no-untyped-def]
+        """Show or hide the melds the hand could make."""
+        model.show_hints = not model.show_hints
+
+    @kb.add("?")
+    def _help(event) -> None:  # type: ignore[no-untyped-def]
+        """Open or close the help."""
+        model.show_help = not model.show_help
+
+    @kb.add("escape", filter=Condition(lambda: model.show_help))
+    def _close_help(event) -> None:  # type: ignore[no-untyped-def]
+        model.show_help = False
+
+    @kb.add("q")
+    def _quit(event) -> None:  # type: ignore[no-untyped-def]
+        """Ask before quitting."""
+        if model.replica.over:
+            event.app.exit()
+        else:
+            model.confirm_quit = True
+
+    @kb.add("y", filter=Condition(lambda: model.confirm_quit))
+    def _yes(event) -> None:  # type: ignore[no-untyped-def]
+        model.quit = True
+        event.app.exit()
+
+    @kb.add("n", filter=Condition(lambda: model.confirm_quit))
+    def _no(event) -> None:  # type: ignore[no-untyped-def]
+        model.confirm_quit = False
+
+    @kb.add("c-c")
+    def _interrupt(event) -> None:  # type: ignore[no-untyped-def]
+        model.confirm_quit = True
+
+    return kb
+
+
+def build_app(model: ClientModel, input=None, output=None) -> Application:  # type: ignore[no-untyped-def]
+    body = HSplit(
+        [
+            _text(render.header, model, height=1),
+            _text(render.opponents, model, height=5),
+            _text(render.table, model),
+            _text(render.hand, model, height=3),
+            ConditionalContainer(
+                _text(render.scores, model),
+                filter=Condition(lambda: model.replica.state.phase is Phase.MATCH_OVER),
+            ),
+            Frame(_text(render.log, model, height=6), title="Log"),
+            _text(render.status, model, height=1),
+        ]
+    )
+    help_box = ConditionalContainer(
+        Frame(
+            Window(FormattedTextControl(render.HELP), width=78, height=14), title="Help (? closes)"
+        ),
+        filter=Condition(lambda: model.show_help),
+    )
+    root = FloatContainer(body, floats=[Float(help_box)])
+    return Application(
+        layout=Layout(root),
+        key_bindings=bindings(model),
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+        input=input,
+        output=output,
+        refresh_interval=0.5,
+    )

@@ -1,0 +1,254 @@
+"""The client's model: what the player selected and asked for, on top of a seat's view.
+
+It never decides a rule: every action becomes an intent (an engine move) handed to
+the session, and a refusal comes back as the engine's own reason in the status line.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+from p2p_rommy.cards import composition
+from p2p_rommy.engine.legal import legal_moves
+from p2p_rommy.engine.moves import (
+    Discard,
+    DrawStock,
+    LayDown,
+    LayOff,
+    Move,
+    NewMeld,
+    SwapJoker,
+    TakeDiscard,
+)
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.engine.view import View
+from p2p_rommy.errors import IllegalMove
+from p2p_rommy.log.messages import Record, decode
+from p2p_rommy.log.move_codec import decode_move
+from p2p_rommy.rules.finder import candidate_melds
+from p2p_rommy.rules.melds import interpretations
+from p2p_rommy.session import Session
+from p2p_rommy.wire.codec import unpack
+
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class ClientModel:
+    def __init__(self, session: Session, ascii_only: bool = False) -> None:
+        self.session = session
+        self.peer = session.peer
+        self.replica = self.peer.replica
+        self.config = session.config
+        self.names = [seat.name for seat in self.config.seats]
+        self.deck = composition(self.config.rules.deck_size)
+        self.ascii_only = ascii_only
+        self.selected: set[int] = set()
+        self.staged: list[NewMeld] = []
+        self.sort_by = "suit"
+        self.status = ""
+        self.log: deque[str] = deque(maxlen=200)
+        self.show_help = False
+        self.show_hints = False
+        self.confirm_quit = False
+        self.quit = False
+        self.buy_opened_at: float | None = None
+        self.peer.on_commit = self._committed
+
+    # --- what is shown ------------------------------------------------------
+
+    @property
+    def view(self) -> View:
+        return self.replica.view()
+
+    @property
+    def seat(self) -> int:
+        return self.peer.seat
+
+    def hand(self) -> list[tuple[int, int]]:
+        """(slot, card) in display order; the labels A, B, ... follow this order."""
+        try:
+            cards = self.view.hand()
+        except ValueError:  # a card still being dealt to us
+            return []
+
+        def key(item: tuple[int, int]) -> tuple[object, ...]:
+            card = self.deck.card(item[1])
+            suit = card.suit.value if card.suit else "Z"
+            return (
+                (suit, card.rank) if self.sort_by == "suit" else (card.rank == 0, card.rank, suit)
+            )
+
+        return sorted(cards, key=key)
+
+    def card_text(self, card_id: int | None) -> str:
+        if card_id is None:
+            return "??"
+        return self.deck.card(card_id).pretty(self.ascii_only)
+
+    def buy_seconds_left(self) -> float | None:
+        state = self.replica.state
+        if state.phase is not Phase.BUY or self.buy_opened_at is None:
+            return None
+        window = self.config.rules.buy_window_ms / 1000
+        return max(0.0, window - (time.monotonic() - self.buy_opened_at))
+
+    def prompt(self) -> str:
+        """What the player can do now, for the status line."""
+        if self.peer.frozen:
+            return f"The table stopped: {self.peer.frozen}"
+        state = self.replica.state
+        if self.replica.over:
+            return "The match is over. q quits."
+        if state.phase is Phase.BUY:
+            if (
+                self.seat in state.buy_eligible
+                and self.replica.buy_window not in self.peer._answered
+            ):
+                left = self.buy_seconds_left()
+                timer = f" ({left:.0f}s)" if left is not None else ""
+                return f"Køb! window open{timer}: k buys the discard, p passes"
+            return "Buy window open: waiting for the others"
+        expected = self.replica.expected_proposer()
+        if expected is None or (self.replica.deck is not None and self.replica.deck.seat.tasks):
+            return "Shuffling and dealing..."
+        if expected != self.seat:
+            return f"Waiting for {self.names[expected]}"
+        if state.phase is Phase.DRAW:
+            return "Your turn: d draws from the stock, t takes the discard"
+        if state.phase is Phase.PLAY:
+            if self.staged:
+                return f"{len(self.staged)} meld(s) staged: Enter lays them down, m stages more"
+            return "A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help"
+        return ""
+
+    def hints(self) -> list[str]:
+        view = self.view
+        try:
+            hand = view.hand()
+        except ValueError:
+            return []
+        texts: list[str] = []
+        for meld in candidate_melds(hand, self.deck, self.config.rules):
+            text = " ".join(self.card_text(p.card) for p in meld.cards)
+            if text not in texts:
+                texts.append(text)
+        return texts[:6]
+
+    # --- intents ---------------------------------------------------------------
+
+    def select(self, label: str) -> None:
+        hand = self.hand()
+        index = LABELS.find(label)
+        if not 0 <= index < len(hand):
+            self.status = f"there is no card {label}"
+            return
+        slot = hand[index][0]
+        self.selected ^= {slot}
+
+    def clear(self) -> None:
+        self.selected.clear()
+        self.staged.clear()
+        self.status = ""
+
+    def draw(self) -> None:
+        self._submit(DrawStock(self.seat))
+
+    def take(self) -> None:
+        self._submit(TakeDiscard(self.seat))
+
+    def stage(self) -> None:
+        """The selected cards become one meld of the coming lay-down (its first reading)."""
+        cards = [(slot, card) for slot, card in self.hand() if slot in self.selected]
+        readings = interpretations(cards, self.deck, self.config.rules)
+        if not readings:
+            self.status = "those cards are not a meld"
+            return
+        kind, placed = readings[0]
+        self.staged.append(NewMeld(kind, placed))
+        self.selected.clear()
+        more = f" (one of {len(readings)} readings)" if len(readings) > 1 else ""
+        self.status = f"staged a {kind.value}{more}: Enter lays down, m stages another"
+
+    def lay_down(self) -> None:
+        if self.selected:
+            self.stage()
+        if not self.staged:
+            self.status = "select cards and press m to stage a meld first"
+            return
+        melds, self.staged = tuple(self.staged), []
+        self._submit(LayDown(self.seat, melds))
+
+    def lay_off(self, meld_number: int) -> None:
+        self._matching(LayOff, meld_number, "lay off")
+
+    def swap(self, meld_number: int) -> None:
+        self._matching(SwapJoker, meld_number, "swap for a joker")
+
+    def _matching(self, kind: type, meld_number: int, doing: str) -> None:
+        if len(self.selected) != 1:
+            self.status = f"select exactly one card to {doing}"
+            return
+        (slot,) = self.selected
+        for move in legal_moves(self.view):
+            if isinstance(move, kind) and move.meld == meld_number - 1 and move.card.slot == slot:  # type: ignore[attr-defined]
+                self._submit(move)
+                return
+        if not 0 < meld_number <= len(self.replica.state.melds):
+            self.status = f"there is no meld {meld_number}"
+            return
+        self.status = f"that card cannot {doing} on meld {meld_number}"
+
+    def discard(self) -> None:
+        if len(self.selected) != 1:
+            self.status = "select exactly one card to discard"
+            return
+        (slot,) = self.selected
+        card = dict(self.hand()).get(slot)
+        if card is None:
+            return
+        self._submit(Discard(self.seat, slot, card))
+
+    def buy(self, claim: bool) -> None:
+        state = self.replica.state
+        if state.phase is not Phase.BUY or self.seat not in state.buy_eligible:
+            self.status = "there is nothing to buy now"
+            return
+        self.session.answer_buy(claim)
+        self.status = "Køb!" if claim else "passed"
+
+    def toggle_sort(self) -> None:
+        self.sort_by = "rank" if self.sort_by == "suit" else "suit"
+
+    def _submit(self, move: Move) -> None:
+        try:
+            self.session.submit(move)
+        except IllegalMove as error:
+            self.status = str(error)
+            return
+        self.selected.clear()
+        self.status = ""
+
+    # --- the log ------------------------------------------------------------------
+
+    def _committed(self, record: Record) -> None:
+        state = self.replica.state
+        if state.phase is Phase.BUY and self.buy_opened_at is None:
+            self.buy_opened_at = time.monotonic()
+        elif state.phase is not Phase.BUY:
+            self.buy_opened_at = None
+        step = decode(unpack(record.step)[2])
+        body = step.body  # type: ignore[union-attr]
+        if body.get("kind") == "move":
+            from p2p_rommy.replay import _describe
+
+            move = decode_move(body["move"])
+            self.log.append(
+                _describe(move, self.names, lambda slot: self.card_text(state.faces[slot]))
+            )
+        elif body.get("kind") == "buy":
+            self.log.append("the buy window closed")
+        if state.round_scores and len(state.round_scores) > getattr(self, "_rounds_logged", 0):
+            self._rounds_logged = len(state.round_scores)
+            scores = ", ".join(f"{self.names[s]} {state.scores[s]}" for s in range(len(self.names)))
+            self.log.append(f"round {len(state.round_scores)} over; totals: {scores}")

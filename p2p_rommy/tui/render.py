@@ -1,0 +1,137 @@
+"""Pure render functions: a `ClientModel` in, prompt_toolkit formatted text out."""
+
+from __future__ import annotations
+
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.tui.model import LABELS, ClientModel
+
+StyleText = list[tuple[str, str]]
+
+HELP = """\
+Keys
+  A-Z      select or unselect a card of your hand
+  c        clear the selection and staged melds
+  d        draw from the stock          t   take the discard
+  m        stage the selected cards as a meld
+  Enter    lay down the staged melds (your opening: the whole contract at once)
+  o N      lay off the selected card on meld N (1-9, 0 = 10)
+  w N      swap the selected card for the joker in meld N
+  x        discard the selected card
+  k / p    Køb! (buy the discard) / pass, while the buy window is open
+  s        sort by suit or by rank       h   show melds you could make
+  ?        this help                     q   quit (asks first)
+"""
+
+
+def _card_style(model: ClientModel, card_id: int | None) -> str:
+    if card_id is None:
+        return "class:hidden"
+    card = model.deck.card(card_id)
+    if card.is_joker:
+        return "class:joker"
+    return "class:red" if card.suit is not None and card.suit.is_red else "class:black"
+
+
+def header(model: ClientModel) -> StyleText:
+    state = model.replica.state
+    rules = model.config.rules
+    rounds = f"/{rules.rounds}" if rules.rounds else ""
+    parts = [f" {rules.variant}", f"round {state.round_index + 1}{rounds}"]
+    if rules.opening != "none":
+        round_index = min(state.round_index, len(rules.contracts) - 1) if rules.contracts else 0
+        parts.append(f"to open: {rules.describe_opening(round_index)}")
+    parts.append(f"dealer {model.names[state.dealer]}")
+    parts.append(f"stock {len(state.stock)}")
+    if rules.buying:
+        left = "any" if rules.max_buys is None else str(rules.max_buys - state.buys[model.seat])
+        parts.append(f"buys {left}")
+    return [("class:header", " | ".join(parts).ljust(80))]
+
+
+def opponents(model: ClientModel) -> StyleText:
+    state = model.replica.state
+    connected = model.session.mesh.connected()
+    out: StyleText = []
+    for seat, name in enumerate(model.names):
+        if seat == model.seat:
+            continue
+        mark = "▶ " if state.current_seat == seat else "  "
+        link = "" if connected.get(seat, True) else "  (disconnected)"
+        opened = "opened" if state.opened[seat] else "not opened"
+        count = len(state.hands[seat]) if state.hands else 0
+        score = state.scores[seat]
+        out.append(("", f"{mark}{name:<12} {count:>2} cards  {opened:<10}  score {score}{link}\n"))
+    return out
+
+
+def table(model: ClientModel) -> StyleText:
+    state = model.replica.state
+    out: StyleText = [("class:title", "Table\n")]
+    if not state.melds:
+        out.append(("class:dim", "  no melds yet\n"))
+    for number, meld in enumerate(state.melds, start=1):
+        out.append(("", f"  {number:>2} {model.names[meld.owner]:<10} "))
+        for placed in meld.cards:
+            card = model.deck.card(placed.card)
+            if card.is_joker:
+                from p2p_rommy.cards import rank_name
+
+                out.append(("class:joker", f"JK={rank_name(placed.rank)} "))
+            else:
+                out.append((_card_style(model, placed.card), model.card_text(placed.card) + " "))
+        out.append(("", "\n"))
+    top = state.top_discard()
+    out.append(("", "\n  Discard: "))
+    if top is None:
+        out.append(("class:dim", "empty"))
+    else:
+        card = state.faces[top]
+        out.append((_card_style(model, card), model.card_text(card)))
+        out.append(("class:dim", f"  ({len(state.discard)} cards)"))
+    out.append(("", "\n"))
+    return out
+
+
+def hand(model: ClientModel) -> StyleText:
+    cards = model.hand()
+    me = model.names[model.seat]
+    state = model.replica.state
+    out: StyleText = [("class:title", f"Your hand ({me}, score {state.scores[model.seat]})\n  ")]
+    for index, (slot, card) in enumerate(cards):
+        label = LABELS[index] if index < len(LABELS) else "?"
+        style = _card_style(model, card) + (" class:selected" if slot in model.selected else "")
+        out.append(("class:label", f"{label}:"))
+        out.append((style, model.card_text(card)))
+        out.append(("", " "))
+    if model.staged:
+        staged = "  |  ".join(
+            " ".join(model.card_text(p.card) for p in m.cards) for m in model.staged
+        )
+        out.append(("class:dim", f"\n  staged: {staged}"))
+    if model.show_hints:
+        hints = model.hints()
+        out.append(
+            ("class:dim", "\n  you could meld: " + ("; ".join(hints) if hints else "nothing yet"))
+        )
+    return out
+
+
+def status(model: ClientModel) -> StyleText:
+    line = model.status or model.prompt()
+    if model.confirm_quit:
+        line = "Quit the game? y / n"
+    return [("class:status", (" " + line).ljust(80))]
+
+
+def log(model: ClientModel, lines: int = 6) -> StyleText:
+    shown = list(model.log)[-lines:]
+    return [("class:log", "\n".join(shown))]
+
+
+def scores(model: ClientModel) -> StyleText:
+    state = model.replica.state
+    if state.phase is not Phase.MATCH_OVER:
+        return []
+    from p2p_rommy.simulate import score_sheet
+
+    return [("class:title", "Final score sheet\n"), ("", score_sheet(state, model.names))]

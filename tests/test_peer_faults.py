@@ -1,0 +1,80 @@
+"""The log's safety rules, each provoked on purpose with in-memory peers: bad input is
+refused with a reason and changes nothing; an out-of-turn step is refused with a NACK;
+a different state hash freezes the table; two signed steps for one number are kept
+as proof of equivocation."""
+
+from __future__ import annotations
+
+import msgpack
+
+from p2p_rommy.log.messages import Ack, Step
+from tests.peer_table import PeerTable
+
+
+def started(players: int = 3) -> tuple[PeerTable, list[list[bytes]]]:
+    table = PeerTable("rummy", players, {"target_score": "15"})
+    outputs = [peer.start().broadcast for peer in table.peers]
+    return table, outputs
+
+
+def test_bad_signature_and_garbage_are_refused_without_change():
+    table, outputs = started()
+    step_envelope = outputs[0][0]  # seat 0 proposes step 1 (its deck commitment)
+    peer = table.peers[1]
+    before = (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative)
+    version, key, body, signature = msgpack.unpackb(step_envelope)
+    forged = msgpack.packb([version, key, body, bytes([signature[0] ^ 1]) + signature[1:]])
+    for junk in (forged, b"\x00\x01garbage", msgpack.packb({"kind": "log/step"})):
+        peer.receive(junk)
+    assert len(peer.refused) == 3 and "bad signature" in peer.refused[0]
+    assert (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative) == before
+    assert peer.frozen is None
+    # the honest step still goes through afterwards
+    assert peer.receive(step_envelope).broadcast
+
+
+def test_a_step_out_of_turn_is_refused_with_a_nack():
+    table, _ = started()
+    intruder = table.peers[2]
+    rogue = Step(
+        intruder.replica.game,
+        1,
+        2,
+        intruder.replica.state_hash(),
+        {"kind": "move", "move": ["draw", 2], "reveal": None},
+    )
+    envelope = intruder.replica.identity.sign(rogue.encode())
+    out = table.peers[1].receive(envelope)
+    assert table.peers[1].frozen and "it is seat 0's step" in table.peers[1].frozen
+    nack = msgpack.unpackb(msgpack.unpackb(out.broadcast[0])[2])
+    assert nack["kind"] == "log/nack" and "seat 0" in nack["reason"]
+
+
+def test_a_different_state_hash_freezes_the_table():
+    table, outputs = started()
+    peer = table.peers[1]
+    peer.receive(outputs[0][0])  # validate seat 0's step 1
+    liar = table.peers[2]
+    wrong = Ack(liar.replica.game, 1, 2, b"\x13" * 32)
+    peer.receive(liar.replica.identity.sign(wrong.encode()))
+    assert peer.frozen and "state hash mismatch at step 1: seat 2" in peer.frozen
+    assert peer.replica.n == 0  # nothing committed
+
+
+def test_two_signed_steps_for_one_number_are_kept_as_evidence():
+    table, outputs = started()
+    first = outputs[0][0]
+    peer = table.peers[1]
+    peer.receive(first)
+    cheat = table.peers[0]
+    other = Step(
+        cheat.replica.game,
+        1,
+        0,
+        peer.replica.state_hash(),
+        {"kind": "move", "move": ["draw", 0], "reveal": None},
+    )
+    second = cheat.replica.identity.sign(other.encode())
+    peer.receive(second)
+    assert peer.frozen and "signed two different messages" in peer.frozen
+    assert peer.evidence == [(first, second)]
