@@ -286,11 +286,62 @@ def _bots(quick: bool) -> Figures:
     return figures
 
 
+def _verify(quick: bool) -> Figures:
+    """Verifying a whole transcript against the floor of the work it must do: every
+    scalar multiplication (counted) and every Ed25519 signature check (one per envelope)."""
+    import asyncio
+    import tempfile
+    from pathlib import Path
+
+    from p2p_rommy.log.transcript import parse
+    from p2p_rommy.netsim import simulate_network
+    from p2p_rommy.verify import verify_transcript
+    from p2p_rommy.wire.codec import unpack
+    from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
+
+    variant, players, house = ("rummy", 3, {"target_score": "20"}) if quick else ("lp", 4, {})
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "transcript"
+        asyncio.run(simulate_network(variant, players, 5, house, path))
+        data = path.read_bytes()
+    parsed = parse(data)
+    envelopes = players  # the genesis signatures
+    for record in parsed.records:
+        envelopes += 1 + len(record.acks)
+        body = unpack(unpack(record.step)[2])["body"]
+        envelopes += sum(1 for key in ("envelope", "reveal") if isinstance(body.get(key), bytes))
+        envelopes += len(body.get("answers", []))
+    variable_unit, fixed_unit = _unit_costs(500)
+    signer = Identity.generate()
+    sealed = signer.sign(b"x" * 200)
+    roster = roster_of([signer.public_key])
+    started = time.perf_counter()
+    for _ in range(500):
+        open_envelope(sealed, roster)
+    signature_unit = (time.perf_counter() - started) / 500
+    with _CountingGroup() as counted:
+        started = time.perf_counter()
+        report = verify_transcript(data)
+        wall = time.perf_counter() - started
+    assert report.fair, report.verdict()
+    floor = (
+        counted.variable * variable_unit + counted.fixed * fixed_unit + envelopes * signature_unit
+    )
+    name = "verify.rummy3_match_s" if quick else "verify.lp4_match_s"
+    return {
+        name: round(wall, 2),
+        "verify.ratio": round(wall / floor, 3),
+        "verify.mults": counted.variable + counted.fixed,
+        "verify.signatures": envelopes,
+    }
+
+
 SECTIONS: dict[str, Callable[[bool], Figures]] = {
     "engine": _engine,
     "deck": _deck,
     "peers": _peers,
     "bots": _bots,
+    "verify": _verify,
 }
 
 

@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure performance figures")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument(
-        "--only", metavar="SECTION", help="run one section: engine, deck, peers or bots"
+        "--only", metavar="SECTION", help="run one section: engine, deck, peers, bots or verify"
     )
     bench.add_argument(
         "--quick", action="store_true", help="small cases and few repetitions (a smoke test)"

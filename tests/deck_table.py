@@ -6,23 +6,14 @@ in the order they were sent (what the log will guarantee on the network).
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
 
 from p2p_rommy.deck import DeckParams, DeckSeat
+from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.wire.identity import Identity
 
-
-class Counter:
-    """Deterministic entropy for tests: SHAKE-256 of a label and a counter."""
-
-    def __init__(self, label: bytes) -> None:
-        self.label = label
-        self.count = 0
-
-    def __call__(self, size: int) -> bytes:
-        self.count += 1
-        return hashlib.shake_256(self.label + self.count.to_bytes(8, "big")).digest(size)
+Counter = StreamEntropy
+"""Deterministic entropy for tests: SHAKE-256 of a label and a counter."""
 
 
 class DeckTable:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from p2p_rommy.cards import ACE_HIGH, composition, parse_card
-from p2p_rommy.engine.apply import new_game, upcard_slot
+from p2p_rommy.engine.apply import deal_layout, new_game, upcard_slot
 from p2p_rommy.engine.moves import LayDown, LayOff, NewMeld, SwapJoker
 from p2p_rommy.engine.table import OpenTable
 from p2p_rommy.rules.melds import MeldKind, Placed
@@ -22,16 +22,10 @@ from p2p_rommy.rules.variants import ruleset
 
 
 def deal_positions(rules, players: int, dealer: int) -> dict[int, list[int]]:
-    """Slots each seat is dealt, in deal order (mirrors the engine's deal)."""
+    """Slots each seat is dealt, in deal order (the engine's own layout)."""
     positions: dict[int, list[int]] = {seat: [] for seat in range(players)}
-    position = 0
-    for _ in range(rules.hand_size(players)):
-        for offset in range(1, players + 1):
-            positions[(dealer + offset) % players].append(position)
-            position += 1
-    for _ in range(rules.dealer_extra_cards):
-        positions[dealer].append(position)
-        position += 1
+    for slot, seat in deal_layout(rules, players, dealer):
+        positions[seat].append(slot)
     return positions
 
 

@@ -75,7 +75,7 @@ def test_simulate_with_house_rules(capsys):
         (("simulate", "--no-network", "--house", "max_buys=lots"), "or unlimited"),
         (("simulate", "--no-network", "--players", "7"), "3-5 players"),
         (("simulate", "--no-network", "--transcript", "x"), "needs the networked mode"),
-        (("bench", "--only", "nothing"), "the sections are: engine, deck, peers, bots"),
+        (("bench", "--only", "nothing"), "the sections are: engine, deck, peers, bots, verify"),
     ],
 )
 def test_user_errors_are_one_clear_line(capsys, argv, message):

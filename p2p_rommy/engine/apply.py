@@ -87,6 +87,22 @@ def new_game(rules: RuleSet, players: int, first_dealer: int = 0) -> GameState:
     )
 
 
+def deal_layout(rules: RuleSet, players: int, dealer: int) -> list[tuple[int, int]]:
+    """(slot, seat) of the deal in order: one card at a time from the dealer's left,
+    then Rommé's extra card to the dealer. The deck protocol deals the same layout."""
+    layout = []
+    position = 0
+    for _ in range(rules.hand_size(players)):
+        for offset in range(1, players + 1):
+            layout.append((position, (dealer + offset) % players))
+            position += 1
+    # rule doc `romme`: "kortgiveren tager fjorten og starter med at kaste af"
+    for _ in range(rules.dealer_extra_cards):
+        layout.append((position, dealer))
+        position += 1
+    return layout
+
+
 def upcard_slot(rules: RuleSet, players: int) -> int:
     """The slot turned up after the deal: the first one past every hand."""
     return rules.hand_size(players) * players + rules.dealer_extra_cards
@@ -120,17 +136,9 @@ def _start_round(state: GameState, move: StartRound) -> GameState:
         raise IllegalMove(f"card {move.upcard} is not in a deck of {size}")
     dealer = state.dealer
     hands: list[list[int]] = [[] for _ in range(n)]
-    position = 0
-    for _ in range(rules.hand_size(n)):
-        for offset in range(1, n + 1):
-            hands[(dealer + offset) % n].append(position)
-            position += 1
-    # rule doc `romme`: "kortgiveren tager fjorten og starter med at kaste af"
-    for _ in range(rules.dealer_extra_cards):
-        hands[dealer].append(position)
-        position += 1
-    upcard = position
-    assert upcard == upcard_slot(rules, n)
+    for position, seat in deal_layout(rules, n, dealer):
+        hands[seat].append(position)
+    upcard = upcard_slot(rules, n)
     faces: list[int | None] = [None] * size
     faces[upcard] = move.upcard
     starts = dealer if rules.dealer_starts else (dealer + 1) % n
@@ -650,6 +658,7 @@ __all__ = [
     "apply",
     "check_may_build",
     "check_not_stranded",
+    "deal_layout",
     "deck_of",
     "new_game",
     "unplayed_swapped_joker",

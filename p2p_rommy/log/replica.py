@@ -30,7 +30,7 @@ from typing import Any
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport, DeckParams, DeckPhase, DeckSeat, audit_round
 from p2p_rommy.deck.seat import ShuffleTask
-from p2p_rommy.engine.apply import apply, new_game, upcard_slot
+from p2p_rommy.engine.apply import apply, deal_layout, new_game, upcard_slot
 from p2p_rommy.engine.encoding import state_hash
 from p2p_rommy.engine.moves import (
     Discard,
@@ -451,9 +451,7 @@ class Replica:
         self.outbox.clear()
         if self.identity is not None:  # an observer commits to nothing
             self.outbox.extend(seat.start())
-        layout = _deal_layout(
-            players, self.state.dealer, rules.hand_size(players), rules.dealer_extra_cards
-        )
+        layout = deal_layout(rules, players, self.state.dealer)
         upcard = upcard_slot(rules, players)
         self.outbox.extend(seat.deal([*layout, (upcard, ALL)]))
 
@@ -467,17 +465,3 @@ class Replica:
             raise CheatDetected(
                 first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
             )
-
-
-def _deal_layout(players: int, dealer: int, hand: int, extra: int) -> list[tuple[int, int]]:
-    """(position, seat) of the deal, exactly as the engine deals (engine/apply.py)."""
-    layout = []
-    position = 0
-    for _ in range(hand):
-        for offset in range(1, players + 1):
-            layout.append((position, (dealer + offset) % players))
-            position += 1
-    for _ in range(extra):
-        layout.append((position, dealer))
-        position += 1
-    return layout
