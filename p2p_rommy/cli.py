@@ -220,7 +220,10 @@ def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from p2p_rommy.storage import default_data_dir
 
     if args.bot is None:
-        raise ConfigError("the full-screen client is not built yet: play a seat with --bot")
+        raise ConfigError(
+            "the full-screen client does not join network tables yet: seat a bot here with "
+            "--bot, or play against bots on this machine with `rommy play`"
+        )
     if args.bot not in BOT_LEVELS:
         raise ConfigError(f"--bot takes one of {', '.join(BOT_LEVELS)}, not {args.bot!r}")
     return SeatOptions(args.name, args.data_dir or default_data_dir(), args.interface, args.bot)
