@@ -17,7 +17,7 @@ from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, pack, text, unpack
-from p2p_rommy.wire.identity import fingerprint, key_id
+from p2p_rommy.wire.identity import fingerprint
 
 PROTOCOL_VERSION = 1
 GAME_ID_DOMAIN = b"p2p-rommy/v1/game-id\x00"
@@ -97,12 +97,6 @@ class GameConfig:
     def seat_of(self, public_key: bytes) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.public_key == public_key:
-                return index
-        return None
-
-    def seat_by_key_id(self, kid: bytes) -> int | None:
-        for index, seat in enumerate(self.seats):
-            if key_id(seat.public_key) == kid:
                 return index
         return None
 

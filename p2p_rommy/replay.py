@@ -23,7 +23,7 @@ from p2p_rommy.log.messages import decode
 from p2p_rommy.log.move_codec import decode_move
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import parse
-from p2p_rommy.verify import VerifyReport, verify_transcript
+from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.identity import open_envelope
 
 
@@ -87,7 +87,7 @@ def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = 
                 f"{names[s]} {after.round_scores[-1][s]}" for s in range(config.players)
             )
             say(round_no, f"       round {round_no + 1} scores: {scores}")
-    lines.append(_verdict(report))
+    lines.append(report.verdict())
     return lines
 
 
@@ -109,7 +109,3 @@ def _describe(move, names, face) -> str:  # type: ignore[no-untyped-def]
         case RevealHand(seat, cards):
             return f"{names[seat]} shows {' '.join(face(slot) for slot, _ in cards) or 'nothing'}"
     return repr(move)
-
-
-def _verdict(report: VerifyReport) -> str:
-    return report.verdict()

@@ -7,7 +7,7 @@ the players' choices and the arrival order of buy claims. Same seed, same match.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -101,7 +101,3 @@ def score_sheet(state: GameState, names: Sequence[str] | None = None) -> str:
     for place, seat in standings(state.rules, state.scores):
         lines.append(f"{place}. {names[seat]} ({state.scores[seat]})")
     return "\n".join(lines)
-
-
-def describe_house(rules: RuleSet) -> Mapping[str, object]:
-    return rules.house.as_dict()

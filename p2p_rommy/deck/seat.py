@@ -234,12 +234,6 @@ class DeckSeat:
     def idle(self) -> bool:
         return self.phase is DeckPhase.RUNNING and not self.tasks
 
-    def card_at(self, position: int) -> int | None:
-        return self.known.get(position)
-
-    def key_of(self, seat: int, shuffle_pass: int = 0) -> bytes:
-        return self.passes[shuffle_pass].keys[seat]
-
     # --- receiving --------------------------------------------------------
 
     def receive(self, envelope: bytes) -> list[bytes]:

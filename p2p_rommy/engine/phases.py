@@ -55,11 +55,3 @@ MOVE_NAMES: dict[type, str] = {
     ResolveBuy: "resolving a buy",
     RevealHand: "showing a hand",
 }
-
-
-def phase_table() -> list[tuple[str, str]]:
-    """(phase, allowed moves) rows, for the docs and ``rommy rules``."""
-    return [
-        (phase.value, ", ".join(kind.__name__ for kind in kinds) or "-")
-        for phase, kinds in PHASE_MOVES.items()
-    ]

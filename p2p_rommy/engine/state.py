@@ -78,10 +78,6 @@ class GameState:
     scores: tuple[int, ...]
     round_scores: tuple[tuple[int, ...], ...]
 
-    @property
-    def slot_count(self) -> int:
-        return len(self.faces)
-
     def hand(self, seat: int) -> tuple[int, ...]:
         return self.hands[seat]
 

@@ -91,6 +91,10 @@ class Peer:
         step = self.replica.propose_move(move)
         return self._proposed(step, now)
 
+    def answered_buy(self) -> bool:
+        """Whether this seat has answered the open buy window."""
+        return self.replica.buy_window in self._answered
+
     def answer_buy(self, claim: bool, now: float = 0.0) -> Output:
         """This seat's answer in the open buy window (from the client)."""
         out = Output()

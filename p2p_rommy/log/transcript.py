@@ -10,7 +10,6 @@ never misread. Pure encoding here; the file lives in `p2p_rommy.storage`.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from p2p_rommy.config import GameConfig, decode_config
@@ -100,7 +99,3 @@ def _frames(data: bytes) -> tuple[list[bytes], str | None]:
         frames.append(payload)
         offset = end + 4
     return frames, None
-
-
-def iter_frames(data: bytes) -> Iterator[bytes]:
-    yield from _frames(data)[0]

@@ -53,6 +53,7 @@ class ClientModel:
         self.confirm_quit = False
         self.quit = False
         self.buy_opened_at: float | None = None
+        self.rounds_logged = 0
         self.peer.on_commit = self._committed
 
     # --- what is shown ------------------------------------------------------
@@ -101,10 +102,7 @@ class ClientModel:
         if self.replica.over:
             return "The match is over. q quits."
         if state.phase is Phase.BUY:
-            if (
-                self.seat in state.buy_eligible
-                and self.replica.buy_window not in self.peer._answered
-            ):
+            if self.seat in state.buy_eligible and not self.peer.answered_buy():
                 left = self.buy_seconds_left()
                 timer = f" ({left:.0f}s)" if left is not None else ""
                 return f"Køb! window open{timer}: k buys the discard, p passes"
@@ -248,7 +246,7 @@ class ClientModel:
             )
         elif body.get("kind") == "buy":
             self.log.append("the buy window closed")
-        if state.round_scores and len(state.round_scores) > getattr(self, "_rounds_logged", 0):
-            self._rounds_logged = len(state.round_scores)
+        if len(state.round_scores) > self.rounds_logged:
+            self.rounds_logged = len(state.round_scores)
             scores = ", ".join(f"{self.names[s]} {state.scores[s]}" for s in range(len(self.names)))
             self.log.append(f"round {len(state.round_scores)} over; totals: {scores}")

@@ -17,8 +17,6 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
-    NoEncryption,
-    PrivateFormat,
     PublicFormat,
 )
 
@@ -70,9 +68,6 @@ class Identity:
         """An envelope: [version, key id, body, signature over domain || body]."""
         signature = self._key.sign(SIGNATURE_DOMAIN + body)
         return pack([ENVELOPE_VERSION, self.key_id, body, signature])
-
-    def private_pem(self) -> bytes:
-        return self._key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
 
 
 @functools.lru_cache(maxsize=64)
