@@ -113,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--connect", metavar="HOST:PORT", help="join without mDNS")
     seat_args(join)
 
+    resume = commands.add_parser("resume", help="restart this seat of a game after a crash")
+    resume.add_argument(
+        "game", metavar="GAME_ID", help="the game id rommy printed (a prefix will do)"
+    )
+    seat_args(resume)
+
     tables = commands.add_parser("tables", help="list the tables seen on the network")
     tables.add_argument("--interface", metavar="ADDR")
     tables.add_argument("--wait", type=float, default=3.0, metavar="SECONDS")
@@ -243,6 +249,12 @@ def _join(args: argparse.Namespace) -> int:
     return run(join_named_table(_seat_options(args), args.table, args.connect))
 
 
+def _resume(args: argparse.Namespace) -> int:
+    from p2p_rommy.headless import resume_game, run
+
+    return run(resume_game(_seat_options(args), args.game))
+
+
 def _tables(args: argparse.Namespace) -> int:
     from p2p_rommy.headless import list_tables, run
 
@@ -305,5 +317,6 @@ _COMMANDS = {
     "bench": _bench,
     "host": _host,
     "join": _join,
+    "resume": _resume,
     "tables": _tables,
 }

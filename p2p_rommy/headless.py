@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_rommy.bots import make_bot
-from p2p_rommy.errors import ConfigError
+from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.net.discovery import find_tables, local_addresses
@@ -24,7 +24,7 @@ from p2p_rommy.net.lobby import LobbyHost, Started, TableSettings, join_table
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.session import Session
 from p2p_rommy.simulate import score_sheet
-from p2p_rommy.storage import GameStore
+from p2p_rommy.storage import GameStore, find_game
 from p2p_rommy.wire.identity import Identity, fingerprint
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
@@ -55,10 +55,14 @@ class SeatOptions:
     bot: str
 
 
-def _game_socket(interface: str | None) -> socket.socket:
+def _game_socket(interface: str | None, port: int = 0) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((interface or "0.0.0.0", 0))
+    try:
+        sock.bind((interface or "0.0.0.0", port))
+    except OSError as error:
+        sock.close()
+        raise ConfigError(f"cannot listen on port {port}: {error}") from None
     sock.listen(16)
     sock.setblocking(False)
     return sock
@@ -149,11 +153,53 @@ async def _play(
     )
     store = GameStore(options.data_dir, config.game_id)
     store.begin(started.genesis)
+    addresses = dict(started.addresses)
+    port = sock.getsockname()[1]
+    addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
+    store.save_addresses(addresses)
     replica = Replica(config, seat, identity)
     peer = Peer(replica, make_bot(options.bot, random.Random()))
     session = Session(peer, config, store)
     await session.listen(sock=sock)
-    session.connect(started.addresses)
+    session.connect(addresses)
+    return await _finish(session, store)
+
+
+async def resume_game(options: SeatOptions, game: str) -> int:
+    """Restart this seat of a game from its transcript and secrets, catch up from the
+    others (checking every step and ACK), and play on."""
+    identity = load_identity(options.data_dir)
+    directory = find_game(options.data_dir, game)
+    store = GameStore(options.data_dir, bytes.fromhex(directory.name))
+    saved = store.load()
+    config = saved.genesis.config
+    seat = config.seat_of(identity.public_key)
+    if seat is None:
+        raise ConfigError(f"this identity holds no seat in game {directory.name[:16]}")
+    if saved.repaired:
+        _say(f"the transcript's last record was cut off ({saved.repaired}); it will be fetched")
+    replica = Replica(config, seat, identity, seeds=saved.seeds)
+    try:
+        for record in saved.records:
+            replica.restore(record.step, record.acks)
+    except ProtocolError as error:
+        raise ConfigError(f"the saved transcript does not replay: {error}") from None
+    own = saved.addresses.get(seat, [])
+    port = own[0][1] if own else 0
+    sock = _game_socket(options.interface, port)
+    _say(
+        f"resuming game {config.game_id.hex()[:16]} as seat {seat + 1} "
+        f"({config.seats[seat].name}) at step {replica.n}; catching up"
+    )
+    peer = Peer(replica, make_bot(options.bot, random.Random()), records=saved.records)
+    session = Session(peer, config, store)
+    await session.listen(sock=sock)
+    session.connect(saved.addresses)
+    return await _finish(session, store)
+
+
+async def _finish(session: Session, store: GameStore) -> int:
+    config, peer = session.config, session.peer
     final = await session.run()
     if peer.frozen:
         _say(f"the table froze: {peer.frozen}")

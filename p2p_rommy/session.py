@@ -44,6 +44,7 @@ class Session:
             config.public_keys,
             self._on_message,
             self._on_change,
+            self._on_link_up,
         )
         self.done = asyncio.Event()
         self.changed = asyncio.Event()
@@ -84,16 +85,22 @@ class Session:
     # --- plumbing -------------------------------------------------------------
 
     def _on_message(self, seat: int, envelope: bytes) -> None:
-        self._handle(self.peer.receive(envelope, self.clock()))
+        self._handle(self.peer.receive(envelope, self.clock(), seat))
 
     def _on_change(self) -> None:
         self.changed.set()
 
+    def _on_link_up(self, seat: int) -> None:
+        self._handle(self.peer.link_up(seat, self.clock()))
+
     def _handle(self, out: Output) -> None:
-        if out.broadcast:
-            self.mesh.broadcast(out.broadcast)
+        self._save_seed()  # before anything that commits to it leaves this machine
         for record in out.committed:
             self._committed(record)
+        if out.broadcast:
+            self.mesh.broadcast(out.broadcast)
+        for seat, envelope in out.direct:
+            self.mesh.send(seat, [envelope])
         if out.committed or out.broadcast:
             self.changed.set()
         if self.peer.replica.over or self.peer.frozen:
@@ -102,10 +109,18 @@ class Session:
     def _committed(self, record: Record) -> None:
         if self.store is not None:
             self.store.append(record)
-            deck = self.peer.replica.deck
-            if deck is not None and deck.seat.params.round_no not in self._saved_rounds:
-                self._saved_rounds.add(deck.seat.params.round_no)
-                self.store.save_secret(f"seed/{deck.seat.params.round_no}", deck.seat.seed.value)
+
+    def _save_seed(self) -> None:
+        """Keep this round's seed in the secrets file: a restarted peer needs it to go
+        on with the round it committed to."""
+        deck = self.peer.replica.deck
+        if self.store is None or deck is None or self.peer.replica.identity is None:
+            return
+        round_no = deck.seat.params.round_no
+        if round_no not in self._saved_rounds:
+            self._saved_rounds.add(round_no)
+            if self.peer.replica.seeds.get(round_no) != deck.seat.seed.value:
+                self.store.save_secret(f"seed/{round_no}", deck.seat.seed.value)
 
     async def _tick(self) -> None:
         while True:

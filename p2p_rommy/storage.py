@@ -8,11 +8,43 @@ or ``~/.local/share/p2p-rommy``).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
+from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.log.messages import Record
-from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record
-from p2p_rommy.wire.codec import pack
+from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, parse, split_frames
+from p2p_rommy.wire.codec import pack, unpack
+
+Addresses = dict[int, list[tuple[str, int]]]
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """What a peer kept of a game: enough to restart it (`rommy resume`)."""
+
+    genesis: Genesis
+    records: list[Record]
+    seeds: dict[int, bytes]
+    """Round -> this seat's seed."""
+    addresses: Addresses
+    """Seat -> where it listened for the game (this seat's own port included)."""
+    repaired: str | None
+    """What was cut off the transcript's tail (a crash in mid-write), if anything."""
+
+
+def find_game(data_dir: Path, game: str) -> Path:
+    """The game directory whose id starts with `game` (hex, as `rommy` prints it)."""
+    games = Path(data_dir) / "games"
+    prefix = game.strip().lower()
+    if len(prefix) < 4 or any(c not in "0123456789abcdef" for c in prefix):
+        raise ConfigError(f"{game!r} is not a game id (the hex id rommy printed at the start)")
+    found = sorted(p for p in games.glob(prefix + "*") if p.is_dir()) if games.is_dir() else []
+    if not found:
+        raise ConfigError(f"no saved game {game!r} under {games}")
+    if len(found) > 1:
+        raise ConfigError(f"{game!r} names several games: give more of the id")
+    return found[0]
 
 
 def default_data_dir() -> Path:
@@ -28,7 +60,55 @@ class GameStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.transcript_path = self.directory / "transcript"
         self.secrets_path = self.directory / "secrets"
+        self.addresses_path = self.directory / "peers"
         self._file = None
+
+    def save_addresses(self, addresses: Addresses) -> None:
+        """Where every seat listens: a restarted peer reconnects there."""
+        data = pack({str(seat): [list(a) for a in found] for seat, found in addresses.items()})
+        self.addresses_path.write_bytes(data)
+
+    def load(self) -> SavedGame:
+        """Read the saved game, cut a torn last record off the transcript, and reopen it
+        for appending. `ConfigError` if the files are not this game's."""
+        try:
+            data = self.transcript_path.read_bytes()
+        except OSError as error:
+            raise ConfigError(f"cannot read {self.transcript_path}: {error}") from None
+        try:
+            parsed = parse(data)
+        except ProtocolError as error:
+            raise ConfigError(
+                f"{self.transcript_path} is not a usable transcript: {error}"
+            ) from None
+        if parsed.genesis.config.game_id.hex() != self.directory.name:
+            raise ConfigError(f"{self.transcript_path} belongs to another game")
+        if parsed.torn is not None:
+            good = len(MAGIC) + split_frames(data[len(MAGIC) :])[2]
+            with open(self.transcript_path, "r+b") as file:
+                file.truncate(good)
+                os.fsync(file.fileno())
+        self._file = open(self.transcript_path, "ab")  # noqa: SIM115 - kept open for appends
+        return SavedGame(
+            parsed.genesis, parsed.records, self._seeds(), self._addresses(), parsed.torn
+        )
+
+    def _seeds(self) -> dict[int, bytes]:
+        if not self.secrets_path.exists():
+            return {}
+        frames, _, _ = split_frames(self.secrets_path.read_bytes())
+        seeds = {}
+        for frame in frames:
+            name, value = unpack(frame)
+            if isinstance(name, str) and name.startswith("seed/") and isinstance(value, bytes):
+                seeds[int(name.removeprefix("seed/"))] = value
+        return seeds
+
+    def _addresses(self) -> Addresses:
+        if not self.addresses_path.exists():
+            return {}
+        raw = unpack(self.addresses_path.read_bytes())
+        return {int(seat): [(str(h), int(p)) for h, p in found] for seat, found in raw.items()}
 
     def begin(self, genesis: Genesis) -> None:
         """Start a new transcript with the signed game config."""

@@ -33,8 +33,8 @@ def test_bad_signature_and_garbage_are_refused_without_change():
     assert peer.receive(step_envelope).broadcast
 
 
-def test_a_step_out_of_turn_is_refused_with_a_nack():
-    table, _ = started()
+def test_a_step_out_of_turn_is_refused_without_stopping_the_table():
+    table, outputs = started()
     intruder = table.peers[2]
     rogue = Step(
         intruder.replica.game,
@@ -44,10 +44,32 @@ def test_a_step_out_of_turn_is_refused_with_a_nack():
         {"kind": "move", "move": ["draw", 2], "reveal": None},
     )
     envelope = intruder.replica.identity.sign(rogue.encode())
-    out = table.peers[1].receive(envelope)
-    assert table.peers[1].frozen and "it is seat 0's step" in table.peers[1].frozen
+    peer = table.peers[1]
+    before = (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative)
+    out = peer.receive(envelope, via=2)
+    assert out.broadcast == [] and peer.frozen is None
+    assert peer.refused == ["from seat 2: seat 2 proposed step 1 out of turn (it is seat 0's step)"]
+    assert (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative) == before
+    assert peer.receive(outputs[0][0]).broadcast  # seat 0's step is still ACKed
+    peer.receive(envelope, via=2)  # and the rogue step stays refused while it is pending
+    assert len(peer.refused) == 2 and peer.frozen is None
+
+
+def test_an_invalid_step_in_turn_is_refused_with_a_nack_naming_the_proposer():
+    table, _ = started()
+    cheat = table.peers[0]
+    rogue = Step(
+        cheat.replica.game,
+        1,
+        0,
+        cheat.replica.state_hash(),
+        {"kind": "move", "move": ["draw", 0], "reveal": None},  # a move before the deal
+    )
+    out = table.peers[1].receive(cheat.replica.identity.sign(rogue.encode()))
+    assert table.peers[1].frozen and table.peers[1].culprit == 0
+    assert "refused step 1 from seat 0" in table.peers[1].frozen
     nack = msgpack.unpackb(msgpack.unpackb(out.broadcast[0])[2])
-    assert nack["kind"] == "log/nack" and "seat 0" in nack["reason"]
+    assert nack["kind"] == "log/nack" and nack["seat"] == 1
 
 
 def test_a_different_state_hash_freezes_the_table():
@@ -59,6 +81,7 @@ def test_a_different_state_hash_freezes_the_table():
     peer.receive(liar.replica.identity.sign(wrong.encode()))
     assert peer.frozen and "state hash mismatch at step 1: seat 2" in peer.frozen
     assert peer.replica.n == 0  # nothing committed
+    assert peer.culprit is None  # a mismatch alone does not say who lied
 
 
 def test_two_signed_steps_for_one_number_are_kept_as_evidence():
@@ -76,5 +99,5 @@ def test_two_signed_steps_for_one_number_are_kept_as_evidence():
     )
     second = cheat.replica.identity.sign(other.encode())
     peer.receive(second)
-    assert peer.frozen and "signed two different messages" in peer.frozen
-    assert peer.evidence == [(first, second)]
+    assert peer.frozen and "seat 0 signed two different steps for step 1" in peer.frozen
+    assert peer.culprit == 0 and peer.evidence == [(first, second)]

@@ -146,10 +146,16 @@ class DeckSeat:
         public_keys: Sequence[bytes],
         entropy: Entropy = secrets.token_bytes,
         eager: bool = True,
+        seed: bytes | None = None,
+        quiet: bool = False,
     ) -> None:
         """`eager`: apply this seat's own messages as soon as it makes them (in-process
         use). With ``eager=False`` (the log) a message this seat makes is applied only
-        when it comes back through `receive`, in the log's order, like everyone else's."""
+        when it comes back through `receive`, in the log's order, like everyone else's.
+
+        A peer restarting from its transcript passes the round's saved `seed` and
+        `quiet=True`: it then makes no shuffle or shares while it replays the log
+        (its own committed messages come back through `adopt`), until `wake`."""
         if len(public_keys) != params.players:
             raise ValueError("the roster must list every seat's key")
         if identity is None:
@@ -161,7 +167,8 @@ class DeckSeat:
         self.identity = identity
         self.roster = roster_of(list(public_keys))
         self.entropy = entropy
-        self.seed = Seed.generate(entropy)
+        self.seed = Seed(seed) if seed is not None else Seed.generate(entropy)
+        self.quiet = quiet
         self.phase = DeckPhase.COMMIT
         self.commitments: dict[int, bytes] = {}
         self.commit_bodies: dict[int, bytes] = {}
@@ -227,6 +234,20 @@ class DeckSeat:
             return []
         p = self.params
         return self._send(SeedReveal(p.game, p.round_no, self.seat, self.context, self.seed.value))
+
+    def adopt(self, envelope: bytes) -> None:
+        """This seat's own message from the committed log (after a restart): take it
+        as the one this seat made, whatever it would make now."""
+        if self.eager:
+            raise ValueError("only a seat driven by the log adopts its messages")
+        self._unsent = envelope
+
+    def wake(self) -> list[bytes]:
+        """End a replay: what this seat owes now (its unsent message, or the next one)."""
+        self.quiet = False
+        if self._unsent is not None:
+            return [self._unsent]
+        return self._advance()
 
     # --- what this seat knows ---------------------------------------------
 
@@ -398,7 +419,7 @@ class DeckSeat:
         """Send whatever this seat owes next, repeatedly, until it waits on others."""
         if self.phase is not DeckPhase.RUNNING or not self.tasks or self._unsent is not None:
             return []
-        if self.identity is None:
+        if self.identity is None or self.quiet:
             return []
         task = self.tasks[0]
         if isinstance(task, ShuffleTask):

@@ -114,7 +114,30 @@ class BuyAnswer:
         )
 
 
-LogMessage = Step | Ack | Nack | BuyAnswer
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """`seat` has committed through step `n`. With `ask`, it wants what it lacks: the
+    records after `n` (as their original signed envelopes), the messages in flight,
+    and a `Sync` without `ask` once they are sent."""
+
+    game: bytes
+    seat: int
+    n: int
+    ask: bool
+
+    def encode(self) -> bytes:
+        return pack(
+            {
+                "kind": "log/sync",
+                "game": self.game,
+                "seat": self.seat,
+                "n": self.n,
+                "ask": int(self.ask),
+            }
+        )
+
+
+LogMessage = Step | Ack | Nack | BuyAnswer | Sync
 
 _SCHEMAS = {
     "log/step": Schema(
@@ -125,6 +148,9 @@ _SCHEMAS = {
     ),
     "log/nack": Schema(
         "log/nack", {"game": _GAME, "n": _N, "seat": integer(0, 5), "reason": text(500)}
+    ),
+    "log/sync": Schema(
+        "log/sync", {"game": _GAME, "seat": integer(0, 5), "n": _N, "ask": integer(0, 1)}
     ),
     "buy/answer": Schema(
         "buy/answer", {"game": _GAME, "window": _N, "seat": integer(0, 5), "claim": integer(0, 1)}
@@ -149,6 +175,8 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
         return Ack(f["game"], f["n"], f["seat"], f["state"])
     if kind == "log/nack":
         return Nack(f["game"], f["n"], f["seat"], f["reason"])
+    if kind == "log/sync":
+        return Sync(f["game"], f["seat"], f["n"], bool(f["ask"]))
     return BuyAnswer(f["game"], f["window"], f["seat"], bool(f["claim"]))
 
 

@@ -11,7 +11,12 @@ Buy windows (lp "Køb!"): eligible seats broadcast a signed claim or pass; the
 sequencer (the seat in turn, which declined the card and cannot claim it)
 closes the window when every eligible seat has answered or its time is up, and
 proposes the answers in the order it received them. A peer refuses a
-resolution that leaves out a claim it holds.
+resolution without every answer that came well before the window's time was
+up by its own clock; a claim that merely arrived late is left out and noted.
+
+Trouble is named: a refused input names the seat it came from, a frozen table
+names the culprit when the evidence does (`culprit`), and a seat that keeps the
+table waiting past `stall_after` seconds is reported in `stalls`.
 
 Sans-IO: `receive(envelope, now)` and `tick(now)` return an `Output` with the
 envelopes to broadcast and the records that committed.
@@ -20,7 +25,7 @@ envelopes to broadcast and the records that committed.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -28,7 +33,7 @@ from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove, ProtocolError
-from p2p_rommy.log.messages import Ack, BuyAnswer, Nack, Record, Step, decode
+from p2p_rommy.log.messages import Ack, BuyAnswer, Nack, Record, Step, Sync, decode
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.wire.identity import open_envelope
 
@@ -41,32 +46,88 @@ class Player(Protocol):
     def wants_buy(self, view: View) -> bool: ...
 
 
+STALL_AFTER_S = 30.0
+"""Waiting this long for one seat's message is reported as a stall naming the seat."""
+FUTURE_STEPS = 8
+"""How far ahead of its committed state a peer keeps steps that arrived early."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The table waits for `seat` to send `what`, and has since `since`."""
+
+    seat: int
+    what: str
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class Stall:
+    """A seat kept the table waiting for `seconds`."""
+
+    seat: int
+    what: str
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} has not sent {self.what} for {self.seconds:.0f} s"
+
+
+RESYNC_S = 3.0
+"""Without progress for this long, a peer asks everyone for what it may have missed."""
+
+
 @dataclass
 class Output:
     broadcast: list[bytes] = field(default_factory=list)
     committed: list[Record] = field(default_factory=list)
+    direct: list[tuple[int, bytes]] = field(default_factory=list)
+    """(seat, envelope): messages for one seat only (catch-up)."""
 
     def extend(self, other: Output) -> None:
         self.broadcast += other.broadcast
         self.committed += other.committed
+        self.direct += other.direct
 
 
 class Peer:
     """Consensus for one seat. `player` decides its moves; None means they come from
     `submit` (the client)."""
 
-    def __init__(self, replica: Replica, player: Player | None = None) -> None:
+    def __init__(
+        self,
+        replica: Replica,
+        player: Player | None = None,
+        stall_after: float = STALL_AFTER_S,
+        records: list[Record] | None = None,
+    ) -> None:
+        """`records`: the committed records `replica` was restored from (a restart); the
+        peer then catches up from every other seat before it proposes anything."""
         self.replica = replica
         self.player = player
         self.seat = replica.seat
         self.players = replica.config.players
-        self.records: list[Record] = []
+        self.records: list[Record] = list(records or [])
+        self.catching_up = records is not None
+        """Restarted, and not yet told by every other seat that it has all they have."""
         self.frozen: str | None = None
+        self.culprit: int | None = None
+        """The seat the evidence blames for the freeze, when it does."""
         self.evidence: list[tuple[bytes, bytes]] = []
         self.refused: list[str] = []
+        self.notes: list[str] = []
+        """Things worth a line in the log that are nobody's fault (a claim too late)."""
+        self.stall_after = stall_after
+        self.stalls: list[Stall] = []
+        self._progress_at = 0.0
         self._step_envelope: bytes | None = None
+        self._refused_step: bytes | None = None
+        self._nacks: dict[int, tuple[int, str]] = {}
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
-        self._future: dict[int, bytes] = {}
+        self._future: dict[int, dict[int, bytes]] = {}
+        self._asked: set[int] = set()
+        """Seats asked for a catch-up that have not yet answered."""
+        self._last_resync = 0.0
         self._answers: dict[int, list[tuple[int, bytes]]] = {}
         self._answered: set[int] = set()
         self._window_opened: float | None = None
@@ -78,11 +139,52 @@ class Peer:
     # --- driving ----------------------------------------------------------
 
     def start(self, now: float = 0.0) -> Output:
+        self._progress_at = now
+        self._last_resync = now
+        if self.catching_up:
+            return self._ask(now, range(self.players))
         return self._duties(now)
 
+    def link_up(self, seat: int, now: float = 0.0) -> Output:
+        """A connection to `seat` (re)opened: frames may have been lost, so ask."""
+        return self._ask(now, [seat])
+
     def tick(self, now: float) -> Output:
-        """Let time pass: a buy window may close."""
-        return self._duties(now)
+        """Let time pass: a buy window may close, a seat may be reported as stalling,
+        and after a quiet spell the peer asks everyone for what it may have missed."""
+        out = Output()
+        quiet = min(now - self._progress_at, now - self._last_resync)
+        if not self.frozen and not self.replica.over and quiet >= RESYNC_S:
+            out.extend(self._ask(now, range(self.players)))
+        waiting = self.waiting(now)
+        if (
+            waiting is not None
+            and waiting.seat != self.seat
+            and now - waiting.since >= self.stall_after
+            and not any(s.seat == waiting.seat and s.what == waiting.what for s in self.stalls)
+        ):
+            stall = Stall(waiting.seat, waiting.what, now - waiting.since)
+            log.warning("stalled: %s", stall)
+            self.stalls.append(stall)
+        out.extend(self._duties(now))
+        return out
+
+    def waiting(self, now: float) -> Waiting | None:
+        """Whom the table waits for now (this seat itself on its own turn), or None."""
+        replica = self.replica
+        if self.frozen or replica.over:
+            return None
+        tentative = replica.tentative
+        if tentative is not None:
+            held = self._acks.get(tentative.n, {})
+            missing = [s for s in range(self.players) if s not in held]
+            if not missing:
+                return None
+            return Waiting(missing[0], f"its ACK of step {tentative.n}", self._progress_at)
+        proposer = replica.expected_proposer()
+        if proposer is None:
+            return None
+        return Waiting(proposer, replica.awaited(), self._progress_at)
 
     def submit(self, move: Move, now: float = 0.0) -> Output:
         """A move chosen by the client for this seat; `IllegalMove` if the rules refuse it."""
@@ -117,78 +219,145 @@ class Peer:
 
     # --- receiving --------------------------------------------------------
 
-    def receive(self, envelope: bytes, now: float = 0.0) -> Output:
-        """Handle one envelope from a peer. Bad input is refused and logged; nothing changes."""
+    def receive(self, envelope: bytes, now: float = 0.0, via: int | None = None) -> Output:
+        """Handle one envelope from a peer (`via`: the seat whose connection brought it).
+        Bad input is refused and logged; nothing changes."""
         out = Output()
-        if self.frozen:
-            return out
+        source = "a peer" if via is None else f"seat {via}"
         try:
             opened = open_envelope(envelope, self.replica.roster)
             message = decode(opened.body, opened.seat)
         except ProtocolError as error:
-            self._refuse(str(error))
+            self._refuse(f"from {source}: {error}")
+            return out
+        if self.frozen:
+            if isinstance(message, Step):
+                self._compare_evidence(message, envelope)
             return out
         if isinstance(message, Step):
-            out.extend(self._on_step(message, envelope, now))
+            out.extend(self._on_step(message, envelope, now, source))
         elif isinstance(message, Ack):
+            if message.game != self.replica.game:
+                self._refuse(f"from {source}: an ACK for another game")
+                return out
             self._on_ack(message, envelope)
             out.extend(self._try_commit(now))
         elif isinstance(message, Nack):
-            if message.n == self.replica.n + 1:
-                self._freeze(f"seat {message.seat} refused step {message.n}: {message.reason}")
+            out.extend(self._on_nack(message))
+        elif isinstance(message, Sync):
+            if message.game != self.replica.game:
+                self._refuse(f"from {source}: a sync for another game")
+                return out
+            out.extend(self._on_sync(message, now))
         else:
+            if message.game != self.replica.game:
+                self._refuse(f"from {source}: a buy answer for another game")
+                return out
             self._on_answer(message, envelope)
             out.extend(self._duties(now))
         return out
 
-    def _on_step(self, step: Step, envelope: bytes, now: float) -> Output:
+    def _on_step(self, step: Step, envelope: bytes, now: float, source: str = "a peer") -> Output:
         out = Output()
         replica = self.replica
         if step.game != replica.game:
-            self._refuse(f"seat {step.seat}: step for another game")
+            self._refuse(f"from {source}: seat {step.seat}'s step for another game")
             return out
         if step.n <= replica.n:
-            committed = decode_step(self.records[step.n - 1].step) if step.n >= 1 else None
-            if (
-                committed is not None
-                and committed.seat == step.seat
-                and envelope != self.records[step.n - 1].step
-            ):
-                self._equivocation(self.records[step.n - 1].step, envelope)
+            committed = self.records[step.n - 1].step if step.n >= 1 else None
+            if committed == envelope:
+                if source not in self._asked_sources() and step.n < replica.n:
+                    self._refuse(
+                        f"from {source}: step {step.n} again, already committed (a replay)"
+                    )
+            elif committed is not None and decode_step(committed).seat == step.seat:
+                self._equivocation(committed, envelope)
+            else:
+                self._refuse(f"from {source}: seat {step.seat}'s step {step.n} out of turn")
             return out
         if step.n > replica.n + 1:
-            self._future.setdefault(step.n, envelope)
+            if step.n > replica.n + FUTURE_STEPS:
+                self._refuse(f"from {source}: step {step.n} is too far ahead")
+            else:
+                self._future.setdefault(step.n, {}).setdefault(step.seat, envelope)
+            return out
+        if replica.tentative is not None and self._step_envelope is not None:
+            # the step due is already held (the deck seat has moved on with it)
+            expected = replica.tentative.proposer
+            if step.seat == expected and envelope != self._step_envelope:
+                self._equivocation(self._step_envelope, envelope)
+                return out
+        else:
+            expected = replica.expected_proposer()
+        if step.seat != expected:
+            self._refuse(
+                f"from {source}: seat {step.seat} proposed step {step.n} out of turn "
+                f"(it is seat {expected}'s step)"
+            )
             return out
         if replica.tentative is not None:
-            if self._step_envelope is not None and envelope != self._step_envelope:
-                first = decode_step(self._step_envelope)
-                if first.seat == step.seat:
-                    self._equivocation(self._step_envelope, envelope)
-            return out
+            return out  # the same step again
         try:
             tentative = replica.validate(step)
             if step.body.get("kind") == "buy":
-                self._check_no_claim_left_out(step)
+                self._check_buy_window_kept(step, now)
         except ProtocolError as error:
             reason = error.reason
+            self._refused_step = envelope
             out.broadcast.append(self._sign(Nack(replica.game, step.n, self.seat, reason[:500])))
-            self._freeze(f"refused step {step.n} from seat {step.seat}: {reason}")
+            culprit = error.sender if isinstance(error.sender, int) else step.seat
+            self._freeze(f"refused step {step.n} from seat {step.seat}: {reason}", culprit)
             return out
         self._step_envelope = envelope
+        self._progress_at = now
         ack = self._sign(Ack(replica.game, step.n, self.seat, tentative.hash))
         self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
         out.broadcast.append(ack)
+        nack = self._nacks.get(step.n)
+        if nack is not None:
+            out.extend(self._disagreement(step.n, *nack))
+            return out
         out.extend(self._try_commit(now))
         return out
 
-    def _check_no_claim_left_out(self, step: Step) -> None:
-        included = {self.replica.open_buy_answer(e).seat for e in step.body["answers"]}
-        for seat, envelope in self._answers.get(self.replica.buy_window or -1, []):
-            answer = self.replica.open_buy_answer(envelope)
-            if answer.claim and seat not in included:
-                raise ProtocolError(
-                    step.seat, f"the buy resolution leaves out seat {seat}'s claim", step.n
-                )
+    def _on_nack(self, nack: Nack) -> Output:
+        """A seat refused the step due now. This seat's own validation of that step
+        decides: refused here too, it names the proposer; valid here, the table
+        disagrees and stops."""
+        if nack.game != self.replica.game or nack.n != self.replica.n + 1:
+            return Output()
+        self._nacks.setdefault(nack.n, (nack.seat, nack.reason))
+        if self.replica.tentative is None:
+            return Output()  # wait for the step itself
+        return self._disagreement(nack.n, nack.seat, nack.reason)
+
+    def _disagreement(self, n: int, seat: int, reason: str) -> Output:
+        out = Output()
+        if self._step_envelope is not None:
+            out.broadcast.append(self._step_envelope)  # lets the refuser compare the step
+        self._freeze(f"seat {seat} refused step {n}, which this seat found valid: {reason}")
+        return out
+
+    def _check_buy_window_kept(self, step: Step, now: float) -> None:
+        """A resolution without every eligible seat's answer must come after the window's
+        time (half of it, by this seat's clock, to allow for delays). A claim that
+        reached this seat but not the sequencer in time is left out, and noted."""
+        replica = self.replica
+        included = {replica.open_buy_answer(e).seat for e in step.body["answers"]}
+        if set(replica.state.buy_eligible) <= included:
+            return
+        window_s = replica.config.rules.buy_window_ms / 1000
+        opened = self._window_opened
+        if opened is not None and now - opened < window_s / 2:
+            raise ProtocolError(
+                step.seat,
+                f"the buy window was closed after {now - opened:.1f} s of its "
+                f"{window_s:g} s without every answer",
+                step.n,
+            )
+        for seat, envelope in self._answers.get(replica.buy_window or -1, []):
+            if seat not in included and replica.open_buy_answer(envelope).claim:
+                self._note(f"seat {seat}'s Køb! came too late for the sequencer")
 
     def _on_ack(self, ack: Ack, envelope: bytes) -> None:
         if ack.n <= self.replica.n:
@@ -196,24 +365,78 @@ class Peer:
         held = self._acks.setdefault(ack.n, {})
         if ack.seat in held:
             if held[ack.seat][1] != envelope:
-                self._equivocation(held[ack.seat][1], envelope)
+                self._equivocation(held[ack.seat][1], envelope, "ACKs")
             return
         held[ack.seat] = (ack.state, envelope)
 
     def _on_answer(self, answer: BuyAnswer, envelope: bytes) -> None:
-        answers = self._answers.setdefault(answer.window, [])
-        if any(seat == answer.seat for seat, _ in answers):
+        is_open = answer.window == self.replica.buy_window and self.replica.state.phase is Phase.BUY
+        if not is_open and answer.window <= self.replica.n:
+            self._refuse(f"seat {answer.seat}: a buy answer after its window closed")
             return
-        if answer.window == self.replica.buy_window and self.replica.state.phase is Phase.BUY:
+        answers = self._answers.setdefault(answer.window, [])
+        held = next((e for seat, e in answers if seat == answer.seat), None)
+        if held is not None:
+            if held != envelope:
+                self._refuse(f"seat {answer.seat}: a second, different answer in one buy window")
+            return
+        if is_open:
             try:
                 self.replica.open_buy_answer(envelope)
             except ProtocolError as error:
                 self._refuse(str(error))
                 return
-        elif answer.window <= self.replica.n:
-            self._refuse(f"seat {answer.seat}: a buy answer after its window closed")
-            return
         answers.append((answer.seat, envelope))
+
+    # --- catching up ----------------------------------------------------------
+
+    def _ask(self, now: float, seats: Iterable[int]) -> Output:
+        out = Output()
+        sync = self._sign(Sync(self.replica.game, self.seat, self.replica.n, True))
+        for seat in seats:
+            if seat != self.seat:
+                self._asked.add(seat)
+                out.direct.append((seat, sync))
+        self._last_resync = now
+        return out
+
+    def _asked_sources(self) -> set[str]:
+        return {f"seat {seat}" for seat in self._asked}
+
+    def _on_sync(self, sync: Sync, now: float) -> Output:
+        """A seat says how far it is. Asked, this seat sends what the other lacks: the
+        committed records after its `n` (the original step and ACK envelopes, which it
+        checks like any step), the step in flight with the ACKs held for it, and the
+        buy answers of the open window; then its own `Sync`."""
+        out = Output()
+        seat = sync.seat
+        if sync.ask:
+            for record in self.records[sync.n :]:
+                out.direct.append((seat, record.step))
+                out.direct += [(seat, ack) for ack in record.acks]
+            if sync.n <= self.replica.n:
+                if self._step_envelope is not None and self.replica.tentative is not None:
+                    out.direct.append((seat, self._step_envelope))
+                    held = self._acks.get(self.replica.tentative.n, {})
+                    out.direct += [(seat, ack) for _, ack in held.values()]
+                window = self.replica.buy_window
+                if window is not None and self.replica.state.phase is Phase.BUY:
+                    out.direct += [(seat, e) for _, e in self._answers.get(window, [])]
+            reply = Sync(self.replica.game, self.seat, self.replica.n, False)
+            out.direct.append((seat, self._sign(reply)))
+            if sync.n > self.replica.n and seat not in self._asked:
+                out.extend(self._ask(now, [seat]))  # this seat is the one behind
+            return out
+        self._asked.discard(seat)
+        if sync.n > self.replica.n:
+            out.extend(self._ask(now, [seat]))
+        elif self.catching_up and not self._asked:
+            self.catching_up = False
+            log.info("caught up at step %d", self.replica.n)
+            if self.replica.restoring:
+                self.replica.wake()
+            out.extend(self._duties(now))
+        return out
 
     # --- committing ---------------------------------------------------------
 
@@ -230,6 +453,7 @@ class Peer:
                         f"state hash mismatch at step {tentative.n}: seat {seat} has "
                         f"{state.hex()[:16]}, this seat has {tentative.hash.hex()[:16]}"
                     )
+                    out.broadcast.append(self._step_envelope)  # evidence, if it was two-faced
                     return out
             if len(held) < self.players:
                 break
@@ -243,6 +467,7 @@ class Peer:
             if self.replica.buy_window != opened_before:
                 self._window_opened = now
             self.records.append(record)
+            self._progress_at = now
             out.committed.append(record)
             if tentative.n in self._proposed_at:
                 self.commit_latencies.append(now - self._proposed_at.pop(tentative.n))
@@ -250,7 +475,13 @@ class Peer:
                 self.on_commit(record)
             self._step_envelope = None
             del self._acks[tentative.n]
-            following = self._future.pop(self.replica.n + 1, None)
+            self._nacks.pop(tentative.n, None)
+            early = self._future.pop(self.replica.n + 1, {})
+            expected = self.replica.expected_proposer()
+            following = early.get(expected) if expected is not None else None
+            for seat in early:
+                if seat != expected:
+                    self._refuse(f"seat {seat} proposed step {self.replica.n + 1} out of turn")
             if following is not None:
                 out.extend(self._on_step(decode_step(following), following, now))
                 continue
@@ -263,7 +494,7 @@ class Peer:
     def _duties(self, now: float) -> Output:
         out = Output()
         replica = self.replica
-        if self.frozen:
+        if self.frozen or self.catching_up:
             return out
         out.extend(self._buy_answer_due(now))
         duty = replica.duty()
@@ -306,6 +537,7 @@ class Peer:
         assert tentative is not None
         self._step_envelope = envelope
         self._proposed_at[step.n] = now
+        self._progress_at = now
         ack = self._sign(Ack(self.replica.game, step.n, self.seat, tentative.hash))
         self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
         out.broadcast += [envelope, ack]
@@ -321,15 +553,39 @@ class Peer:
         log.warning("refused: %s", reason)
         self.refused.append(reason)
 
-    def _freeze(self, report: str) -> None:
+    def _note(self, note: str) -> None:
+        log.info("note: %s", note)
+        self.notes.append(note)
+
+    def _freeze(self, report: str, culprit: int | None = None) -> None:
         if not self.frozen:
             log.error("table frozen: %s", report)
             self.frozen = report
+            self.culprit = culprit
 
-    def _equivocation(self, first: bytes, second: bytes) -> None:
+    def _equivocation(self, first: bytes, second: bytes, what: str = "steps") -> None:
+        """Two different messages signed by one seat for one step number: proof."""
         self.evidence.append((first, second))
         seat = decode_step_or_ack_seat(first)
-        self._freeze(f"seat {seat} signed two different messages for the same step (kept as proof)")
+        report = f"seat {seat} signed two different {what} for step {decode_step_number(first)}"
+        report += " (kept as proof)"
+        if self.frozen and self.culprit is None:  # the proof outranks a mismatch report
+            log.error("table frozen: %s", report)
+            self.frozen, self.culprit = f"{report}; {self.frozen}", seat
+        self._freeze(report, seat)
+
+    def _compare_evidence(self, step: Step, envelope: bytes) -> None:
+        """While frozen, a step sent as evidence may prove its proposer two-faced."""
+        held = [self._step_envelope, self._refused_step]
+        if 1 <= step.n <= len(self.records):
+            held.append(self.records[step.n - 1].step)
+        for mine in held:
+            if mine is None or mine == envelope:
+                continue
+            other = decode_step(mine)
+            if other.n == step.n and other.seat == step.seat:
+                self._equivocation(mine, envelope)
+                return
 
 
 def decode_step(envelope: bytes) -> Step:
@@ -347,3 +603,11 @@ def decode_step_or_ack_seat(envelope: bytes) -> int:
     _, _, body, _ = unpack(envelope)
     message = decode(body)
     return message.seat  # type: ignore[union-attr]
+
+
+def decode_step_number(envelope: bytes) -> int:
+    from p2p_rommy.wire.codec import unpack
+
+    _, _, body, _ = unpack(envelope)
+    message = decode(body)
+    return message.n  # type: ignore[union-attr]

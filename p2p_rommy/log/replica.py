@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +46,7 @@ from p2p_rommy.engine.moves import (
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
-from p2p_rommy.log.messages import BuyAnswer, Step
+from p2p_rommy.log.messages import Ack, BuyAnswer, Step
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.move_codec import decode_move, encode_move
 from p2p_rommy.wire.identity import Entropy, Identity, open_envelope, roster_of
@@ -89,15 +90,20 @@ class RoundDeck:
 class Replica:
     """The game as one seat holds it; see the module docstring."""
 
+    deck_seat_class: type[DeckSeat] = DeckSeat
+    """The deck protocol implementation (tests put a cheating one here)."""
+
     def __init__(
         self,
         config: GameConfig,
         seat: int | None,
         identity: Identity | None,
         entropy: Entropy = secrets.token_bytes,
+        seeds: Mapping[int, bytes] | None = None,
     ) -> None:
         """A seat's replica, or with `seat` and `identity` None an observer that checks
-        every step and holds no secret (the verifier)."""
+        every step and holds no secret (the verifier). `seeds` (round -> seed) are this
+        seat's saved round seeds when it restarts from its transcript (see `restore`)."""
         if identity is not None and (
             seat is None or config.seats[seat].public_key != identity.public_key
         ):
@@ -117,6 +123,9 @@ class Replica:
         """Each finished round's audit report."""
         self.buy_window: int | None = None
         """The step number whose commit opened the current buy window."""
+        self.seeds = dict(seeds or {})
+        self.restoring = seeds is not None
+        """Replaying its own transcript: the deck seat makes nothing until `wake`."""
         self._settle()
 
     # --- what the committed state says ---------------------------------------
@@ -166,6 +175,25 @@ class Replica:
         if phase in (Phase.DRAW, Phase.PLAY):
             return "move"
         return None
+
+    def awaited(self) -> str:
+        """What the expected proposer owes the table now, in words ("its shuffle")."""
+        deck = self.deck.seat if self.deck is not None else None
+        if deck is not None:
+            if deck.phase is DeckPhase.COMMIT:
+                return f"its commitment to round {deck.params.round_no + 1}'s deck"
+            if deck.phase is DeckPhase.RUNNING and deck.tasks:
+                if isinstance(deck.tasks[0], ShuffleTask):
+                    return "its shuffle"
+                return "its decryption shares"
+            if deck.phase in (DeckPhase.RUNNING, DeckPhase.SEEDS) and self._round_over():
+                return f"its seed for round {deck.params.round_no + 1}"
+        phase = self.state.phase
+        if phase is Phase.BUY:
+            return "the buy window's resolution"
+        if phase is Phase.REVEAL:
+            return "its hand at the end of the round"
+        return "its move"
 
     def view(self) -> View:
         """This seat's view: the public state and the faces of its own hidden cards."""
@@ -285,6 +313,7 @@ class Replica:
         opened = open_envelope(envelope, self.roster)
         if opened.seat != step.seat:
             raise ProtocolError(step.seat, "the deck message is signed by another seat", step.n)
+        self._adopt_own(step, envelope)
         self.outbox.extend(self.deck.seat.receive(envelope))
         self.deck.log.append(envelope)
         return self.state
@@ -314,6 +343,7 @@ class Replica:
                 deck.reveal(step.seat, hidden)
             except ValueError as error:
                 raise CheatDetected(step.seat, f"cannot show that card: {error}", step.n) from None
+            self._adopt_own(step, reveal)
             self.outbox.extend(deck.receive(reveal))
             self.deck.log.append(reveal)
             for slot in hidden:
@@ -322,6 +352,11 @@ class Replica:
                         step.seat, f"the card in slot {slot} is not the one claimed", step.n
                     )
         return after
+
+    def _adopt_own(self, step: Step, envelope: bytes) -> None:
+        """This seat's own step coming back from the log after a restart."""
+        if self.seat is not None and step.seat == self.seat and self.deck is not None:
+            self.deck.seat.adopt(envelope)
 
     def _check_buy(self, step: Step) -> GameState:
         body = step.body
@@ -364,6 +399,47 @@ class Replica:
             return self.state_hash()
         finally:
             self.state, self.n = saved_state, saved_n
+
+    # --- committed records (catch-up and restart) ------------------------------
+
+    def check_certificate(self, step: Step, acks: Sequence[bytes]) -> Tentative:
+        """Validate a committed record's step and its ACKs: every seat's signature on
+        the state hash this replica computes. Raises `ProtocolError`; on success the
+        step is the tentative one, ready to `commit`."""
+        if self.tentative is None:
+            self.validate(step)
+        tentative = self.tentative
+        assert tentative is not None
+        if tentative.n != step.n or tentative.proposer != step.seat:
+            raise ProtocolError(step.seat, "a record for another step than the one held", step.n)
+        if len(acks) != self.config.players:
+            raise ProtocolError(None, f"record {step.n} lacks ACKs", step.n)
+        for seat, envelope in enumerate(acks):
+            opened = open_envelope(envelope, self.roster)
+            ack = decode_log(opened.body, opened.seat)
+            if not isinstance(ack, Ack) or opened.seat != seat or ack.game != self.game:
+                raise ProtocolError(opened.seat, f"record {step.n}: not seat {seat}'s ACK", step.n)
+            if ack.n != step.n or ack.state != tentative.hash:
+                raise ProtocolError(
+                    seat, f"record {step.n}: seat {seat} ACKed another state", step.n
+                )
+        return tentative
+
+    def restore(self, step_envelope: bytes, acks: Sequence[bytes]) -> None:
+        """Replay one record of this seat's own transcript (signatures and all)."""
+        opened = open_envelope(step_envelope, self.roster)
+        step = decode_log(opened.body, opened.seat)
+        if not isinstance(step, Step):
+            raise ProtocolError(opened.seat, "a transcript record must hold a step")
+        self.check_certificate(step, acks)
+        self.commit()
+
+    def wake(self) -> None:
+        """The replay is over: from now on this seat makes its messages again."""
+        self.restoring = False
+        self.outbox.clear()
+        if self.deck is not None:
+            self.outbox.extend(self.deck.seat.wake())
 
     # --- committing -----------------------------------------------------------
 
@@ -444,8 +520,15 @@ class Replica:
             self.config.lam,
         )
         own = self.seat if self.seat is not None else -1
-        seat = DeckSeat(
-            params, own, self.identity, self.config.public_keys, self.entropy, eager=False
+        seat = self.deck_seat_class(
+            params,
+            own,
+            self.identity,
+            self.config.public_keys,
+            self.entropy,
+            eager=False,
+            seed=self.seeds.get(params.round_no),
+            quiet=self.restoring,
         )
         self.deck = RoundDeck(seat)
         self.outbox.clear()

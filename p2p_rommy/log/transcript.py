@@ -73,7 +73,7 @@ def parse(data: bytes) -> Parsed:
     """A transcript's genesis and records; `ProtocolError` if it is not a transcript."""
     if not data.startswith(MAGIC):
         raise ProtocolError(None, "not a p2p-rommy transcript (bad magic line)")
-    frames, torn = _frames(data[len(MAGIC) :])
+    frames, torn, _ = split_frames(data[len(MAGIC) :])
     if not frames:
         raise ProtocolError(
             None, "the transcript has no game config" + (f" ({torn})" if torn else "")
@@ -83,19 +83,21 @@ def parse(data: bytes) -> Parsed:
     return Parsed(genesis, records, torn)
 
 
-def _frames(data: bytes) -> tuple[list[bytes], str | None]:
+def split_frames(data: bytes) -> tuple[list[bytes], str | None, int]:
+    """The whole frames in `data`, why the rest could not be read (or None), and the
+    length of the good part."""
     frames: list[bytes] = []
     offset = 0
     while offset < len(data):
         if len(data) - offset < 8:
-            return frames, f"a torn record at byte {offset}"
+            return frames, f"a torn record at byte {offset}", offset
         size = int.from_bytes(data[offset : offset + 4], "big")
         end = offset + 4 + size
         if end + 4 > len(data):
-            return frames, f"a torn record at byte {offset}"
+            return frames, f"a torn record at byte {offset}", offset
         payload = data[offset + 4 : end]
         if zlib.crc32(payload).to_bytes(4, "big") != data[end : end + 4]:
-            return frames, f"a damaged record at byte {offset}"
+            return frames, f"a damaged record at byte {offset}", offset
         frames.append(payload)
         offset = end + 4
-    return frames, None
+    return frames, None, offset

@@ -58,6 +58,7 @@ class Mesh:
         keys: Sequence[bytes],
         on_message: Callable[[int, bytes], None],
         on_change: Callable[[], None] | None = None,
+        on_link_up: Callable[[int], None] | None = None,
     ) -> None:
         self.identity = identity
         self.table = table
@@ -65,6 +66,7 @@ class Mesh:
         self.keys = list(keys)
         self.on_message = on_message
         self.on_change = on_change or (lambda: None)
+        self.on_link_up = on_link_up or (lambda seat: None)
         self.links = {s: Link(s) for s in range(len(keys)) if s != seat}
         self.server: asyncio.Server | None = None
         self.address: tuple[str, int] | None = None
@@ -116,9 +118,14 @@ class Mesh:
     # --- sending --------------------------------------------------------------
 
     def broadcast(self, envelopes: Sequence[bytes]) -> None:
-        for link in self.links.values():
-            link.outbox.extend(envelopes)
-            link.wake.set()
+        for seat in self.links:
+            self.send(seat, envelopes)
+
+    def send(self, seat: int, envelopes: Sequence[bytes]) -> None:
+        """Queue envelopes for one seat; they go out when (or once again) connected."""
+        link = self.links[seat]
+        link.outbox.extend(envelopes)
+        link.wake.set()
 
     def connected(self) -> dict[int, bool]:
         return {seat: link.connected for seat, link in self.links.items()}
@@ -177,6 +184,7 @@ class Mesh:
         link.connected = True
         link.wake.set()
         self.on_change()
+        self.on_link_up(link.seat)
         sender = asyncio.get_running_loop().create_task(self._send_loop(link, writer))
         try:
             while not self._closing:
@@ -190,7 +198,7 @@ class Mesh:
             log.info("connection to seat %d ended: %s", link.seat, error or type(error).__name__)
         finally:
             sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, OSError):
                 await sender
             writer.close()
             if link.writer is writer:

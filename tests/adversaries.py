@@ -1,0 +1,370 @@
+"""Cheating peers for tests: one behaviour each, playing over real TCP on 127.0.0.1
+against honest peers that run the production code unchanged.
+
+A cheat is built from three hooks: a `Replica` subclass (what it proposes), a deck
+seat class (what it sends in the deck protocol) and a `Session` subclass (what goes
+on the wire, and to whom).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import msgpack
+
+from p2p_rommy.bots import make_bot
+from p2p_rommy.deck import DeckSeat
+from p2p_rommy.deck.derive import card_point, round_permutation
+from p2p_rommy.deck.messages import SeedReveal, encode
+from p2p_rommy.deck.proofs import ShuffleContext, prove_shuffle
+from p2p_rommy.deck.vectors import StreamEntropy
+from p2p_rommy.engine.moves import Discard, DrawStock, LayDown, Move, NewMeld, RevealHand
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.messages import Ack, BuyAnswer, Step, decode
+from p2p_rommy.log.move_codec import encode_move
+from p2p_rommy.log.peer import Output, Peer
+from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
+from p2p_rommy.netsim import seeded_config
+from p2p_rommy.rules.melds import MeldKind, Placed
+from p2p_rommy.session import Session
+from p2p_rommy.wire.codec import unpack
+from p2p_rommy.wire.identity import key_id
+
+
+@dataclass
+class Cheat:
+    """How the cheating seat differs from an honest one."""
+
+    replica: type[Replica] = Replica
+    session: type[Session] = Session
+
+
+@dataclass
+class Table:
+    sessions: list[Session]
+    cheater: int
+    transcript: bytes
+    """The honest seat's committed records as a transcript (for `rommy verify`)."""
+
+    @property
+    def honest(self) -> list[Session]:
+        return [s for s in self.sessions if s.peer.seat != self.cheater]
+
+
+async def play_against(
+    cheat: Cheat,
+    cheater: int,
+    until: Callable[[list[Session]], bool],
+    variant: str = "rummy",
+    players: int = 3,
+    house: dict[str, str] | None = None,
+    seed: int = 3,
+    stall_after: float = 30.0,
+    timeout: float = 60.0,
+) -> Table:
+    """Play honest bots against one cheat until `until(honest sessions)` holds."""
+    house = {"target_score": "1"} if house is None else house
+    config, identities = seeded_config(variant, players, house, seed)
+    rng = random.Random(seed)
+    sessions: list[Session] = []
+    for s in range(players):
+        kind = cheat if s == cheater else Cheat()
+        entropy = StreamEntropy(b"adversary %d deck %d" % (seed, s))
+        replica = kind.replica(config, s, identities[s], entropy)
+        peer = Peer(replica, make_bot("random", random.Random(rng.getrandbits(64))), stall_after)
+        sessions.append(kind.session(peer, config))
+    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
+    for session in sessions:
+        session.connect(addresses)
+    for session in sessions:
+        session.start()
+    honest = [s for s in sessions if s.peer.seat != cheater]
+    try:
+        async with asyncio.timeout(timeout):
+            while not until(honest):
+                await asyncio.sleep(0.05)
+    finally:
+        for session in sessions:
+            await session.close()
+    records = honest[0].peer.records
+    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
+    data = MAGIC + frame_record(genesis.encode())
+    data += b"".join(frame_record(r.encode()) for r in records)
+    return Table(sessions, cheater, data)
+
+
+def all_frozen(honest: list[Session]) -> bool:
+    return all(s.peer.frozen for s in honest)
+
+
+def all_over(honest: list[Session]) -> bool:
+    return all(s.peer.replica.over for s in honest)
+
+
+def all_stalled(honest: list[Session]) -> bool:
+    return all(s.peer.stalls for s in honest)
+
+
+# --- what goes on the wire ----------------------------------------------------
+
+
+class WireCheat(Session):
+    """A session that may add to, drop from or split what its honest peer sends."""
+
+    def _handle(self, out: Output) -> None:
+        extra = self.tamper(out)
+        super()._handle(out)
+        if extra:
+            self.mesh.broadcast(extra)
+
+    def tamper(self, out: Output) -> list[bytes]:
+        """Change `out.broadcast` in place; return extra envelopes for everyone."""
+        return []
+
+    def own(self, envelope: bytes) -> object:
+        return decode(unpack(envelope)[2])
+
+    def sign(self, message: Step | Ack | BuyAnswer) -> bytes:
+        return self.peer.replica.identity.sign(message.encode())
+
+
+class ForgedSignature(WireCheat):
+    """Sends an ACK in seat 0's name: seat 0's key id, its own signature."""
+
+    sent = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        replica = self.peer.replica
+        if self.sent or replica.n < 10:
+            return []
+        self.sent = True
+        body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32).encode()
+        version, _, _, signature = msgpack.unpackb(replica.identity.sign(body))
+        victim = key_id(self.config.public_keys[0])
+        return [msgpack.packb([version, victim, body, signature])]
+
+
+class Replay(WireCheat):
+    """Sends step 5's envelope again once step 30 has committed."""
+
+    sent = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        if self.sent or self.peer.replica.n < 30:
+            return []
+        self.sent = True
+        return [self.peer.records[4].step]
+
+
+class OtherGame(WireCheat):
+    """Signs a copy of its next step for another game id and sends it too."""
+
+    sent = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        for envelope in out.broadcast:
+            message = self.own(envelope)
+            if isinstance(message, Step) and not self.sent and message.n > 20:
+                self.sent = True
+                return [self.sign(replace(message, game=b"\x07" * 32))]
+        return []
+
+
+class OutOfTurn(WireCheat):
+    """Proposes a draw while another seat is in turn."""
+
+    sent = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        replica = self.peer.replica
+        proposer = replica.expected_proposer()
+        if (
+            self.sent
+            or replica.tentative is not None
+            or replica.state.phase is not Phase.DRAW
+            or proposer == self.peer.seat
+        ):
+            return []
+        self.sent = True
+        body = {"kind": "move", "move": encode_move(DrawStock(self.peer.seat)), "reveal": None}
+        step = Step(replica.game, replica.n + 1, self.peer.seat, replica.state_hash(), body)
+        return [self.sign(step)]
+
+
+class Equivocation(WireCheat):
+    """Its first draw goes out as "draw from the stock" to one peer and "take the
+    discard" to the other."""
+
+    split = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        for index, envelope in enumerate(out.broadcast):
+            step = self.own(envelope)
+            if self.split or not isinstance(step, Step) or step.seat != self.peer.seat:
+                continue
+            if step.body.get("kind") != "move" or step.body["move"][0] not in ("draw", "take"):
+                continue
+            self.split = True
+            other = "take" if step.body["move"][0] == "draw" else "draw"
+            second = self.sign(replace(step, body={**step.body, "move": [other, step.seat]}))
+            first_seat, second_seat = (s for s in range(self.config.players) if s != step.seat)
+            del out.broadcast[index]
+            self.mesh.send(first_seat, [envelope])
+            self.mesh.send(second_seat, [second])
+            return []
+        return []
+
+
+class WithholdAck(WireCheat):
+    """Stops sending its ACKs once step 25 has committed."""
+
+    def tamper(self, out: Output) -> list[bytes]:
+        if self.peer.replica.n >= 25:
+            out.broadcast[:] = [e for e in out.broadcast if not isinstance(self.own(e), Ack)]
+        return []
+
+
+class LateClaim(WireCheat):
+    """Calls "Køb!" for a window that has already been resolved."""
+
+    sent = False
+    claims: list[int]
+
+    def tamper(self, out: Output) -> list[bytes]:
+        replica = self.peer.replica
+        window = replica.buy_window
+        if self.sent or window is None or replica.state.phase is Phase.BUY:
+            return []
+        self.sent = True
+        self.claims = [window]
+        return [self.sign(BuyAnswer(replica.game, window, self.peer.seat, True))]
+
+
+# --- what it proposes ---------------------------------------------------------
+
+
+class ForcedMoves(Replica):
+    """A replica that can propose a move the rules refuse (with the deck proof of the
+    faces it shows, as far as it can give one)."""
+
+    def forced(self, move: Move, reveal: bool = True) -> Step:
+        prev = self.state_hash()
+        proof = self._reveal_for(self.seat, move) if reveal else None
+        body = {"kind": "move", "move": encode_move(move), "reveal": proof}
+        return self._own(Step(self.game, self.n + 1, self.seat, prev, body))
+
+
+class IllegalMeld(ForcedMoves):
+    """Lays down its first two cards as a "set" (a meld needs three)."""
+
+    def propose_move(self, move: Move) -> Step:
+        if self.state.phase is not Phase.PLAY:
+            return super().propose_move(move)
+        view = self.view()
+        cards = tuple(Placed(slot, card, 0) for slot, card in view.hand()[:2])
+        return self.forced(LayDown(self.seat, (NewMeld(MeldKind.SET, cards),)))
+
+
+class CardNotInHand(ForcedMoves):
+    """Discards a card from another seat's hand."""
+
+    def propose_move(self, move: Move) -> Step:
+        if self.state.phase is not Phase.PLAY:
+            return super().propose_move(move)
+        other = self.state.hands[(self.seat + 1) % self.config.players][0]
+        return self.forced(Discard(self.seat, other, 0), reveal=False)
+
+
+class LyingHand(ForcedMoves):
+    """At the end of the round shows every card of its hand as the lowest card."""
+
+    def propose_reveal(self) -> Step:
+        hand = self.state.hands[self.seat]
+        truth = self.view()
+        move = RevealHand(self.seat, tuple((slot, 0) for slot in hand))
+        proof = self._reveal_for(self.seat, RevealHand(self.seat, tuple(truth.hand())))
+        body = {"kind": "move", "move": encode_move(move), "reveal": proof}
+        return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
+
+
+# --- what it sends in the deck protocol -----------------------------------------
+
+
+class CheatingDeckReplica(Replica):
+    """Sends its deck messages even when its own deck seat would refuse them."""
+
+    def propose_deck(self) -> Step:
+        envelope = self.outbox[0]
+        try:
+            return super().propose_deck()
+        except ProtocolError:
+            body = {"kind": "deck", "envelope": envelope}
+            return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
+
+
+def cheating_deck(deck_class: type[DeckSeat]) -> type[Replica]:
+    name = f"{deck_class.__name__}Replica"
+    return type(name, (CheatingDeckReplica,), {"deck_seat_class": deck_class})
+
+
+def tampered_shuffle(tamper: Callable[[list[bytes], DeckSeat], None]) -> type[DeckSeat]:
+    """A deck seat that changes its shuffle's output and proves it as best it can."""
+
+    class TamperedShuffle(DeckSeat):
+        def _my_shuffle(self, shuffled):  # type: ignore[no-untyped-def]
+            honest = super()._my_shuffle(shuffled)
+            deck = list(honest.deck)
+            tamper(deck, self)
+            p = self.params
+            source = shuffled.decks[-1] if shuffled.decks else shuffled.points
+            permutation = round_permutation(
+                p.game, p.round_no, self.seat, shuffled.index, shuffled.size, self.seed
+            )
+            context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat)
+            scalar = self._scalar(shuffled.index)
+            proof = prove_shuffle(
+                context, scalar, honest.key, permutation, source, deck, p.lam, self.entropy
+            )
+            return replace(honest, deck=tuple(deck), proof=proof)
+
+    return TamperedShuffle
+
+
+def duplicate_point(deck: list[bytes], seat: DeckSeat) -> None:
+    deck[3] = deck[4]
+
+
+def substitute_card(deck: list[bytes], seat: DeckSeat) -> None:
+    deck[3] = card_point(seat.params.game, seat.params.round_no, 0, 99)
+
+
+class WrongShare(DeckSeat):
+    """Sends a random point instead of its decryption share (with the honest proof)."""
+
+    def _my_shares(self, task):  # type: ignore[no-untyped-def]
+        honest = super()._my_shares(task)
+        point = card_point(self.params.game, self.params.round_no, 0, 77)
+        return replace(honest, items=tuple(replace(i, point=point) for i in honest.items))
+
+
+class UnopenableCommitment(DeckSeat):
+    """Reveals a seed that is not the one it committed to."""
+
+    def finish(self) -> list[bytes]:
+        super().finish()
+        p = self.params
+        lie = SeedReveal(p.game, p.round_no, self.seat, self.context, b"\x01" * 32)
+        return [self.identity.sign(encode(lie))]
+
+
+class WithholdSeed(DeckSeat):
+    """Never reveals its seed."""
+
+    def finish(self) -> list[bytes]:
+        super().finish()
+        return []

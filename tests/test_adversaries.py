@@ -1,0 +1,180 @@
+"""Adversarial peers over real TCP: one cheating peer, one behaviour each, against
+honest peers running the production code. Each test says where the cheat is caught
+(at once, at the end of the round, or by a timeout), checks that the culprit is
+named, and that no honest peer committed a bad state: the honest peers' committed
+records agree and verify as FAIR with `rommy verify`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2p_rommy.verify import verify_transcript
+from tests import adversaries as adv
+from tests.adversaries import Cheat, Table, play_against
+
+
+def run(cheat: Cheat, cheater: int, until, **kwargs) -> Table:
+    return asyncio.run(play_against(cheat, cheater, until, **kwargs))
+
+
+def assert_nothing_bad_committed(table: Table) -> None:
+    logs = [s.peer.records for s in table.honest]
+    shortest = min(len(records) for records in logs)
+    assert all(records[:shortest] == logs[0][:shortest] for records in logs)
+    report = verify_transcript(table.transcript)
+    assert report.fair, report.text()
+
+
+def assert_frozen_naming(table: Table, *words: str) -> None:
+    for session in table.honest:
+        peer = session.peer
+        assert peer.culprit == table.cheater, peer.frozen
+        assert f"seat {table.cheater}" in peer.frozen
+        for word in words:
+            assert word in peer.frozen, peer.frozen
+    assert_nothing_bad_committed(table)
+
+
+def assert_refused_and_finished(table: Table, *words: str) -> None:
+    for session in table.honest:
+        peer = session.peer
+        assert peer.frozen is None and peer.replica.over
+        hits = [r for r in peer.refused if all(w in r for w in words)]
+        assert hits, peer.refused
+    assert_nothing_bad_committed(table)
+    report = verify_transcript(table.transcript)
+    assert report.finished
+
+
+# --- caught at once; the bad message is dropped and the game goes on ---------
+
+
+def test_a_forged_signature_is_refused_and_the_game_finishes():
+    table = run(Cheat(session=adv.ForgedSignature), 1, adv.all_over)
+    assert_refused_and_finished(table, "from seat 1", "bad signature")
+
+
+def test_a_replayed_old_step_is_refused_and_the_game_finishes():
+    table = run(Cheat(session=adv.Replay), 2, adv.all_over)
+    assert_refused_and_finished(table, "from seat 2", "step 5 again", "replay")
+
+
+def test_a_step_for_another_game_is_refused_and_the_game_finishes():
+    table = run(Cheat(session=adv.OtherGame), 0, adv.all_over)
+    assert_refused_and_finished(table, "from seat 0", "another game")
+
+
+def test_a_move_out_of_turn_is_refused_and_the_game_finishes():
+    table = run(Cheat(session=adv.OutOfTurn), 1, adv.all_over)
+    assert_refused_and_finished(table, "seat 1 proposed step", "out of turn")
+
+
+def test_a_buy_claim_after_the_window_closed_is_refused():
+    progressed = []
+
+    def past_the_claim(honest):
+        done = all(any("after its window closed" in r for r in s.peer.refused) for s in honest)
+        if done and not progressed:
+            progressed.append(min(s.peer.replica.n for s in honest))
+        return done and all(s.peer.replica.n >= progressed[0] + 10 for s in honest)
+
+    adv_seat = 2
+    table = run(
+        Cheat(session=adv.LateClaim),
+        adv_seat,
+        past_the_claim,
+        variant="lp",
+        house={},
+        timeout=300,
+    )
+    for session in table.honest:
+        assert session.peer.frozen is None
+        (refusal,) = [r for r in session.peer.refused if "window closed" in r]
+        assert f"seat {adv_seat}" in refusal
+    assert_nothing_bad_committed(table)
+
+
+# --- caught at once; the table stops, naming the culprit ------------------------
+
+
+def test_an_illegal_meld_stops_the_table_naming_the_cheat():
+    table = run(Cheat(replica=adv.IllegalMeld), 1, adv.all_frozen)
+    assert_frozen_naming(table, "illegal move")
+
+
+def test_a_card_not_in_hand_stops_the_table_naming_the_cheat():
+    table = run(Cheat(replica=adv.CardNotInHand), 2, adv.all_frozen)
+    assert_frozen_naming(table, "illegal move", "not in")
+
+
+def test_a_wrong_decryption_share_stops_the_table_naming_the_cheat():
+    table = run(Cheat(replica=adv.cheating_deck(adv.WrongShare)), 1, adv.all_frozen)
+    assert_frozen_naming(table, "bad share")
+    assert all(s.peer.replica.state.round_index == 0 for s in table.honest)
+
+
+def test_a_duplicate_point_in_a_shuffle_stops_the_table_before_the_deal():
+    shuffle = adv.tampered_shuffle(adv.duplicate_point)
+    table = run(Cheat(replica=adv.cheating_deck(shuffle)), 1, adv.all_frozen)
+    assert_frozen_naming(table, "duplicated point")
+    for session in table.honest:  # no card was dealt
+        assert not session.peer.replica.deck.seat.known
+
+
+def test_a_first_shuffler_that_substitutes_a_card_is_caught_before_the_deal():
+    shuffle = adv.tampered_shuffle(adv.substitute_card)
+    # seed 3 with 3 players: seat 0 deals the first round and shuffles first
+    table = run(Cheat(replica=adv.cheating_deck(shuffle)), 0, adv.all_frozen, seed=3)
+    assert_frozen_naming(table, "bad shuffle")
+    for session in table.honest:
+        assert session.peer.replica.deck.seat.params.shuffle_order()[0] == 0
+        assert not session.peer.replica.deck.seat.known
+
+
+def test_equivocation_is_proven_with_both_signed_steps():
+    table = run(Cheat(session=adv.Equivocation), 1, adv.all_frozen)
+    assert_frozen_naming(table, "signed two different steps")
+    for session in table.honest:
+        first, second = session.peer.evidence[0]
+        assert first != second  # both envelopes carry seat 1's valid signature
+
+
+# --- caught at the end of the round -------------------------------------------
+
+
+def test_a_commitment_that_does_not_open_is_caught_at_the_round_end():
+    table = run(Cheat(replica=adv.cheating_deck(adv.UnopenableCommitment)), 1, adv.all_frozen)
+    assert_frozen_naming(table, "does not open its commitment")
+    assert all(s.peer.replica.state.round_scores for s in table.honest)  # at the round end
+
+
+def test_lying_about_the_hand_at_scoring_is_caught_at_the_round_end():
+    table = run(Cheat(replica=adv.LyingHand), 2, adv.all_frozen)  # seat 1 goes out
+    assert_frozen_naming(table)
+    for session in table.honest:
+        assert "not the one claimed" in session.peer.frozen or "illegal" in session.peer.frozen
+
+
+# --- caught by a timeout that names the seat -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cheat", "awaited"),
+    [
+        (Cheat(session=adv.WithholdAck), "its ACK of step"),
+        (Cheat(replica=adv.cheating_deck(adv.WithholdSeed)), "its seed for round 1"),
+    ],
+    ids=["ack", "seed"],
+)
+def test_a_seat_that_withholds_is_named_after_the_timeout(cheat, awaited):
+    table = run(cheat, 2, adv.all_stalled, stall_after=10.0)
+    for session in table.honest:
+        peer = session.peer
+        (stall,) = peer.stalls
+        assert stall.seat == 2 and awaited in stall.what and stall.seconds >= 10.0
+        assert f"seat 2 has not sent {awaited}" in str(stall)
+        assert peer.frozen is None
+    assert_nothing_bad_committed(table)
