@@ -160,8 +160,9 @@ def _peers(quick: bool) -> Figures:
     import subprocess
     import sys
     import tempfile
+    from pathlib import Path
 
-    from p2p_rommy.netsim import simulate_network
+    from p2p_rommy.netsim import measure_resume, simulate_network
 
     figures: Figures = {}
     house = {"target_score": "10"} if quick else {"target_score": "60"}
@@ -173,6 +174,9 @@ def _peers(quick: bool) -> Figures:
         started = time.perf_counter()
         asyncio.run(simulate_network("lp", 4, 3, {}))
         figures["peers.lp4_match_s"] = round(time.perf_counter() - started, 2)
+    with tempfile.TemporaryDirectory() as directory:
+        resume = measure_resume(Path(directory), "lp" if not quick else "rummy", 4)
+        figures["peers.resume_s"] = round(asyncio.run(resume), 3)
     with tempfile.TemporaryDirectory() as directory:
         args = ["--interface", "127.0.0.1", "--bot", "random"]
         base = [sys.executable, "-m", "p2p_rommy"]

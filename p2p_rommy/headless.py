@@ -27,6 +27,8 @@ from p2p_rommy.simulate import score_sheet
 from p2p_rommy.storage import GameStore, find_game
 from p2p_rommy.wire.identity import Identity, fingerprint
 
+END_AFTER_S = 300.0
+"""A bot seat proposes to end the game without a seat it has waited for this long."""
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 """``random`` plays random-legal moves; the others are the heuristic bot's levels."""
 
@@ -158,7 +160,7 @@ async def _play(
     addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
     store.save_addresses(addresses)
     replica = Replica(config, seat, identity)
-    peer = Peer(replica, make_bot(options.bot, random.Random()))
+    peer = Peer(replica, make_bot(options.bot, random.Random()), end_after=END_AFTER_S)
     session = Session(peer, config, store)
     await session.listen(sock=sock)
     session.connect(addresses)
@@ -191,7 +193,8 @@ async def resume_game(options: SeatOptions, game: str) -> int:
         f"resuming game {config.game_id.hex()[:16]} as seat {seat + 1} "
         f"({config.seats[seat].name}) at step {replica.n}; catching up"
     )
-    peer = Peer(replica, make_bot(options.bot, random.Random()), records=saved.records)
+    bot = make_bot(options.bot, random.Random())
+    peer = Peer(replica, bot, records=saved.records, end_after=END_AFTER_S)
     session = Session(peer, config, store)
     await session.listen(sock=sock)
     session.connect(saved.addresses)
@@ -204,6 +207,8 @@ async def _finish(session: Session, store: GameStore) -> int:
     if peer.frozen:
         _say(f"the table froze: {peer.frozen}")
         return 1
+    if peer.replica.ended is not None:
+        _say(f"the game was ended by agreement: {peer.replica.ended[1]}")
     print(score_sheet(final, [s.name for s in config.seats]))
     print(f"transcript: {store.transcript_path}")
     return 0

@@ -11,17 +11,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import time
 from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.deck.vectors import StreamEntropy
-from p2p_rommy.engine.state import GameState
+from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.session import Session
+from p2p_rommy.storage import GameStore
 from p2p_rommy.wire.identity import Identity
 
 
@@ -85,3 +87,52 @@ async def simulate_network(
         )
         transcript.write_bytes(data)
     return finals[0], records, sessions
+
+
+async def measure_resume(directory: Path, variant: str = "lp", players: int = 4) -> float:
+    """Seconds from a restarted peer's start (reading its files, replaying its
+    transcript) to its first proposal after catching up, in a match of bot peers on
+    loopback where it crashed just before its turn."""
+    config, identities = seeded_config(variant, players, {}, 5)
+    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
+    victim = 1
+
+    def session_for(seat: int, store: GameStore, replica: Replica, records=None) -> Session:  # type: ignore[no-untyped-def]
+        bot = make_bot("normal", random.Random(seat))
+        return Session(Peer(replica, bot, records=records), config, store)
+
+    sessions = []
+    for seat in range(players):
+        store = GameStore(directory / str(seat), config.game_id)
+        store.begin(genesis)
+        entropy = StreamEntropy(b"resume bench %d" % seat)
+        sessions.append(session_for(seat, store, Replica(config, seat, identities[seat], entropy)))
+    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
+    for session in sessions:
+        session.connect(addresses)
+        session.start()
+    before = (victim - 1) % players
+    try:
+        while True:
+            state = sessions[victim].peer.replica.state
+            if state.phase is Phase.PLAY and state.turn == before and state.round_index == 1:
+                break
+            await asyncio.sleep(0.001)
+        await sessions[victim].close()
+        started = time.perf_counter()
+        store = GameStore(directory / str(victim), config.game_id)
+        saved = store.load()
+        replica = Replica(config, victim, identities[victim], seeds=saved.seeds)
+        for record in saved.records:
+            replica.restore(record.step, record.acks)
+        resumed = session_for(victim, store, replica, saved.records)
+        sessions[victim] = resumed
+        await resumed.listen(*addresses[victim][0])
+        resumed.connect(addresses)
+        resumed.start()
+        while resumed.peer.proposals == 0:
+            await asyncio.sleep(0.001)
+        return time.perf_counter() - started
+    finally:
+        for session in sessions:
+            await session.close()

@@ -84,8 +84,11 @@ class Session:
 
     # --- plumbing -------------------------------------------------------------
 
-    def _on_message(self, seat: int, envelope: bytes) -> None:
+    def _on_message(self, seat: int, envelope: bytes) -> bool:
+        """Hand an envelope to the peer; False if it refused it (the mesh counts those)."""
+        refused = len(self.peer.refused)
         self._handle(self.peer.receive(envelope, self.clock(), seat))
+        return len(self.peer.refused) == refused
 
     def _on_change(self) -> None:
         self.changed.set()

@@ -21,7 +21,7 @@ from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, Step, decode
+from p2p_rommy.log.messages import Step, decode
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import parse
 from p2p_rommy.wire.identity import fingerprint, open_envelope
@@ -51,6 +51,8 @@ class VerifyReport:
     pending: list[str] = field(default_factory=list)
     scores: tuple[int, ...] = ()
     finished: bool = False
+    ended: str | None = None
+    """Why the game ended early, if the players ended it without a seat."""
     cards: dict[int, dict[int, int]] = field(default_factory=dict)
     """Round -> slot -> card id, for every round whose seeds were revealed."""
 
@@ -95,6 +97,8 @@ class VerifyReport:
                 lines.append(
                     "standing: " + ", ".join(f"{p}. {config.seats[s].name}" for p, s in order)
                 )
+        if self.ended is not None:
+            lines.append(f"ended by the others' agreement: {self.ended}")
         for note in self.pending:
             lines.append(f"not yet checkable: {note}")
         lines.append(self.verdict())
@@ -113,6 +117,7 @@ class VerifyReport:
             "rounds": [vars(r) for r in self.rounds],
             "scores": list(self.scores),
             "pending": self.pending,
+            "ended": self.ended,
         }
 
 
@@ -138,6 +143,8 @@ def verify_transcript(data: bytes) -> VerifyReport:
     report.cards = {round_no: dict(audit.cards) for round_no, audit in replica.audits}
     report.scores = replica.state.scores
     report.finished = replica.over
+    if replica.ended is not None:
+        report.ended = replica.ended[1]
     if parsed.torn:
         report.pending.append(f"the transcript ends in {parsed.torn} (a crash in mid-write)")
     if report.fair and not replica.over and replica.deck is not None:
@@ -159,16 +166,7 @@ def _check_record(replica: Replica, roster, n: int, record) -> None:  # type: ig
             f"step {step.n} stands where step {n} belongs (steps removed or reordered)",
             n,
         )
-    tentative = replica.validate(step)
-    if len(record.acks) != replica.config.players:
-        raise ProtocolError(None, f"step {n} is committed without every seat's ACK", n)
-    for seat, envelope in enumerate(record.acks):
-        ack_opened = open_envelope(envelope, roster)
-        ack = decode(ack_opened.body, ack_opened.seat)
-        if not isinstance(ack, Ack) or ack.seat != seat or ack.n != n:
-            raise ProtocolError(ack_opened.seat, f"a misplaced ACK in step {n}", n)
-        if ack.state != tentative.hash:
-            raise ProtocolError(seat, f"ACKed a state other than the one step {n} leads to", n)
+    replica.check_certificate(step, record.acks)
     replica.commit()
 
 

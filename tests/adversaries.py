@@ -225,8 +225,13 @@ class WithholdAck(WireCheat):
 
     def tamper(self, out: Output) -> list[bytes]:
         if self.peer.replica.n >= 25:
-            out.broadcast[:] = [e for e in out.broadcast if not isinstance(self.own(e), Ack)]
+            out.broadcast[:] = [e for e in out.broadcast if not self.own_ack(e)]
+            out.direct[:] = [(s, e) for s, e in out.direct if not self.own_ack(e)]
         return []
+
+    def own_ack(self, envelope: bytes) -> bool:
+        message = self.own(envelope)
+        return isinstance(message, Ack) and message.seat == self.peer.seat
 
 
 class LateClaim(WireCheat):

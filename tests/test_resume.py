@@ -15,7 +15,7 @@ from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
-from p2p_rommy.log.transcript import Genesis, sign_config
+from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore
@@ -116,3 +116,44 @@ def test_a_peer_that_crashes_resumes_and_the_match_finishes(tmp_path, moment):
     report = verify_transcript(data[0])
     assert report.fair and report.finished, report.text()
     assert report.steps > crashed_at
+
+
+async def crash_for_good(tmp_path):
+    config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 6)
+    sessions = []
+    for seat in range(3):
+        replica = Replica(config, seat, identities[seat], StreamEntropy(b"gone %d" % seat))
+        player = make_bot("random", random.Random(seat))
+        sessions.append(Session(Peer(replica, player), config))
+    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
+    for session in sessions:
+        session.connect(addresses)
+        session.start()
+    async with asyncio.timeout(60):
+        while sessions[0].peer.replica.state.phase is not Phase.PLAY:
+            await asyncio.sleep(0.01)
+    await sessions[0].close()  # seat 0 is gone and never comes back
+    rest = sessions[1:]
+    for session in rest:  # short timers from here on (a shuffle may take longer than them)
+        session.peer.stall_after, session.peer.end_after = 1.0, 2.0
+    async with asyncio.timeout(60):
+        while not all(s.peer.replica.over for s in rest):
+            await asyncio.sleep(0.05)
+    for session in rest:
+        await session.close()
+    return config, identities, rest
+
+
+def test_the_others_end_the_game_without_a_seat_that_never_returns(tmp_path):
+    config, identities, rest = asyncio.run(crash_for_good(tmp_path))
+    one, two = (s.peer for s in rest)
+    assert one.records == two.records and one.frozen is None and two.frozen is None
+    assert one.replica.ended[0] == 0 and "did not come back" in one.replica.ended[1]
+    last = one.records[-1]
+    assert last.acks[0] == b"" and all(last.acks[1:])  # signed by everyone but seat 0
+    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
+    data = MAGIC + frame_record(genesis.encode())
+    data += b"".join(frame_record(r.encode()) for r in one.records)
+    report = verify_transcript(data)
+    assert report.fair and report.finished, report.text()
+    assert "did not come back" in report.text()

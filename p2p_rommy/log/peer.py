@@ -73,8 +73,10 @@ class Stall:
         return f"seat {self.seat} has not sent {self.what} for {self.seconds:.0f} s"
 
 
-RESYNC_S = 3.0
+RESYNC_S = 1.5
 """Without progress for this long, a peer asks everyone for what it may have missed."""
+ASK_AGAIN_S = 5.0
+"""A seat that has not answered an ask (it may have been lost) is asked again after this."""
 
 
 @dataclass
@@ -100,9 +102,12 @@ class Peer:
         player: Player | None = None,
         stall_after: float = STALL_AFTER_S,
         records: list[Record] | None = None,
+        end_after: float | None = None,
     ) -> None:
         """`records`: the committed records `replica` was restored from (a restart); the
-        peer then catches up from every other seat before it proposes anything."""
+        peer then catches up from every other seat before it proposes anything.
+        `end_after`: seconds of waiting for one seat after which this peer proposes to
+        end the game without it (None: only when asked, by `end_game`)."""
         self.replica = replica
         self.player = player
         self.seat = replica.seat
@@ -118,6 +123,7 @@ class Peer:
         self.notes: list[str] = []
         """Things worth a line in the log that are nobody's fault (a claim too late)."""
         self.stall_after = stall_after
+        self.end_after = end_after
         self.stalls: list[Stall] = []
         self._progress_at = 0.0
         self._step_envelope: bytes | None = None
@@ -125,13 +131,16 @@ class Peer:
         self._nacks: dict[int, tuple[int, str]] = {}
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._future: dict[int, dict[int, bytes]] = {}
-        self._asked: set[int] = set()
-        """Seats asked for a catch-up that have not yet answered."""
+        self._asked: dict[int, list[tuple[int, float]]] = {}
+        """Seat -> (the step this seat had committed, when) for each ask that seat has
+        not yet answered, oldest first (what they send after it may arrive twice)."""
         self._last_resync = 0.0
         self._answers: dict[int, list[tuple[int, bytes]]] = {}
         self._answered: set[int] = set()
         self._window_opened: float | None = None
         self._proposed_at: dict[int, float] = {}
+        self.proposals = 0
+        """Steps this seat has proposed (since this process started)."""
         self.commit_latencies: list[float] = []
         """Seconds from this seat's proposal to its commit, per step it proposed."""
         self.on_commit: Callable[[Record], None] | None = None
@@ -155,7 +164,13 @@ class Peer:
         out = Output()
         quiet = min(now - self._progress_at, now - self._last_resync)
         if not self.frozen and not self.replica.over and quiet >= RESYNC_S:
-            out.extend(self._ask(now, range(self.players)))
+            unasked = [
+                seat
+                for seat in range(self.players)
+                if all(now - at >= ASK_AGAIN_S for _, at in self._asked.get(seat, []))
+            ]
+            out.extend(self._ask(now, unasked))
+            self._last_resync = now
         waiting = self.waiting(now)
         if (
             waiting is not None
@@ -166,7 +181,36 @@ class Peer:
             stall = Stall(waiting.seat, waiting.what, now - waiting.since)
             log.warning("stalled: %s", stall)
             self.stalls.append(stall)
+        if (
+            waiting is not None
+            and self.end_after is not None
+            and now - waiting.since >= self.end_after
+        ):
+            out.extend(self.end_game(waiting.seat, now))
         out.extend(self._duties(now))
+        return out
+
+    def end_game(self, absent: int, now: float = 0.0) -> Output:
+        """Propose to end the game without `absent`, which the table has been waiting
+        for: every other seat signs it, and the scores so far stand. Only the lowest
+        other seat proposes it; elsewhere this does nothing."""
+        out = Output()
+        waiting = self.waiting(now)
+        pending = self.replica.tentative
+        if (
+            self.frozen
+            or (pending is not None and pending.kind == "end")
+            or waiting is None
+            or waiting.seat != absent
+            or absent == self.seat
+            or self.replica.end_proposer(absent) != self.seat
+        ):
+            return out
+        name = self.replica.config.seats[absent].name
+        reason = f"seat {absent} ({name}) did not come back; {waiting.what} never came"
+        step = self.replica.propose_end(absent, reason)
+        self._acks.pop(step.n, None)  # the ACKs of the step this one replaces
+        out.extend(self._proposed(step, now))
         return out
 
     def waiting(self, now: float) -> Waiting | None:
@@ -177,7 +221,8 @@ class Peer:
         tentative = replica.tentative
         if tentative is not None:
             held = self._acks.get(tentative.n, {})
-            missing = [s for s in range(self.players) if s not in held]
+            absent = replica.pending_absent()
+            missing = [s for s in range(self.players) if s not in held and s != absent]
             if not missing:
                 return None
             return Waiting(missing[0], f"its ACK of step {tentative.n}", self._progress_at)
@@ -266,7 +311,7 @@ class Peer:
         if step.n <= replica.n:
             committed = self.records[step.n - 1].step if step.n >= 1 else None
             if committed == envelope:
-                if source not in self._asked_sources() and step.n < replica.n:
+                if step.n < replica.n and not self._solicited(source, step.n):
                     self._refuse(
                         f"from {source}: step {step.n} again, already committed (a replay)"
                     )
@@ -281,6 +326,8 @@ class Peer:
             else:
                 self._future.setdefault(step.n, {}).setdefault(step.seat, envelope)
             return out
+        if step.body.get("kind") == "end":
+            return self._on_end(step, envelope, now, source)
         if replica.tentative is not None and self._step_envelope is not None:
             # the step due is already held (the deck seat has moved on with it)
             expected = replica.tentative.proposer
@@ -317,6 +364,33 @@ class Peer:
         if nack is not None:
             out.extend(self._disagreement(step.n, *nack))
             return out
+        out.extend(self._try_commit(now))
+        return out
+
+    def _on_end(self, step: Step, envelope: bytes, now: float, source: str) -> Output:
+        """A proposal to end the game without a seat: signed only by a peer that is
+        itself waiting for that seat."""
+        out = Output()
+        if self._step_envelope == envelope:
+            return out
+        absent = step.body.get("absent")
+        waiting = self.waiting(now)
+        if waiting is None or waiting.seat != absent or absent == self.seat:
+            self._refuse(
+                f"from {source}: seat {step.seat} proposes ending the game without "
+                f"seat {absent}, which this seat is not waiting for"
+            )
+            return out
+        try:
+            tentative = self.replica.validate(step)
+        except ProtocolError as error:
+            self._refuse(f"from {source}: {error}")
+            return out
+        self._step_envelope = envelope
+        self._acks.pop(step.n, None)  # the ACKs of the step this one replaces
+        ack = self._sign(Ack(self.replica.game, step.n, self.seat, tentative.hash))
+        self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
+        out.broadcast.append(ack)
         out.extend(self._try_commit(now))
         return out
 
@@ -362,6 +436,14 @@ class Peer:
     def _on_ack(self, ack: Ack, envelope: bytes) -> None:
         if ack.n <= self.replica.n:
             return
+        tentative = self.replica.tentative
+        if (
+            tentative is not None
+            and tentative.kind == "end"
+            and ack.n == tentative.n
+            and ack.state != tentative.hash
+        ):
+            return  # an ACK of the step the end replaced
         held = self._acks.setdefault(ack.n, {})
         if ack.seat in held:
             if held[ack.seat][1] != envelope:
@@ -395,13 +477,17 @@ class Peer:
         sync = self._sign(Sync(self.replica.game, self.seat, self.replica.n, True))
         for seat in seats:
             if seat != self.seat:
-                self._asked.add(seat)
+                self._asked.setdefault(seat, []).append((self.replica.n, now))
                 out.direct.append((seat, sync))
         self._last_resync = now
         return out
 
-    def _asked_sources(self) -> set[str]:
-        return {f"seat {seat}" for seat in self._asked}
+    def _solicited(self, source: str, n: int) -> bool:
+        """Whether a copy of committed step `n` from `source` may be a catch-up answer."""
+        return any(
+            source == f"seat {seat}" and asks and n > min(asked for asked, _ in asks)
+            for seat, asks in self._asked.items()
+        )
 
     def _on_sync(self, sync: Sync, now: float) -> Output:
         """A seat says how far it is. Asked, this seat sends what the other lacks: the
@@ -424,13 +510,15 @@ class Peer:
                     out.direct += [(seat, e) for _, e in self._answers.get(window, [])]
             reply = Sync(self.replica.game, self.seat, self.replica.n, False)
             out.direct.append((seat, self._sign(reply)))
-            if sync.n > self.replica.n and seat not in self._asked:
+            if sync.n > self.replica.n and not self._asked.get(seat):
                 out.extend(self._ask(now, [seat]))  # this seat is the one behind
             return out
-        self._asked.discard(seat)
+        asks = self._asked.get(seat)
+        if asks:
+            asks.pop(0)
         if sync.n > self.replica.n:
             out.extend(self._ask(now, [seat]))
-        elif self.catching_up and not self._asked:
+        elif self.catching_up and not any(self._asked.values()):
             self.catching_up = False
             log.info("caught up at step %d", self.replica.n)
             if self.replica.restoring:
@@ -455,9 +543,11 @@ class Peer:
                     )
                     out.broadcast.append(self._step_envelope)  # evidence, if it was two-faced
                     return out
-            if len(held) < self.players:
+            absent = self.replica.pending_absent()
+            if any(s not in held for s in range(self.players) if s != absent):
                 break
-            record = Record(self._step_envelope, tuple(held[s][1] for s in range(self.players)))
+            acks = tuple(held[s][1] if s in held else b"" for s in range(self.players))
+            record = Record(self._step_envelope, acks)
             opened_before = self.replica.buy_window
             try:
                 self.replica.commit()
@@ -538,6 +628,7 @@ class Peer:
         self._step_envelope = envelope
         self._proposed_at[step.n] = now
         self._progress_at = now
+        self.proposals += 1
         ack = self._sign(Ack(self.replica.game, step.n, self.seat, tentative.hash))
         self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
         out.broadcast += [envelope, ack]

@@ -123,6 +123,9 @@ class Replica:
         """Each finished round's audit report."""
         self.buy_window: int | None = None
         """The step number whose commit opened the current buy window."""
+        self.ended: tuple[int, str] | None = None
+        """(absent seat, reason) once the others ended the game by agreement."""
+        self._pending_end: tuple[int, str] | None = None
         self.seeds = dict(seeds or {})
         self.restoring = seeds is not None
         """Replaying its own transcript: the deck seat makes nothing until `wake`."""
@@ -143,6 +146,8 @@ class Replica:
 
     def expected_proposer(self) -> int | None:
         """The one seat that may propose the next step, or None when the game is over."""
+        if self.ended is not None:
+            return None
         deck = self.deck.seat if self.deck is not None else None
         if deck is not None:
             if deck.phase is DeckPhase.COMMIT:
@@ -208,7 +213,10 @@ class Replica:
 
     @property
     def over(self) -> bool:
-        """The match is over and its last step (the last seed) has committed."""
+        """The match is over and its last step (the last seed) has committed, or the
+        players ended it without a seat that did not come back."""
+        if self.ended is not None:
+            return self.tentative is None
         return (
             self.tentative is None
             and self.state.phase is Phase.MATCH_OVER
@@ -254,6 +262,38 @@ class Replica:
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
         return self._own(step, self._check_buy(step))
 
+    def end_proposer(self, absent: int) -> int:
+        """Who proposes ending the game without `absent`: the lowest other seat."""
+        return min(s for s in range(self.config.players) if s != absent)
+
+    def propose_end(self, absent: int, reason: str) -> Step:
+        """End the game without `absent` (every other seat must sign): the scores so far
+        stand. Replaces a pending step that `absent` never ACKed."""
+        body = {"kind": "end", "absent": absent, "reason": reason[:200]}
+        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
+        self.tentative = Tentative(step.n, self.seat, self.state, self._end_hash(step), "end")
+        self._pending_end = (absent, body["reason"])
+        return step
+
+    def pending_absent(self) -> int | None:
+        """The seat a pending end step leaves out (its ACK is not needed), if any."""
+        if self.tentative is not None and self.tentative.kind == "end":
+            assert self._pending_end is not None
+            return self._pending_end[0]
+        return None
+
+    def _end_hash(self, step: Step) -> bytes:
+        """The state after an end step: the committed state, marked ended. The deck's
+        context is left out: a pending deck step may have moved it on some peers."""
+        return hashlib.sha256(
+            STATE_DOMAIN
+            + self.game
+            + step.n.to_bytes(8, "big")
+            + state_hash(self.state)
+            + b"ended"
+            + bytes([step.body["absent"]])
+        ).digest()
+
     def _own(self, step: Step, after: GameState | None = None) -> Step:
         if after is None:
             after = self.state
@@ -285,6 +325,8 @@ class Replica:
             raise ProtocolError(sender, "step for another game", step.n)
         if step.n != self.n + 1:
             raise ProtocolError(sender, f"step {step.n} when step {self.n + 1} is due", step.n)
+        if step.body.get("kind") == "end":
+            return self._check_end(step)
         if step.prev != self.state_hash():
             raise ProtocolError(sender, "step does not build on the committed state", step.n)
         expected = self.expected_proposer()
@@ -302,6 +344,28 @@ class Replica:
         else:
             raise ProtocolError(sender, f"unknown step kind {kind!r}", step.n)
         self.tentative = Tentative(step.n, sender, after, self._hash_after(step.n, after), kind)
+        return self.tentative
+
+    def _check_end(self, step: Step) -> Tentative:
+        body = step.body
+        absent, reason = body.get("absent"), body.get("reason")
+        if (
+            set(body) != {"kind", "absent", "reason"}
+            or not isinstance(absent, int)
+            or isinstance(absent, bool)
+            or not 0 <= absent < self.config.players
+            or not isinstance(reason, str)
+            or len(reason) > 200
+        ):
+            raise ProtocolError(step.seat, "malformed end step", step.n)
+        if self.ended is not None or self.over:
+            raise ProtocolError(step.seat, "the game is already over", step.n)
+        if step.seat != self.end_proposer(absent):
+            raise ProtocolError(
+                step.seat, f"seat {self.end_proposer(absent)} proposes ending the game", step.n
+            )
+        self.tentative = Tentative(step.n, step.seat, self.state, self._end_hash(step), "end")
+        self._pending_end = (absent, reason)
         return self.tentative
 
     def _check_deck(self, step: Step) -> GameState:
@@ -406,15 +470,21 @@ class Replica:
         """Validate a committed record's step and its ACKs: every seat's signature on
         the state hash this replica computes. Raises `ProtocolError`; on success the
         step is the tentative one, ready to `commit`."""
-        if self.tentative is None:
-            self.validate(step)
+        ending = step.body.get("kind") == "end"
+        if self.tentative is None or (ending and self.tentative.kind != "end"):
+            self.validate(step)  # an end step replaces a pending step the absent seat held up
         tentative = self.tentative
         assert tentative is not None
         if tentative.n != step.n or tentative.proposer != step.seat:
             raise ProtocolError(step.seat, "a record for another step than the one held", step.n)
         if len(acks) != self.config.players:
-            raise ProtocolError(None, f"record {step.n} lacks ACKs", step.n)
+            raise ProtocolError(
+                None, f"step {step.n} is committed without every seat's ACK", step.n
+            )
+        absent = step.body.get("absent") if tentative.kind == "end" else None
         for seat, envelope in enumerate(acks):
+            if seat == absent and envelope == b"":
+                continue  # the seat the others ended the game without
             opened = open_envelope(envelope, self.roster)
             ack = decode_log(opened.body, opened.seat)
             if not isinstance(ack, Ack) or opened.seat != seat or ack.game != self.game:
@@ -452,6 +522,9 @@ class Replica:
         self.state = tentative.state
         self.n = tentative.n
         self.tentative = None
+        if tentative.kind == "end":
+            self.ended = self._pending_end
+            return
         if tentative.kind == "move" or tentative.kind == "buy":
             self._after_move(before)
         if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:

@@ -23,7 +23,11 @@ from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
 from p2p_rommy.net.timing import (
     DEAD_AFTER_S,
+    FAILED_HANDSHAKES_BEFORE_PENALTY,
     HEARTBEAT_S,
+    MAX_PENDING_HANDSHAKES,
+    MAX_STRIKES,
+    PENALTY_S,
     RECONNECT_FIRST_S,
     RECONNECT_MAX_S,
 )
@@ -48,7 +52,9 @@ class Link:
 
 
 class Mesh:
-    """The connections of one seat. `on_message(seat, envelope)` gets every envelope."""
+    """The connections of one seat. `on_message(seat, envelope)` gets every envelope and
+    says whether it was accepted: a connection whose messages keep being refused is
+    closed, and its address waits before it may connect again."""
 
     def __init__(
         self,
@@ -56,7 +62,7 @@ class Mesh:
         table: bytes,
         seat: int,
         keys: Sequence[bytes],
-        on_message: Callable[[int, bytes], None],
+        on_message: Callable[[int, bytes], bool | None],
         on_change: Callable[[], None] | None = None,
         on_link_up: Callable[[int], None] | None = None,
     ) -> None:
@@ -72,6 +78,11 @@ class Mesh:
         self.address: tuple[str, int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
+        self._pending_handshakes = 0
+        self._failed: dict[str, int] = {}
+        self._penalty: dict[str, float] = {}
+        self.refused_connections = 0
+        """Connections closed before or at the handshake (strangers, floods, garbage)."""
 
     # --- lifecycle ------------------------------------------------------------
 
@@ -141,14 +152,31 @@ class Mesh:
         return key in self.keys and key != self.identity.public_key
 
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        now = asyncio.get_running_loop().time()
+        if self._penalty.get(address, 0.0) > now or (
+            self._pending_handshakes >= MAX_PENDING_HANDSHAKES
+        ):
+            self.refused_connections += 1
+            writer.close()
+            return
+        self._pending_handshakes += 1
         try:
             proven = await handshake(reader, writer, self.identity, self.table, self._allowed)
         except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
-            log.info("refused a connection: %s", error)
+            log.info("refused a connection from %s: %s", address, error)
+            self.refused_connections += 1
+            self._failed[address] = self._failed.get(address, 0) + 1
+            if self._failed[address] >= FAILED_HANDSHAKES_BEFORE_PENALTY:
+                self._failed[address] = 0
+                self._penalty[address] = now + PENALTY_S
             writer.close()
             return
+        finally:
+            self._pending_handshakes -= 1
         seat = self.keys.index(proven.public_key)
-        await self._serve(self.links[seat], reader, writer)
+        await self._serve(self.links[seat], reader, writer, address)
 
     async def _dial(self, link: Link) -> None:
         delay = RECONNECT_FIRST_S
@@ -176,7 +204,11 @@ class Mesh:
             delay = min(delay * 2, RECONNECT_MAX_S)
 
     async def _serve(
-        self, link: Link, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self,
+        link: Link,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        address: str | None = None,
     ) -> None:
         if link.writer is not None:
             link.writer.close()
@@ -186,15 +218,23 @@ class Mesh:
         self.on_change()
         self.on_link_up(link.seat)
         sender = asyncio.get_running_loop().create_task(self._send_loop(link, writer))
+        strikes = 0
         try:
             while not self._closing:
                 async with asyncio.timeout(DEAD_AFTER_S):
                     payload = await read_frame(reader)
                 if payload[:1] == MESSAGE:
-                    self.on_message(link.seat, payload[1:])
+                    if self.on_message(link.seat, payload[1:]) is False:
+                        strikes += 1
+                        if strikes >= MAX_STRIKES:
+                            raise ProtocolError(link.seat, "too many refused messages")
                 elif payload[:1] != PING:
                     raise ProtocolError(link.seat, "unknown frame type")
-        except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
+        except ProtocolError as error:
+            log.warning("closed the connection to seat %d: %s", link.seat, error)
+            if address is not None:
+                self._penalty[address] = asyncio.get_running_loop().time() + PENALTY_S
+        except (OSError, asyncio.IncompleteReadError, TimeoutError) as error:
             log.info("connection to seat %d ended: %s", link.seat, error or type(error).__name__)
         finally:
             sender.cancel()

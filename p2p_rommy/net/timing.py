@@ -18,3 +18,11 @@ RECONNECT_MAX_S = 5.0
 """Reconnect backoff: doubling from the first delay up to the maximum."""
 TICK_S = 0.1
 """How often a session lets time pass (buy windows)."""
+MAX_STRIKES = 20
+"""Refused messages on one connection before it is closed."""
+PENALTY_S = 2.0
+"""After closing a connection for garbage (or several failed handshakes), new
+connections from that address are refused for this long."""
+MAX_PENDING_HANDSHAKES = 32
+"""Connections still proving a key; more are closed at once (a flood)."""
+FAILED_HANDSHAKES_BEFORE_PENALTY = 5

@@ -1,0 +1,121 @@
+"""Fuzzing the untrusted edges: the frame reader, the codec, envelopes and every message
+decoder, and a live peer's `receive`. Garbage either parses or raises the protocol
+error (never anything else), leaves the peer's state alone, and memory stays bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tracemalloc
+
+import msgpack
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from p2p_rommy.deck.messages import decode as decode_deck
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.messages import decode as decode_log
+from p2p_rommy.log.messages import decode_record
+from p2p_rommy.net.framing import read_frame
+from p2p_rommy.wire.codec import unpack
+from p2p_rommy.wire.identity import open_envelope
+from tests.peer_table import PeerTable
+
+TABLE = PeerTable("rummy", 3, {"target_score": "15"})
+PEER = TABLE.peers[1]
+FIRST = TABLE.peers[0].start().broadcast  # seat 0's first step and its ACK
+
+msgpack_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.binary(max_size=64)
+    | st.text(max_size=32),
+    lambda children: (
+        st.lists(children, max_size=6) | st.dictionaries(st.text(max_size=8), children, max_size=6)
+    ),
+    max_leaves=40,
+)
+kinds = st.sampled_from(
+    [
+        "log/step",
+        "log/ack",
+        "log/nack",
+        "log/sync",
+        "buy/answer",
+        "deck/commit",
+        "deck/shuffle",
+        "deck/shares",
+        "deck/seed",
+        "hello",
+    ]
+)
+
+
+def read(data: bytes) -> bytes:
+    async def go() -> bytes:
+        reader = asyncio.StreamReader()
+        reader.feed_data(data)
+        reader.feed_eof()
+        return await read_frame(reader, cap=4096, timeout=1)
+
+    return asyncio.run(go())
+
+
+@given(st.binary(max_size=600))
+@settings(max_examples=300, deadline=None)
+def test_the_frame_reader_returns_a_frame_or_refuses(data):
+    try:
+        payload = read(data)
+    except (ProtocolError, asyncio.IncompleteReadError):
+        return
+    size = int.from_bytes(data[:4], "big")
+    assert payload == data[4 : 4 + size] and size <= 4096
+
+
+def decoders(data: bytes) -> None:
+    for decode in (unpack, decode_log, decode_deck, decode_record):
+        with contextlib.suppress(ProtocolError):  # anything else fails the test
+            decode(data)
+    with contextlib.suppress(ProtocolError):
+        open_envelope(data, PEER.replica.roster)
+
+
+@given(st.binary(max_size=400))
+@settings(max_examples=400, deadline=None)
+def test_random_bytes_parse_or_raise_the_protocol_error(data):
+    decoders(data)
+
+
+@given(kinds, msgpack_values, msgpack_values)
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_valid_msgpack_of_the_wrong_shape_raises_the_protocol_error(kind, body, extra):
+    for value in (body, {"kind": kind, "x": body, "n": extra}, [1, b"k" * 16, body, extra]):
+        try:
+            data = msgpack.packb(value)
+        except (OverflowError, ValueError):
+            continue
+        decoders(data)
+
+
+@given(st.one_of(st.binary(max_size=300), msgpack_values.map(msgpack.packb)))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_peer_refuses_garbage_without_changing_state(data):
+    before = (PEER.replica.n, PEER.replica.state_hash(), PEER.replica.tentative, PEER.frozen)
+    out = PEER.receive(data, via=2)
+    assert out.broadcast == [] and out.committed == []
+    assert (PEER.replica.n, PEER.replica.state_hash(), PEER.replica.tentative, PEER.frozen) == (
+        before
+    )
+
+
+def test_declared_sizes_do_not_allocate():
+    # headers that announce 4 GiB strings, arrays and maps, and a 1 MiB blob of garbage
+    lies = [b"\xc6\xff\xff\xff\xff", b"\xdd\xff\xff\xff\xff", b"\xdf\xff\xff\xff\xff"]
+    tracemalloc.start()
+    for data in [*lies, b"\xdc\xff\xff" + b"\xc0" * (1 << 20)]:
+        decoders(data)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 16 << 20  # well under what the announced sizes would take
+    assert PEER.receive(FIRST[0]).broadcast  # and the honest step still goes through
