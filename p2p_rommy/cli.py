@@ -85,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="LEVEL",
             help="play this seat with a bot, without the client (random, easy, normal, hard)",
         )
+        sub.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
         sub.add_argument("--name", default=os.environ.get("USER", "Player")[:32] or "Player")
         sub.add_argument(
             "--interface",
@@ -225,14 +226,13 @@ def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from p2p_rommy.headless import BOT_LEVELS, SeatOptions
     from p2p_rommy.storage import default_data_dir
 
-    if args.bot is None:
-        raise ConfigError(
-            "the full-screen client does not join network tables yet: seat a bot here with "
-            "--bot, or play against bots on this machine with `rommy play`"
-        )
-    if args.bot not in BOT_LEVELS:
+    if args.bot is not None and args.bot not in BOT_LEVELS:
         raise ConfigError(f"--bot takes one of {', '.join(BOT_LEVELS)}, not {args.bot!r}")
-    return SeatOptions(args.name, args.data_dir or default_data_dir(), args.interface, args.bot)
+    if args.bot is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ConfigError("the full-screen client needs a terminal; seat a bot with --bot")
+    return SeatOptions(
+        args.name, args.data_dir or default_data_dir(), args.interface, args.bot, args.ascii
+    )
 
 
 def _host(args: argparse.Namespace) -> int:

@@ -54,7 +54,9 @@ class SeatOptions:
     name: str
     data_dir: Path
     interface: str | None
-    bot: str
+    bot: str | None
+    """A bot level, or None for the full-screen client."""
+    ascii_only: bool = False
 
 
 def _game_socket(interface: str | None, port: int = 0) -> socket.socket:
@@ -83,9 +85,10 @@ async def host_table(
     lam: int = 64,
 ) -> int:
     rules = ruleset(variant, house)
-    if start_when is None:
+    if start_when is None and options.bot is not None:
         raise ConfigError("a headless host needs --start-when N (the client starts games by hand)")
-    rules.check_players(start_when)
+    if start_when is not None:
+        rules.check_players(start_when)
     identity = load_identity(options.data_dir)
     sock = _game_socket(options.interface)
     port = sock.getsockname()[1]
@@ -103,6 +106,10 @@ async def host_table(
             + ", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members)
         ),
     )
+    if options.bot is None:
+        from p2p_rommy.netclient import host_in_client
+
+        return await host_in_client(options, identity, lobby, rules, sock)
     lobby_port = await lobby.listen(options.interface or "0.0.0.0")
     _say(
         f"table {table!r} ({variant}) open on port {lobby_port}; you are "
@@ -138,6 +145,10 @@ async def join_named_table(
     sock = _game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
+    if options.bot is None:
+        from p2p_rommy.netclient import join_in_client
+
+        return await join_in_client(options, identity, target, lobby, addresses, sock)
     _say(f"joining {target[0]}:{target[1]} as {options.name} ({fingerprint(identity.public_key)})")
     started = await join_table(identity, options.name, target[0], target[1], lobby, addresses)
     return await _play(options, identity, started, sock)
@@ -153,23 +164,57 @@ async def _play(
         f"game {config.game_id.hex()[:16]} code {config.short_code()}: you are seat {seat + 1} of "
         f"{config.players}; first dealer {config.seats[config.first_dealer].name}"
     )
+    player = make_bot(options.bot, random.Random())
+    session, store = await open_session(options, identity, started, sock, player, END_AFTER_S)
+    return await _finish(session, store)
+
+
+async def open_session(
+    options: SeatOptions,
+    identity: Identity,
+    started: Started,
+    sock: socket.socket,
+    player,  # type: ignore[no-untyped-def]
+    end_after: float | None,
+) -> tuple[Session, GameStore]:
+    """This seat's session for a started game: files begun, listening, dialing."""
+    config = started.config
+    seat = config.seat_of(identity.public_key)
+    assert seat is not None
     store = GameStore(options.data_dir, config.game_id)
     store.begin(started.genesis)
     addresses = dict(started.addresses)
     port = sock.getsockname()[1]
     addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
     store.save_addresses(addresses)
-    replica = Replica(config, seat, identity)
-    peer = Peer(replica, make_bot(options.bot, random.Random()), end_after=END_AFTER_S)
-    session = Session(peer, config, store)
+    session = Session(Peer(Replica(config, seat, identity), player, end_after=end_after), config)
+    session.store = store
     await session.listen(sock=sock)
     session.connect(addresses)
-    return await _finish(session, store)
+    return session, store
 
 
 async def resume_game(options: SeatOptions, game: str) -> int:
     """Restart this seat of a game from its transcript and secrets, catch up from the
     others (checking every step and ACK), and play on."""
+    if options.bot is None:
+        from p2p_rommy.netclient import play_in_client
+
+        session, _ = await resumed_session(options, game, None, None)
+        return await play_in_client(session, options.ascii_only)
+    bot = make_bot(options.bot, random.Random())
+    session, store = await resumed_session(options, game, bot, END_AFTER_S)
+    return await _finish(session, store)
+
+
+async def resumed_session(
+    options: SeatOptions,
+    game: str,
+    player,  # type: ignore[no-untyped-def]
+    end_after: float | None,
+) -> tuple[Session, GameStore]:
+    """A restarted seat's session: its transcript replayed, listening where it did,
+    dialing the others; it catches up before it proposes anything."""
     identity = load_identity(options.data_dir)
     directory = find_game(options.data_dir, game)
     store = GameStore(options.data_dir, bytes.fromhex(directory.name))
@@ -193,12 +238,11 @@ async def resume_game(options: SeatOptions, game: str) -> int:
         f"resuming game {config.game_id.hex()[:16]} as seat {seat + 1} "
         f"({config.seats[seat].name}) at step {replica.n}; catching up"
     )
-    bot = make_bot(options.bot, random.Random())
-    peer = Peer(replica, bot, records=saved.records, end_after=END_AFTER_S)
+    peer = Peer(replica, player, records=saved.records, end_after=end_after)
     session = Session(peer, config, store)
     await session.listen(sock=sock)
     session.connect(saved.addresses)
-    return await _finish(session, store)
+    return session, store
 
 
 async def _finish(session: Session, store: GameStore) -> int:

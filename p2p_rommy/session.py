@@ -138,3 +138,7 @@ class Session:
 
     def answer_buy(self, claim: bool) -> None:
         self._handle(self.peer.answer_buy(claim, self.clock()))
+
+    def end_game(self, absent: int) -> None:
+        """Propose to end the game without `absent` (see `Peer.end_game`)."""
+        self._handle(self.peer.end_game(absent, self.clock()))

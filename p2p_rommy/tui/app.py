@@ -64,6 +64,9 @@ def bindings(model: ClientModel) -> KeyBindings:
         "c": model.clear,
         "k": lambda: model.buy(True),
         "p": lambda: model.buy(False),
+        "r": model.next_reading,
+        "e": model.end_without_stalled,
+        "space": model.hide_scores,
     }
     for key, action in simple.items():
 
@@ -131,7 +134,13 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
             _text(render.hand, model, height=3),
             ConditionalContainer(
                 _text(render.scores, model),
-                filter=Condition(lambda: model.replica.state.phase is Phase.MATCH_OVER),
+                filter=Condition(
+                    lambda: (
+                        model.show_scores
+                        or model.replica.state.phase is Phase.MATCH_OVER
+                        or model.replica.ended is not None
+                    )
+                ),
             ),
             Frame(_text(render.log, model, height=6), title="Log"),
             _text(render.status, model, height=1),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections import deque
 
-from p2p_rommy.cards import composition
+from p2p_rommy.cards import composition, rank_name
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
     Discard,
@@ -54,6 +54,11 @@ class ClientModel:
         self.quit = False
         self.buy_opened_at: float | None = None
         self.rounds_logged = 0
+        self.show_scores = False
+        """The score sheet after a round, until the player goes on."""
+        self._buys = self.replica.state.buys
+        self.readings: list[NewMeld] = []
+        """Every reading of the last staged meld; `r` cycles through them."""
         self.peer.on_commit = self._committed
 
     # --- what is shown ------------------------------------------------------
@@ -107,11 +112,20 @@ class ClientModel:
                 timer = f" ({left:.0f}s)" if left is not None else ""
                 return f"Køb! window open{timer}: k buys the discard, p passes"
             return "Buy window open: waiting for the others"
+        waiting = self.peer.waiting(time.monotonic())
+        if waiting is not None and waiting.seat != self.seat:
+            if self.replica.deck is not None and self.replica.deck.seat.tasks:
+                return f"Shuffling and dealing... (waiting for {self.names[waiting.seat]})"
+            line = f"Waiting for {self.names[waiting.seat]} ({waiting.what})"
+            stalled = time.monotonic() - waiting.since
+            if stalled >= self.peer.stall_after:
+                line += f" for {stalled:.0f}s"
+                if self.replica.end_proposer(waiting.seat) == self.seat:
+                    line += ": e ends the game without them"
+            return line
         expected = self.replica.expected_proposer()
-        if expected is None or (self.replica.deck is not None and self.replica.deck.seat.tasks):
+        if expected is None:
             return "Shuffling and dealing..."
-        if expected != self.seat:
-            return f"Waiting for {self.names[expected]}"
         if state.phase is Phase.DRAW:
             return "Your turn: d draws from the stock, t takes the discard"
         if state.phase is Phase.PLAY:
@@ -162,11 +176,47 @@ class ClientModel:
         if not readings:
             self.status = "those cards are not a meld"
             return
-        kind, placed = readings[0]
-        self.staged.append(NewMeld(kind, placed))
+        self.readings = [NewMeld(kind, placed) for kind, placed in readings]
+        self.staged.append(self.readings[0])
         self.selected.clear()
-        more = f" (one of {len(readings)} readings)" if len(readings) > 1 else ""
-        self.status = f"staged a {kind.value}{more}: Enter lays down, m stages another"
+        self._describe_staged(len(readings))
+
+    def next_reading(self) -> None:
+        """Replace the last staged meld by its next reading (set or run, joker meaning)."""
+        if not self.staged or len(self.readings) < 2 or self.staged[-1] not in self.readings:
+            self.status = "the last staged meld has only one reading"
+            return
+        index = self.readings.index(self.staged[-1])
+        self.staged[-1] = self.readings[(index + 1) % len(self.readings)]
+        self._describe_staged(len(self.readings))
+
+    def _describe_staged(self, readings: int) -> None:
+        meld = self.staged[-1]
+        cards = " ".join(self.card_text(p.card) + self._stands_for(p) for p in meld.cards)
+        more = f"; r: another of {readings} readings" if readings > 1 else ""
+        self.status = f"staged {meld.kind.value} {cards}{more}; Enter lays down"
+
+    def _stands_for(self, placed) -> str:  # type: ignore[no-untyped-def]
+        card = self.deck.card(placed.card)
+        if rank_name(placed.rank) == rank_name(card.rank):  # a natural card (aces high or low)
+            return ""
+        return f"={rank_name(placed.rank)}"  # a joker, and what it stands for
+
+    def end_without_stalled(self) -> None:
+        """Propose to end the game without the player the table has long waited for."""
+        waiting = self.peer.waiting(time.monotonic())
+        if waiting is None or time.monotonic() - waiting.since < self.peer.stall_after:
+            self.status = "nobody has kept the table waiting long enough to end the game"
+            return
+        if self.replica.end_proposer(waiting.seat) != self.seat:
+            name = self.names[self.replica.end_proposer(waiting.seat)]
+            self.status = f"{name} may propose to end the game; you will be asked to sign"
+            return
+        self.session.end_game(waiting.seat)
+        self.status = f"proposed to end the game without {self.names[waiting.seat]}"
+
+    def hide_scores(self) -> None:
+        self.show_scores = False
 
     def lay_down(self) -> None:
         if self.selected:
@@ -245,8 +295,17 @@ class ClientModel:
                 _describe(move, self.names, lambda slot: self.card_text(state.faces[slot]))
             )
         elif body.get("kind") == "buy":
-            self.log.append("the buy window closed")
+            buyers = [
+                self.names[seat]
+                for seat, (now, before) in enumerate(zip(state.buys, self._buys, strict=True))
+                if now > before
+            ]
+            self.log.append(
+                f"{buyers[0]} buys the discard (Køb!)" if buyers else "nobody bought the discard"
+            )
+        self._buys = state.buys
         if len(state.round_scores) > self.rounds_logged:
             self.rounds_logged = len(state.round_scores)
+            self.show_scores = True
             scores = ", ".join(f"{self.names[s]} {state.scores[s]}" for s in range(len(self.names)))
             self.log.append(f"round {len(state.round_scores)} over; totals: {scores}")

@@ -13,12 +13,14 @@ Keys
   c        clear the selection and staged melds
   d        draw from the stock          t   take the discard
   m        stage the selected cards as a meld
+  r        another reading of the last staged meld (set or run, what a joker is)
   Enter    lay down the staged melds (your opening: the whole contract at once)
   o N      lay off the selected card on meld N (1-9, 0 = 10)
   w N      swap the selected card for the joker in meld N
   x        discard the selected card
   k / p    Køb! (buy the discard) / pass, while the buy window is open
   s        sort by suit or by rank       h   show melds you could make
+  e        end the game without a player the table has long waited for
   ?        this help                     q   quit (asks first)
 """
 
@@ -129,9 +131,13 @@ def log(model: ClientModel, lines: int = 6) -> StyleText:
 
 
 def scores(model: ClientModel) -> StyleText:
+    """The score sheet: at the end of the match, and after each round until a key."""
     state = model.replica.state
-    if state.phase is not Phase.MATCH_OVER:
+    if not state.round_scores:
         return []
     from p2p_rommy.simulate import score_sheet
 
-    return [("class:title", "Final score sheet\n"), ("", score_sheet(state, model.names))]
+    final = state.phase is Phase.MATCH_OVER or model.replica.ended is not None
+    title = "Final score sheet" if final else f"After round {len(state.round_scores)}"
+    more = "" if final else "  (space goes on)"
+    return [("class:title", f"{title}{more}\n"), ("", score_sheet(state, model.names))]

@@ -1,0 +1,123 @@
+"""``rommy host|join|resume`` in the full-screen client: the lobby screen until the game
+starts, then the game screen on this seat's network session.
+
+I/O glue only: the lobby protocol is `p2p_rommy.net.lobby`, the session
+`p2p_rommy.session`, the screens `p2p_rommy.tui`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from p2p_rommy.headless import SeatOptions, open_session
+from p2p_rommy.net.lobby import LobbyHost, Started, join_table
+from p2p_rommy.rules.variants import RuleSet, ruleset
+from p2p_rommy.session import Session
+from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
+from p2p_rommy.wire.identity import Identity
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """Where the screens draw and read keys (None: the terminal); `watch` sees each
+    screen's model as it is made (for tests)."""
+
+    input: Any = None
+    output: Any = None
+    watch: Callable[[object], None] = lambda model: None
+
+
+TERMINAL = Screen()
+
+
+async def host_in_client(
+    options: SeatOptions,
+    identity: Identity,
+    lobby: LobbyHost,
+    rules: RuleSet,
+    sock: socket.socket,
+    screen: Screen = TERMINAL,
+) -> int:
+    settings = lobby.settings
+    model = LobbyModel(
+        settings.table,
+        settings.variant,
+        list(settings.house),
+        settings.seats,
+        rules.min_players,
+        identity.public_key,
+        start=lobby.start_now,
+    )
+    model.update_members(lobby.members)
+    lobby.on_change = model.update_members
+    await lobby.listen(options.interface or "0.0.0.0")
+    return await _lobby_then_game(model, lobby.run(), options, identity, sock, screen)
+
+
+async def join_in_client(
+    options: SeatOptions,
+    identity: Identity,
+    target: tuple[str, int],
+    lobby: bytes | None,
+    addresses: list[tuple[str, int]],
+    sock: socket.socket,
+    screen: Screen = TERMINAL,
+) -> int:
+    model = LobbyModel(f"{target[0]}:{target[1]}", "?", [], 0, 0, identity.public_key)
+
+    def on_state(body: dict) -> None:  # type: ignore[type-arg]
+        model.update_state(body)
+        model.table = body["table"]
+        model.min_players = ruleset(body["variant"], {}).min_players
+
+    joining = join_table(identity, options.name, target[0], target[1], lobby, addresses, on_state)
+    return await _lobby_then_game(model, joining, options, identity, sock, screen)
+
+
+async def _lobby_then_game(
+    model: LobbyModel,
+    starting: Awaitable[Started],
+    options: SeatOptions,
+    identity: Identity,
+    sock: socket.socket,
+    screen: Screen,
+) -> int:
+    screen.watch(model)
+    app = build_lobby_app(model, screen.input, screen.output)
+    lobby_task = asyncio.ensure_future(starting)
+    shown = asyncio.ensure_future(app.run_async())
+    await asyncio.wait({lobby_task, shown}, return_when=asyncio.FIRST_COMPLETED)
+    if not lobby_task.done():  # the player left the lobby
+        lobby_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await lobby_task
+        return 0
+    if not shown.done():
+        app.exit()
+        await shown
+    started = lobby_task.result()
+    session, _ = await open_session(options, identity, started, sock, None, None)
+    return await play_in_client(session, options.ascii_only, screen)
+
+
+async def play_in_client(session: Session, ascii_only: bool, screen: Screen = TERMINAL) -> int:
+    """The game screen on a network session, until the player quits."""
+    from p2p_rommy.tui.app import build_app
+    from p2p_rommy.tui.model import ClientModel
+
+    session.start()
+    model = ClientModel(session, ascii_only)
+    screen.watch(model)
+    try:
+        await build_app(model, screen.input, screen.output).run_async()
+    finally:
+        await session.mesh.flushed(2.0)
+        await session.close()
+    if session.store is not None:
+        print(f"transcript: {session.store.transcript_path}")
+    return 0

@@ -1,0 +1,127 @@
+"""The lobby screen: who is at the table (names and key fingerprints), the variant and
+house rules; the creator starts the game by hand once enough players are seated.
+
+The model only holds what the lobby reported and what the player asked for; the
+lobby protocol itself lives in `p2p_rommy.net.lobby`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.widgets import Frame
+
+from p2p_rommy.net.lobby import Member
+from p2p_rommy.tui.app import STYLE
+from p2p_rommy.wire.identity import fingerprint
+
+
+@dataclass
+class LobbyModel:
+    table: str
+    variant: str
+    house: list[tuple[str, object]]
+    seats: int
+    min_players: int
+    you: bytes
+    """This player's public key."""
+    start: Callable[[], None] | None = None
+    """The creator's start (None for a player who joined)."""
+    members: list[tuple[str, bytes]] = field(default_factory=list)
+    status: str = ""
+    starting: bool = False
+    confirm_quit: bool = False
+    quit: bool = False
+
+    def update_members(self, members: list[Member]) -> None:
+        self.members = [(m.name, m.key) for m in members]
+
+    def update_state(self, body: dict) -> None:  # type: ignore[type-arg]
+        """A `lobby/state` from the creator (for a player who joined)."""
+        self.variant = body["variant"]
+        self.house = [tuple(pair) for pair in body["house"]]  # type: ignore[misc]
+        self.seats = body["seats"]
+        self.members = [(m[0], m[1]) for m in body["members"]]
+
+    def start_game(self) -> None:
+        if self.start is None:
+            self.status = "the table's creator starts the game"
+            return
+        if len(self.members) < self.min_players:
+            self.status = f"{self.variant} needs at least {self.min_players} players"
+            return
+        self.starting = True
+        self.status = "starting: seats and the first dealer are drawn by a joint coin..."
+        self.start()
+
+    def prompt(self) -> str:
+        if self.confirm_quit:
+            return "Leave the table? y / n"
+        if self.status:
+            return self.status
+        if self.start is not None:
+            if len(self.members) >= self.min_players:
+                return f"Enter starts the game with {len(self.members)} players; q leaves"
+            return f"waiting for players ({len(self.members)}/{self.min_players} needed); q leaves"
+        return "waiting for the creator to start the game; q leaves"
+
+
+def lines(model: LobbyModel) -> list[tuple[str, str]]:
+    out = [
+        ("class:title", f" Table {model.table!r}: {model.variant}\n"),
+        ("", f" seats: {len(model.members)}/{model.seats}\n"),
+        ("", " house rules: "),
+        ("", ", ".join(f"{k}={v}" for k, v in model.house) or "the defaults"),
+        ("", "\n\n Players (compare the fingerprints out loud):\n"),
+    ]
+    for index, (name, key) in enumerate(model.members):
+        mark = "  (you)" if key == model.you else "  (creator)" if index == 0 else ""
+        out.append(("", f"  {index + 1}. {name:<20} {fingerprint(key)}{mark}\n"))
+    return out
+
+
+def build_lobby_app(model: LobbyModel, input=None, output=None) -> Application:  # type: ignore[no-untyped-def]
+    kb = KeyBindings()
+    idle = Condition(lambda: not model.confirm_quit and not model.starting)
+
+    @kb.add("enter", filter=idle)
+    def _start(event) -> None:  # type: ignore[no-untyped-def]
+        model.start_game()
+
+    @kb.add("q")
+    @kb.add("c-c")
+    def _quit(event) -> None:  # type: ignore[no-untyped-def]
+        model.confirm_quit = True
+
+    @kb.add("y", filter=Condition(lambda: model.confirm_quit))
+    def _yes(event) -> None:  # type: ignore[no-untyped-def]
+        model.quit = True
+        event.app.exit()
+
+    @kb.add("n", filter=Condition(lambda: model.confirm_quit))
+    def _no(event) -> None:  # type: ignore[no-untyped-def]
+        model.confirm_quit = False
+
+    body = HSplit(
+        [
+            Frame(Window(FormattedTextControl(lambda: lines(model))), title="Lobby"),
+            Window(
+                FormattedTextControl(lambda: [("class:status", " " + model.prompt())]), height=1
+            ),
+        ]
+    )
+    return Application(
+        layout=Layout(body),
+        key_bindings=kb,
+        style=STYLE,
+        full_screen=True,
+        input=input,
+        output=output,
+        refresh_interval=0.3,
+    )

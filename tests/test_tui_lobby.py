@@ -1,0 +1,90 @@
+"""`rommy host` in the full-screen client, headless: the lobby screen lists the players
+who join (names and fingerprints), Enter starts the game by hand, and the game screen
+plays a turn on the network session against two bot seats that joined."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from p2p_rommy.bots import make_bot
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.headless import SeatOptions, _game_socket, open_session
+from p2p_rommy.net.lobby import LobbyHost, TableSettings, join_table
+from p2p_rommy.netclient import Screen, host_in_client
+from p2p_rommy.rules.variants import ruleset
+from p2p_rommy.tui.lobby import LobbyModel, lines
+from p2p_rommy.tui.model import ClientModel
+from p2p_rommy.wire.identity import Identity, fingerprint
+
+
+async def bot_joiner(tmp_path, name: str, port: int) -> None:
+    identity = Identity.generate()
+    sock = _game_socket("127.0.0.1")
+    addresses = [("127.0.0.1", sock.getsockname()[1])]
+    started = await join_table(identity, name, "127.0.0.1", port, None, addresses)
+    options = SeatOptions(name, tmp_path / name, "127.0.0.1", "random")
+    player = make_bot("random", random.Random(len(name)))
+    session, _ = await open_session(options, identity, started, sock, player, None)
+    await session.run()
+
+
+async def until(condition, timeout: float = 60.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+def test_host_in_the_client_starts_by_hand_and_plays():
+    async def main(tmp_path):
+        identity = Identity.generate()
+        rules = ruleset("rummy", {"target_score": "500"})
+        sock = _game_socket("127.0.0.1")
+        addresses = [("127.0.0.1", sock.getsockname()[1])]
+        settings = TableSettings("Lobby test", "rummy", rules.house.values, 64, rules.max_players)
+        lobby = LobbyHost(identity, "Ann", settings, addresses, "127.0.0.1", None, advertise=False)
+        options = SeatOptions("Ann", tmp_path / "Ann", "127.0.0.1", None, ascii_only=True)
+        models: list[object] = []
+        with create_pipe_input() as keys:
+            screen = Screen(keys, DummyOutput(), models.append)
+            hosting = asyncio.create_task(
+                host_in_client(options, identity, lobby, rules, sock, screen)
+            )
+            await until(lambda: lobby.port and models)
+            lobby_model = models[0]
+            assert isinstance(lobby_model, LobbyModel)
+            assert "waiting for players (1/2 needed)" in lobby_model.prompt()
+            keys.send_text("\r")  # too few players: the status line says so
+            await until(lambda: "needs at least 2 players" in lobby_model.status)
+            lobby_model.status = ""
+            joiners = [
+                asyncio.create_task(bot_joiner(tmp_path, name, lobby.port)) for name in ("Bo", "Cy")
+            ]
+            await until(lambda: len(lobby_model.members) == 3)
+            shown = "".join(text for _, text in lines(lobby_model))
+            assert "Bo" in shown and "Cy" in shown and fingerprint(identity.public_key) in shown
+            assert "Enter starts the game with 3 players" in lobby_model.prompt()
+            keys.send_text("\r")
+            await until(lambda: len(models) == 2)
+            game = models[1]
+            assert isinstance(game, ClientModel)
+            replica = game.replica
+            await until(lambda: replica.duty() == "move" and replica.state.phase is Phase.DRAW)
+            keys.send_text("d")
+            await until(lambda: any("Ann draws from the stock" in line for line in game.log))
+            keys.send_text("qy")
+            await asyncio.wait_for(hosting, 20)
+            for task in joiners:
+                task.cancel()
+            await asyncio.gather(*joiners, return_exceptions=True)
+        return game
+
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        game = asyncio.run(main(Path(directory)))
+    assert game.quit and [s.name for s in game.config.seats].count("Ann") == 1
