@@ -30,6 +30,22 @@ def _house_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _lang_arg(parser: argparse.ArgumentParser) -> None:
+    from p2p_rommy.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the client's language: da, nb or en (default: from the locale)",
+    )
+
+
+def _use_language(args: argparse.Namespace) -> None:
+    from p2p_rommy.i18n import default_language, use
+
+    use(args.lang or default_language())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rommy", description="Peer-to-peer rummy for the home network, with fair dealing."
@@ -49,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default=os.environ.get("USER", "You")[:32] or "You")
     play.add_argument("--seed", type=int, help="repeatable deals and bots")
     play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
+    _lang_arg(play)
     _house_arg(play)
 
     simulate = commands.add_parser(
@@ -86,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
             help="play this seat with a bot, without the client (random, easy, normal, hard)",
         )
         sub.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
+        _lang_arg(sub)
         sub.add_argument("--name", default=os.environ.get("USER", "Player")[:32] or "Player")
         sub.add_argument(
             "--interface",
@@ -230,6 +248,7 @@ def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise ConfigError(f"--bot takes one of {', '.join(BOT_LEVELS)}, not {args.bot!r}")
     if args.bot is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise ConfigError("the full-screen client needs a terminal; seat a bot with --bot")
+    _use_language(args)
     return SeatOptions(
         args.name, args.data_dir or default_data_dir(), args.interface, args.bot, args.ascii
     )
@@ -305,6 +324,7 @@ def _play(args: argparse.Namespace) -> int:
     bots = parse_bots(args.bot_level, args.bots)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise ConfigError("rommy play needs a terminal (for bots only: rommy simulate)")
+    _use_language(args)
     return run(play(args.variant, bots, house, args.name, args.seed, args.ascii))
 
 

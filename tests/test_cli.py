@@ -126,3 +126,10 @@ def test_module_and_console_script_run():
         done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
         assert expected in done.stdout
+
+
+def test_resume_explains_a_missing_game_and_needs_a_terminal_for_the_client(capsys, tmp_path):
+    code, _, err = run(capsys, "resume", "abcdef12", "--bot", "--data-dir", str(tmp_path))
+    assert code == 2 and "no saved game 'abcdef12'" in err and "Traceback" not in err
+    code, _, err = run(capsys, "resume", "abcdef12", "--data-dir", str(tmp_path))
+    assert code == 2 and "needs a terminal; seat a bot with --bot" in err

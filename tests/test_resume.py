@@ -157,3 +157,36 @@ def test_the_others_end_the_game_without_a_seat_that_never_returns(tmp_path):
     report = verify_transcript(data)
     assert report.fair and report.finished, report.text()
     assert "did not come back" in report.text()
+
+
+def test_resume_repairs_a_torn_last_record_and_refuses_foreign_files(tmp_path):
+    from p2p_rommy.errors import ConfigError
+    from p2p_rommy.storage import find_game
+
+    config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 4)
+    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
+    store = GameStore(tmp_path, config.game_id)
+    store.begin(genesis)
+    store.save_secret("seed/0", b"\x05" * 32)
+    store.save_addresses({0: [("127.0.0.1", 4000)], 1: [("127.0.0.1", 4001)]})
+    store.close()
+    path = store.transcript_path
+    good = path.read_bytes()
+    path.write_bytes(good + frame_record(b"a record cut by a crash")[:9])  # torn in mid-write
+    saved = GameStore(tmp_path, config.game_id).load()
+    assert saved.repaired and "torn" in saved.repaired
+    assert path.read_bytes() == good  # the torn tail is cut off; the rest kept
+    assert saved.seeds == {0: b"\x05" * 32} and saved.addresses[1] == [("127.0.0.1", 4001)]
+    assert find_game(tmp_path, config.game_id.hex()[:10]) == path.parent
+    with pytest.raises(ConfigError, match="no saved game"):
+        find_game(tmp_path, "abcdef12")
+    with pytest.raises(ConfigError, match="not a game id"):
+        find_game(tmp_path, "zz")
+    path.write_bytes(b"something else entirely")
+    with pytest.raises(ConfigError, match="not a usable transcript"):
+        GameStore(tmp_path, config.game_id).load()
+    other, other_ids = seeded_config("rummy", 3, {"target_score": "1"}, 5)
+    foreign = Genesis(other, other.encode(), tuple(sign_config(other, i) for i in other_ids))
+    path.write_bytes(MAGIC + frame_record(foreign.encode()))
+    with pytest.raises(ConfigError, match="belongs to another game"):
+        GameStore(tmp_path, config.game_id).load()

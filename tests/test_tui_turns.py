@@ -155,7 +155,7 @@ def test_r_cycles_the_readings_of_an_ambiguous_meld():
                 await session.close()
 
     first, second, third = asyncio.run(main())
-    assert first.startswith("staged run") and "r: another of 2 readings" in first
+    assert first.startswith("staged løber JK=4") and "r: another of 2 readings" in first
     jokers = {text.split("=")[1][:1] for text in (first, second)}
     assert jokers == {"4", "8"}  # what the joker stands for changed
     assert third == first  # and back to the first reading

@@ -19,6 +19,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.i18n import _
 from p2p_rommy.tui import render
 from p2p_rommy.tui.model import LABELS, ClientModel
 
@@ -148,7 +149,8 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
     )
     help_box = ConditionalContainer(
         Frame(
-            Window(FormattedTextControl(render.HELP), width=78, height=14), title="Help (? closes)"
+            Window(FormattedTextControl(render.help_text), width=78, height=16),
+            title=_("Help (? closes)"),
         ),
         filter=Condition(lambda: model.show_help),
     )

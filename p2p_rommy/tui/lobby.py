@@ -17,6 +17,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.widgets import Frame
 
+from p2p_rommy.i18n import _
 from p2p_rommy.net.lobby import Member
 from p2p_rommy.tui.app import STYLE
 from p2p_rommy.wire.identity import fingerprint
@@ -51,37 +52,55 @@ class LobbyModel:
 
     def start_game(self) -> None:
         if self.start is None:
-            self.status = "the table's creator starts the game"
+            self.status = _("the table's creator starts the game")
             return
         if len(self.members) < self.min_players:
-            self.status = f"{self.variant} needs at least {self.min_players} players"
+            self.status = _("{variant} needs at least {count} players").format(
+                variant=self.variant, count=self.min_players
+            )
             return
         self.starting = True
-        self.status = "starting: seats and the first dealer are drawn by a joint coin..."
+        self.status = _("starting: seats and the first dealer are drawn by a joint coin...")
         self.start()
 
     def prompt(self) -> str:
         if self.confirm_quit:
-            return "Leave the table? y / n"
+            return _("Leave the table? y / n")
         if self.status:
             return self.status
         if self.start is not None:
             if len(self.members) >= self.min_players:
-                return f"Enter starts the game with {len(self.members)} players; q leaves"
-            return f"waiting for players ({len(self.members)}/{self.min_players} needed); q leaves"
-        return "waiting for the creator to start the game; q leaves"
+                return _("Enter starts the game with {count} players; q leaves").format(
+                    count=len(self.members)
+                )
+            return _("waiting for players ({count}/{needed} needed); q leaves").format(
+                count=len(self.members), needed=self.min_players
+            )
+        return _("waiting for the creator to start the game; q leaves")
 
 
 def lines(model: LobbyModel) -> list[tuple[str, str]]:
     out = [
-        ("class:title", f" Table {model.table!r}: {model.variant}\n"),
-        ("", f" seats: {len(model.members)}/{model.seats}\n"),
-        ("", " house rules: "),
-        ("", ", ".join(f"{k}={v}" for k, v in model.house) or "the defaults"),
-        ("", "\n\n Players (compare the fingerprints out loud):\n"),
+        (
+            "class:title",
+            " "
+            + _("Table {name!r}: {variant}").format(name=model.table, variant=model.variant)
+            + "\n",
+        ),
+        (
+            "",
+            " "
+            + _("seats: {taken}/{seats}").format(taken=len(model.members), seats=model.seats)
+            + "\n",
+        ),
+        ("", " " + _("house rules:") + " "),
+        ("", ", ".join(f"{k}={v}" for k, v in model.house) or _("the defaults")),
+        ("", "\n\n " + _("Players (compare the fingerprints out loud):") + "\n"),
     ]
     for index, (name, key) in enumerate(model.members):
-        mark = "  (you)" if key == model.you else "  (creator)" if index == 0 else ""
+        mark = (
+            "  " + _("(you)") if key == model.you else "  " + _("(creator)") if index == 0 else ""
+        )
         out.append(("", f"  {index + 1}. {name:<20} {fingerprint(key)}{mark}\n"))
     return out
 
@@ -110,7 +129,7 @@ def build_lobby_app(model: LobbyModel, input=None, output=None) -> Application: 
 
     body = HSplit(
         [
-            Frame(Window(FormattedTextControl(lambda: lines(model))), title="Lobby"),
+            Frame(Window(FormattedTextControl(lambda: lines(model))), title=_("Lobby")),
             Window(
                 FormattedTextControl(lambda: [("class:status", " " + model.prompt())]), height=1
             ),

@@ -24,10 +24,11 @@ from p2p_rommy.engine.moves import (
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
+from p2p_rommy.i18n import _
 from p2p_rommy.log.messages import Record, decode
 from p2p_rommy.log.move_codec import decode_move
 from p2p_rommy.rules.finder import candidate_melds
-from p2p_rommy.rules.melds import interpretations
+from p2p_rommy.rules.melds import interpretations, meld_name
 from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack
 
@@ -102,36 +103,44 @@ class ClientModel:
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
         if self.peer.frozen:
-            return f"The table stopped: {self.peer.frozen}"
+            return _("The table stopped: {report}").format(report=self.peer.frozen)
         state = self.replica.state
         if self.replica.over:
-            return "The match is over. q quits."
+            return _("The match is over. q quits.")
         if state.phase is Phase.BUY:
             if self.seat in state.buy_eligible and not self.peer.answered_buy():
                 left = self.buy_seconds_left()
                 timer = f" ({left:.0f}s)" if left is not None else ""
-                return f"Køb! window open{timer}: k buys the discard, p passes"
-            return "Buy window open: waiting for the others"
+                return _("Køb! window open{timer}: k buys the discard, p passes").format(
+                    timer=timer
+                )
+            return _("Buy window open: waiting for the others")
         waiting = self.peer.waiting(time.monotonic())
         if waiting is not None and waiting.seat != self.seat:
             if self.replica.deck is not None and self.replica.deck.seat.tasks:
-                return f"Shuffling and dealing... (waiting for {self.names[waiting.seat]})"
-            line = f"Waiting for {self.names[waiting.seat]} ({waiting.what})"
+                return _("Shuffling and dealing... (waiting for {name})").format(
+                    name=self.names[waiting.seat]
+                )
+            line = _("Waiting for {name} ({what})").format(
+                name=self.names[waiting.seat], what=waiting.what
+            )
             stalled = time.monotonic() - waiting.since
             if stalled >= self.peer.stall_after:
-                line += f" for {stalled:.0f}s"
+                line += _(" for {seconds}s").format(seconds=f"{stalled:.0f}")
                 if self.replica.end_proposer(waiting.seat) == self.seat:
-                    line += ": e ends the game without them"
+                    line += _(": e ends the game without them")
             return line
         expected = self.replica.expected_proposer()
         if expected is None:
-            return "Shuffling and dealing..."
+            return _("Shuffling and dealing...")
         if state.phase is Phase.DRAW:
-            return "Your turn: d draws from the stock, t takes the discard"
+            return _("Your turn: d draws from the stock, t takes the discard")
         if state.phase is Phase.PLAY:
             if self.staged:
-                return f"{len(self.staged)} meld(s) staged: Enter lays them down, m stages more"
-            return "A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help"
+                return _("{count} meld(s) staged: Enter lays them down, m stages more").format(
+                    count=len(self.staged)
+                )
+            return _("A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help")
         return ""
 
     def hints(self) -> list[str]:
@@ -153,7 +162,7 @@ class ClientModel:
         hand = self.hand()
         index = LABELS.find(label)
         if not 0 <= index < len(hand):
-            self.status = f"there is no card {label}"
+            self.status = _("there is no card {label}").format(label=label)
             return
         slot = hand[index][0]
         self.selected ^= {slot}
@@ -174,7 +183,7 @@ class ClientModel:
         cards = [(slot, card) for slot, card in self.hand() if slot in self.selected]
         readings = interpretations(cards, self.deck, self.config.rules)
         if not readings:
-            self.status = "those cards are not a meld"
+            self.status = _("those cards are not a meld")
             return
         self.readings = [NewMeld(kind, placed) for kind, placed in readings]
         self.staged.append(self.readings[0])
@@ -184,7 +193,7 @@ class ClientModel:
     def next_reading(self) -> None:
         """Replace the last staged meld by its next reading (set or run, joker meaning)."""
         if not self.staged or len(self.readings) < 2 or self.staged[-1] not in self.readings:
-            self.status = "the last staged meld has only one reading"
+            self.status = _("the last staged meld has only one reading")
             return
         index = self.readings.index(self.staged[-1])
         self.staged[-1] = self.readings[(index + 1) % len(self.readings)]
@@ -193,8 +202,11 @@ class ClientModel:
     def _describe_staged(self, readings: int) -> None:
         meld = self.staged[-1]
         cards = " ".join(self.card_text(p.card) + self._stands_for(p) for p in meld.cards)
-        more = f"; r: another of {readings} readings" if readings > 1 else ""
-        self.status = f"staged {meld.kind.value} {cards}{more}; Enter lays down"
+        name = meld_name(meld.kind, self.config.rules)
+        more = _("; r: another of {count} readings").format(count=readings) if readings > 1 else ""
+        self.status = _("staged {meld} {cards}{more}; Enter lays down").format(
+            meld=name, cards=cards, more=more
+        )
 
     def _stands_for(self, placed) -> str:  # type: ignore[no-untyped-def]
         card = self.deck.card(placed.card)
@@ -206,14 +218,18 @@ class ClientModel:
         """Propose to end the game without the player the table has long waited for."""
         waiting = self.peer.waiting(time.monotonic())
         if waiting is None or time.monotonic() - waiting.since < self.peer.stall_after:
-            self.status = "nobody has kept the table waiting long enough to end the game"
+            self.status = _("nobody has kept the table waiting long enough to end the game")
             return
         if self.replica.end_proposer(waiting.seat) != self.seat:
             name = self.names[self.replica.end_proposer(waiting.seat)]
-            self.status = f"{name} may propose to end the game; you will be asked to sign"
+            self.status = _("{name} may propose to end the game; you will be asked to sign").format(
+                name=name
+            )
             return
         self.session.end_game(waiting.seat)
-        self.status = f"proposed to end the game without {self.names[waiting.seat]}"
+        self.status = _("proposed to end the game without {name}").format(
+            name=self.names[waiting.seat]
+        )
 
     def hide_scores(self) -> None:
         self.show_scores = False
@@ -222,20 +238,20 @@ class ClientModel:
         if self.selected:
             self.stage()
         if not self.staged:
-            self.status = "select cards and press m to stage a meld first"
+            self.status = _("select cards and press m to stage a meld first")
             return
         melds, self.staged = tuple(self.staged), []
         self._submit(LayDown(self.seat, melds))
 
     def lay_off(self, meld_number: int) -> None:
-        self._matching(LayOff, meld_number, "lay off")
+        self._matching(LayOff, meld_number, _("lay off"))
 
     def swap(self, meld_number: int) -> None:
-        self._matching(SwapJoker, meld_number, "swap for a joker")
+        self._matching(SwapJoker, meld_number, _("swap for a joker"))
 
     def _matching(self, kind: type, meld_number: int, doing: str) -> None:
         if len(self.selected) != 1:
-            self.status = f"select exactly one card to {doing}"
+            self.status = _("select exactly one card to {doing}").format(doing=doing)
             return
         (slot,) = self.selected
         for move in legal_moves(self.view):
@@ -243,13 +259,15 @@ class ClientModel:
                 self._submit(move)
                 return
         if not 0 < meld_number <= len(self.replica.state.melds):
-            self.status = f"there is no meld {meld_number}"
+            self.status = _("there is no meld {number}").format(number=meld_number)
             return
-        self.status = f"that card cannot {doing} on meld {meld_number}"
+        self.status = _("that card cannot {doing} on meld {number}").format(
+            doing=doing, number=meld_number
+        )
 
     def discard(self) -> None:
         if len(self.selected) != 1:
-            self.status = "select exactly one card to discard"
+            self.status = _("select exactly one card to discard")
             return
         (slot,) = self.selected
         card = dict(self.hand()).get(slot)
@@ -260,10 +278,10 @@ class ClientModel:
     def buy(self, claim: bool) -> None:
         state = self.replica.state
         if state.phase is not Phase.BUY or self.seat not in state.buy_eligible:
-            self.status = "there is nothing to buy now"
+            self.status = _("there is nothing to buy now")
             return
         self.session.answer_buy(claim)
-        self.status = "Køb!" if claim else "passed"
+        self.status = _("Køb!") if claim else _("passed")
 
     def toggle_sort(self) -> None:
         self.sort_by = "rank" if self.sort_by == "suit" else "suit"
@@ -301,11 +319,17 @@ class ClientModel:
                 if now > before
             ]
             self.log.append(
-                f"{buyers[0]} buys the discard (Køb!)" if buyers else "nobody bought the discard"
+                _("{name} buys the discard (Køb!)").format(name=buyers[0])
+                if buyers
+                else _("nobody bought the discard")
             )
         self._buys = state.buys
         if len(state.round_scores) > self.rounds_logged:
             self.rounds_logged = len(state.round_scores)
             self.show_scores = True
             scores = ", ".join(f"{self.names[s]} {state.scores[s]}" for s in range(len(self.names)))
-            self.log.append(f"round {len(state.round_scores)} over; totals: {scores}")
+            self.log.append(
+                _("round {number} over; totals: {scores}").format(
+                    number=len(state.round_scores), scores=scores
+                )
+            )

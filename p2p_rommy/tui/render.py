@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.tui.model import LABELS, ClientModel
 
 StyleText = list[tuple[str, str]]
 
-HELP = """\
+HELP_TEXT = N_("""\
 Keys
   A-Z      select or unselect a card of your hand
   c        clear the selection and staged melds
@@ -22,7 +23,11 @@ Keys
   s        sort by suit or by rank       h   show melds you could make
   e        end the game without a player the table has long waited for
   ?        this help                     q   quit (asks first)
-"""
+""")
+
+
+def help_text() -> str:
+    return _(HELP_TEXT)
 
 
 def _card_style(model: ClientModel, card_id: int | None) -> str:
@@ -38,15 +43,15 @@ def header(model: ClientModel) -> StyleText:
     state = model.replica.state
     rules = model.config.rules
     rounds = f"/{rules.rounds}" if rules.rounds else ""
-    parts = [f" {rules.variant}", f"round {state.round_index + 1}{rounds}"]
+    parts = [f" {rules.variant}", _("round {number}").format(number=state.round_index + 1) + rounds]
     if rules.opening != "none":
         round_index = min(state.round_index, len(rules.contracts) - 1) if rules.contracts else 0
-        parts.append(f"to open: {rules.describe_opening(round_index)}")
-    parts.append(f"dealer {model.names[state.dealer]}")
-    parts.append(f"stock {len(state.stock)}")
+        parts.append(_("to open: {contract}").format(contract=rules.describe_opening(round_index)))
+    parts.append(_("dealer {name}").format(name=model.names[state.dealer]))
+    parts.append(_("stock {count}").format(count=len(state.stock)))
     if rules.buying:
-        left = "any" if rules.max_buys is None else str(rules.max_buys - state.buys[model.seat])
-        parts.append(f"buys {left}")
+        left = _("any") if rules.max_buys is None else str(rules.max_buys - state.buys[model.seat])
+        parts.append(_("buys {left}").format(left=left))
     return [("class:header", " | ".join(parts).ljust(80))]
 
 
@@ -58,19 +63,21 @@ def opponents(model: ClientModel) -> StyleText:
         if seat == model.seat:
             continue
         mark = "▶ " if state.current_seat == seat else "  "
-        link = "" if connected.get(seat, True) else "  (disconnected)"
-        opened = "opened" if state.opened[seat] else "not opened"
+        link = "" if connected.get(seat, True) else _("  (disconnected)")
+        opened = _("opened") if state.opened[seat] else _("not opened")
         count = len(state.hands[seat]) if state.hands else 0
         score = state.scores[seat]
-        out.append(("", f"{mark}{name:<12} {count:>2} cards  {opened:<10}  score {score}{link}\n"))
+        cards = _("{count} cards").format(count=f"{count:>2}")
+        line = f"{mark}{name:<12} {cards}  {opened:<10}  " + _("score {score}").format(score=score)
+        out.append(("", f"{line}{link}\n"))
     return out
 
 
 def table(model: ClientModel) -> StyleText:
     state = model.replica.state
-    out: StyleText = [("class:title", "Table\n")]
+    out: StyleText = [("class:title", _("Table") + "\n")]
     if not state.melds:
-        out.append(("class:dim", "  no melds yet\n"))
+        out.append(("class:dim", "  " + _("no melds yet") + "\n"))
     for number, meld in enumerate(state.melds, start=1):
         out.append(("", f"  {number:>2} {model.names[meld.owner]:<10} "))
         for placed in meld.cards:
@@ -83,13 +90,13 @@ def table(model: ClientModel) -> StyleText:
                 out.append((_card_style(model, placed.card), model.card_text(placed.card) + " "))
         out.append(("", "\n"))
     top = state.top_discard()
-    out.append(("", "\n  Discard: "))
+    out.append(("", "\n  " + _("Discard:") + " "))
     if top is None:
-        out.append(("class:dim", "empty"))
+        out.append(("class:dim", _("empty")))
     else:
         card = state.faces[top]
         out.append((_card_style(model, card), model.card_text(card)))
-        out.append(("class:dim", f"  ({len(state.discard)} cards)"))
+        out.append(("class:dim", "  " + _("({count} cards)").format(count=len(state.discard))))
     out.append(("", "\n"))
     return out
 
@@ -98,7 +105,8 @@ def hand(model: ClientModel) -> StyleText:
     cards = model.hand()
     me = model.names[model.seat]
     state = model.replica.state
-    out: StyleText = [("class:title", f"Your hand ({me}, score {state.scores[model.seat]})\n  ")]
+    title = _("Your hand ({name}, score {score})").format(name=me, score=state.scores[model.seat])
+    out: StyleText = [("class:title", title + "\n  ")]
     for index, (slot, card) in enumerate(cards):
         label = LABELS[index] if index < len(LABELS) else "?"
         style = _card_style(model, card) + (" class:selected" if slot in model.selected else "")
@@ -109,11 +117,17 @@ def hand(model: ClientModel) -> StyleText:
         staged = "  |  ".join(
             " ".join(model.card_text(p.card) for p in m.cards) for m in model.staged
         )
-        out.append(("class:dim", f"\n  staged: {staged}"))
+        out.append(("class:dim", "\n  " + _("staged: {melds}").format(melds=staged)))
     if model.show_hints:
         hints = model.hints()
         out.append(
-            ("class:dim", "\n  you could meld: " + ("; ".join(hints) if hints else "nothing yet"))
+            (
+                "class:dim",
+                "\n  "
+                + _("you could meld: {melds}").format(
+                    melds="; ".join(hints) if hints else _("nothing yet")
+                ),
+            )
         )
     return out
 
@@ -121,7 +135,7 @@ def hand(model: ClientModel) -> StyleText:
 def status(model: ClientModel) -> StyleText:
     line = model.status or model.prompt()
     if model.confirm_quit:
-        line = "Quit the game? y / n"
+        line = _("Quit the game? y / n")
     return [("class:status", (" " + line).ljust(80))]
 
 
@@ -138,6 +152,10 @@ def scores(model: ClientModel) -> StyleText:
     from p2p_rommy.simulate import score_sheet
 
     final = state.phase is Phase.MATCH_OVER or model.replica.ended is not None
-    title = "Final score sheet" if final else f"After round {len(state.round_scores)}"
-    more = "" if final else "  (space goes on)"
+    title = (
+        _("Final score sheet")
+        if final
+        else _("After round {number}").format(number=len(state.round_scores))
+    )
+    more = "" if final else "  " + _("(space goes on)")
     return [("class:title", f"{title}{more}\n"), ("", score_sheet(state, model.names))]

@@ -1,0 +1,75 @@
+"""The client's languages: Danish, Norwegian Bokmål and English, as gettext catalogs.
+
+The source strings are English; `p2p_rommy/locale/<lang>/LC_MESSAGES/rommy.po` holds
+each translation and the compiled `.mo` beside it is what runs (stdlib gettext).
+Recompile after editing a catalog: ``python -m p2p_rommy.i18n`` (needs Babel, which
+the test extra installs). Game terms stay those of the variant's own rules (Løber,
+Passer, Køb, Rommé).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from p2p_rommy.errors import ConfigError
+
+LANGUAGES = ("da", "nb", "en")
+DOMAIN = "rommy"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def default_language(environ: Mapping[str, str] = os.environ) -> str:
+    """The language from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for value in environ.get(variable, "").split(":"):
+            code = value.split("_")[0].split(".")[0].lower()
+            if code == "da":
+                return "da"
+            if code in ("nb", "no", "nn"):
+                return "nb"
+            if code == "en":
+                return "en"
+    return "en"
+
+
+def use(language: str) -> None:
+    """Show the client in `language` from now on."""
+    global _translation
+    if language not in LANGUAGES:
+        raise ConfigError(f"no language {language!r}; the languages are {', '.join(LANGUAGES)}")
+    _translation = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
+
+
+def _(message: str) -> str:
+    return _translation.gettext(message)
+
+
+def N_(message: str) -> str:  # the gettext convention for "mark, translate later"
+    """Mark a string for translation where it is defined; translate it where it is shown."""
+    return message
+
+
+def compile_catalogs() -> list[Path]:
+    """Compile every `.po` catalog to its `.mo` (Babel)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written = []
+    for po_path in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+        with po_path.open("rb") as file:
+            catalog = read_po(file)
+        mo_path = po_path.with_suffix(".mo")
+        with mo_path.open("wb") as file:
+            write_mo(file, catalog)
+        written.append(mo_path)
+    return written
+
+
+if __name__ == "__main__":
+    for path in compile_catalogs():
+        print(path)

@@ -1,0 +1,80 @@
+"""The client in Danish, Norwegian Bokmål and English: every string of the client has a
+translation in each catalog with the same placeholders, the compiled catalogs match
+their sources, the language comes from --lang or the locale, and the screen speaks it."""
+
+from __future__ import annotations
+
+import asyncio
+import gettext
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from p2p_rommy import i18n
+from p2p_rommy.cli import main
+from p2p_rommy.local import local_table
+from p2p_rommy.tui import render
+from p2p_rommy.tui.model import ClientModel
+from tools.catalogs import source_strings
+
+PLACEHOLDER = re.compile(r"\{[a-z]+[^}]*\}")
+
+
+def catalog(language: str):
+    with (i18n.LOCALE_DIR / language / "LC_MESSAGES" / "rommy.po").open("rb") as file:
+        return read_po(file)
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_every_client_string_is_translated_with_the_same_placeholders(language):
+    po = catalog(language)
+    compiled = gettext.translation("rommy", i18n.LOCALE_DIR, [language])
+    for message in source_strings():
+        entry = po.get(message)
+        assert entry is not None and entry.string, f"{language}: no translation of {message!r}"
+        assert sorted(PLACEHOLDER.findall(entry.string)) == sorted(PLACEHOLDER.findall(message))
+        assert compiled.gettext(message) == entry.string  # the .mo is compiled from this .po
+
+
+def test_the_language_comes_from_the_locale():
+    assert i18n.default_language({"LANG": "da_DK.UTF-8"}) == "da"
+    assert i18n.default_language({"LANG": "nb_NO.UTF-8"}) == "nb"
+    assert i18n.default_language({"LANGUAGE": "no:en", "LANG": "C"}) == "nb"
+    assert i18n.default_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert i18n.default_language({}) == "en"
+
+
+def test_an_unknown_language_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--lang", "sv"])
+    assert exit_info.value.code == 2 and "invalid choice: 'sv'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("da", ["runde 1/7", "for at åbne: 2 passere", "giver", "Din hånd", "Taster"]),
+        ("nb", ["runde 1/7", "for å åpne: 2 passere", "giver", "Din hånd", "Taster"]),
+        ("en", ["round 1/7", "to open: 2 passere", "dealer", "Your hand", "Keys"]),
+    ],
+)
+def test_the_screen_speaks_the_chosen_language(language, words):
+    async def main_() -> str:
+        human, others = await local_table("lp", ["random"] * 2, {}, "Ann", 3)
+        model = ClientModel(human, ascii_only=True)
+        try:
+            texts = [render.header(model), render.hand(model), [("", render.help_text())]]
+            return "".join(text for part in texts for _, text in part)
+        finally:
+            await human.close()
+            for session in others:
+                await session.close()
+
+    i18n.use(language)
+    try:
+        shown = asyncio.run(main_())
+    finally:
+        i18n.use("en")
+    for word in words:
+        assert word in shown, (word, shown)

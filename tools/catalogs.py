@@ -1,0 +1,262 @@
+"""Write the client's gettext catalogs (p2p_rommy/locale/*/LC_MESSAGES/rommy.po) from
+the source strings and the translations below, then compile them. Run after adding or
+changing a string in the client: ``python tools/catalogs.py`` (needs Babel)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import write_po
+
+from p2p_rommy.i18n import LOCALE_DIR, compile_catalogs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HELP_DA = """\
+Taster
+  A-Z      vælg eller fravælg et kort på hånden
+  c        ryd valget og de forberedte meldinger
+  d        træk fra bunken                t   tag det kastede kort
+  m        forbered de valgte kort som en melding
+  r        en anden læsning af den sidste melding (række eller sæt, jokerens værdi)
+  Enter    meld de forberedte meldinger (åbning: hele kravet på én gang)
+  o N      læg det valgte kort til melding N (1-9, 0 = 10)
+  w N      byt det valgte kort med jokeren i melding N
+  x        kast det valgte kort
+  k / p    Køb! (køb det kastede kort) / pas, mens købsvinduet er åbent
+  s        sortér efter kulør eller værdi   h   vis meldinger du kan lave
+  e        afslut spillet uden en spiller, bordet længe har ventet på
+  ?        denne hjælp                    q   afslut (spørger først)
+"""
+
+HELP_NB = """\
+Taster
+  A-Z      velg eller fjern et kort på hånden
+  c        tøm valget og de forberedte meldingene
+  d        trekk fra bunken               t   ta det kastede kortet
+  m        forbered de valgte kortene som en melding
+  r        en annen lesning av den siste meldingen (rekke eller sett, jokerens verdi)
+  Enter    meld de forberedte meldingene (åpning: hele kravet på én gang)
+  o N      legg det valgte kortet til melding N (1-9, 0 = 10)
+  w N      bytt det valgte kortet med jokeren i melding N
+  x        kast det valgte kortet
+  k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent
+  s        sorter etter farge eller verdi   h   vis meldinger du kan lage
+  e        avslutt spillet uten en spiller bordet lenge har ventet på
+  ?        denne hjelpen                  q   avslutt (spør først)
+"""
+
+# source string -> (Danish, Norwegian Bokmål)
+TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "Help (? closes)": ("Hjælp (? lukker)", "Hjelp (? lukker)"),
+    "the table's creator starts the game": (
+        "bordets opretter starter spillet",
+        "den som opprettet bordet starter spillet",
+    ),
+    "{variant} needs at least {count} players": (
+        "{variant} kræver mindst {count} spillere",
+        "{variant} krever minst {count} spillere",
+    ),
+    "starting: seats and the first dealer are drawn by a joint coin...": (
+        "starter: pladser og første giver trækkes med en fælles mønt...",
+        "starter: plasser og første giver trekkes med en felles mynt...",
+    ),
+    "Leave the table? y / n": ("Forlad bordet? y / n", "Forlate bordet? y / n"),
+    "Enter starts the game with {count} players; q leaves": (
+        "Enter starter spillet med {count} spillere; q forlader bordet",
+        "Enter starter spillet med {count} spillere; q forlater bordet",
+    ),
+    "waiting for players ({count}/{needed} needed); q leaves": (
+        "venter på spillere ({count}/{needed} kræves); q forlader bordet",
+        "venter på spillere ({count}/{needed} trengs); q forlater bordet",
+    ),
+    "waiting for the creator to start the game; q leaves": (
+        "venter på at opretteren starter spillet; q forlader bordet",
+        "venter på at den som opprettet bordet starter spillet; q forlater bordet",
+    ),
+    "Table {name!r}: {variant}": ("Bord {name!r}: {variant}", "Bord {name!r}: {variant}"),
+    "seats: {taken}/{seats}": ("pladser: {taken}/{seats}", "plasser: {taken}/{seats}"),
+    "house rules:": ("husregler:", "husregler:"),
+    "the defaults": ("standard", "standard"),
+    "Players (compare the fingerprints out loud):": (
+        "Spillere (sammenlign fingeraftrykkene højt):",
+        "Spillere (sammenlign fingeravtrykkene høyt):",
+    ),
+    "(you)": ("(dig)", "(deg)"),
+    "(creator)": ("(opretter)", "(oppretter)"),
+    "Lobby": ("Lobby", "Lobby"),
+    "The table stopped: {report}": ("Bordet stoppede: {report}", "Bordet stoppet: {report}"),
+    "The match is over. q quits.": (
+        "Spillet er slut. q afslutter.",
+        "Spillet er over. q avslutter.",
+    ),
+    "Køb! window open{timer}: k buys the discard, p passes": (
+        "Køb! vinduet er åbent{timer}: k køber det kastede kort, p melder pas",
+        "Kjøp! vinduet er åpent{timer}: k kjøper det kastede kortet, p melder pass",
+    ),
+    "Buy window open: waiting for the others": (
+        "Købsvinduet er åbent: venter på de andre",
+        "Kjøpsvinduet er åpent: venter på de andre",
+    ),
+    "Shuffling and dealing... (waiting for {name})": (
+        "Blander og giver... (venter på {name})",
+        "Stokker og deler ut... (venter på {name})",
+    ),
+    "Waiting for {name} ({what})": ("Venter på {name} ({what})", "Venter på {name} ({what})"),
+    " for {seconds}s": (" i {seconds} s", " i {seconds} s"),
+    ": e ends the game without them": (
+        ": e afslutter spillet uden dem",
+        ": e avslutter spillet uten dem",
+    ),
+    "Shuffling and dealing...": ("Blander og giver...", "Stokker og deler ut..."),
+    "Your turn: d draws from the stock, t takes the discard": (
+        "Din tur: d trækker fra bunken, t tager det kastede kort",
+        "Din tur: d trekker fra bunken, t tar det kastede kortet",
+    ),
+    "{count} meld(s) staged: Enter lays them down, m stages more": (
+        "{count} melding(er) forberedt: Enter melder, m forbereder flere",
+        "{count} melding(er) forberedt: Enter melder, m forbereder flere",
+    ),
+    "A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help": (
+        "A-Z vælg, m melding, Enter meld, o+N læg til, w+N byt, x kast, ? hjælp",
+        "A-Z velg, m melding, Enter meld, o+N legg til, w+N bytt, x kast, ? hjelp",
+    ),
+    "there is no card {label}": ("der er intet kort {label}", "det finnes ikke noe kort {label}"),
+    "those cards are not a meld": ("de kort er ikke en melding", "de kortene er ikke en melding"),
+    "the last staged meld has only one reading": (
+        "den sidste melding kan kun læses på én måde",
+        "den siste meldingen kan bare leses på én måte",
+    ),
+    "; r: another of {count} readings": (
+        "; r: en anden af {count} læsninger",
+        "; r: en annen av {count} lesninger",
+    ),
+    "staged {meld} {cards}{more}; Enter lays down": (
+        "forberedt {meld} {cards}{more}; Enter melder",
+        "forberedt {meld} {cards}{more}; Enter melder",
+    ),
+    "nobody has kept the table waiting long enough to end the game": (
+        "ingen har ladet bordet vente længe nok til at afslutte spillet",
+        "ingen har latt bordet vente lenge nok til å avslutte spillet",
+    ),
+    "{name} may propose to end the game; you will be asked to sign": (
+        "{name} kan foreslå at afslutte spillet; du bliver bedt om at skrive under",
+        "{name} kan foreslå å avslutte spillet; du blir bedt om å signere",
+    ),
+    "proposed to end the game without {name}": (
+        "foreslog at afslutte spillet uden {name}",
+        "foreslo å avslutte spillet uten {name}",
+    ),
+    "select cards and press m to stage a meld first": (
+        "vælg kort og tryk m for først at forberede en melding",
+        "velg kort og trykk m for først å forberede en melding",
+    ),
+    "lay off": ("lægge til", "legge til"),
+    "swap for a joker": ("bytte med en joker", "bytte med en joker"),
+    "select exactly one card to {doing}": (
+        "vælg præcis ét kort for at {doing}",
+        "velg nøyaktig ett kort for å {doing}",
+    ),
+    "there is no meld {number}": (
+        "der er ingen melding {number}",
+        "det finnes ingen melding {number}",
+    ),
+    "that card cannot {doing} on meld {number}": (
+        "det kort kan ikke {doing} på melding {number}",
+        "det kortet kan ikke {doing} på melding {number}",
+    ),
+    "select exactly one card to discard": (
+        "vælg præcis ét kort at kaste",
+        "velg nøyaktig ett kort å kaste",
+    ),
+    "there is nothing to buy now": ("der er intet at købe nu", "det er ingenting å kjøpe nå"),
+    "Køb!": ("Køb!", "Kjøp!"),
+    "passed": ("pas", "pass"),
+    "{name} buys the discard (Køb!)": (
+        "{name} køber det kastede kort (Køb!)",
+        "{name} kjøper det kastede kortet (Kjøp!)",
+    ),
+    "nobody bought the discard": (
+        "ingen købte det kastede kort",
+        "ingen kjøpte det kastede kortet",
+    ),
+    "round {number} over; totals: {scores}": (
+        "runde {number} er slut; i alt: {scores}",
+        "runde {number} er over; totalt: {scores}",
+    ),
+    "round {number}": ("runde {number}", "runde {number}"),
+    "to open: {contract}": ("for at åbne: {contract}", "for å åpne: {contract}"),
+    "dealer {name}": ("giver {name}", "giver {name}"),
+    "stock {count}": ("bunke {count}", "bunke {count}"),
+    "any": ("ubegrænset", "ubegrenset"),
+    "buys {left}": ("køb {left}", "kjøp {left}"),
+    "  (disconnected)": ("  (afbrudt)", "  (frakoblet)"),
+    "opened": ("åbnet", "åpnet"),
+    "not opened": ("ikke åbnet", "ikke åpnet"),
+    "{count} cards": ("{count} kort", "{count} kort"),
+    "score {score}": ("point {score}", "poeng {score}"),
+    "Table": ("Bordet", "Bordet"),
+    "no melds yet": ("ingen meldinger endnu", "ingen meldinger ennå"),
+    "Discard:": ("Kastet:", "Kastet:"),
+    "empty": ("tom", "tom"),
+    "({count} cards)": ("({count} kort)", "({count} kort)"),
+    "Your hand ({name}, score {score})": (
+        "Din hånd ({name}, point {score})",
+        "Din hånd ({name}, poeng {score})",
+    ),
+    "staged: {melds}": ("forberedt: {melds}", "forberedt: {melds}"),
+    "you could meld: {melds}": ("du kan melde: {melds}", "du kan melde: {melds}"),
+    "nothing yet": ("intet endnu", "ingenting ennå"),
+    "Quit the game? y / n": ("Afslut spillet? y / n", "Avslutte spillet? y / n"),
+    "Final score sheet": ("Endelig pointtavle", "Endelig poengtavle"),
+    "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
+    "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),
+}
+
+
+def source_strings() -> list[str]:
+    found = []
+    for _, _, message, _, _ in extract_from_dir(
+        str(ROOT / "p2p_rommy"), keywords={"_": None, "N_": None}
+    ):
+        if message not in found:
+            found.append(message)
+    return found
+
+
+def main() -> None:
+    from p2p_rommy.tui.render import HELP_TEXT
+
+    strings = source_strings()
+    missing = [s for s in strings if s not in TRANSLATIONS and s != HELP_TEXT]
+    if missing:
+        raise SystemExit(f"untranslated strings: {missing}")
+    for index, language in enumerate(("da", "nb")):
+        catalog = Catalog(locale=language, project="p2p-rommy", domain="rommy")
+        for message in strings:
+            if message == HELP_TEXT:
+                catalog.add(message, (HELP_DA, HELP_NB)[index])
+            else:
+                catalog.add(message, TRANSLATIONS[message][index])
+        _write(catalog, language)
+    english = Catalog(locale="en", project="p2p-rommy", domain="rommy")
+    for message in strings:
+        english.add(message, "")  # the source strings are English
+    _write(english, "en")
+    for path in compile_catalogs():
+        print(path.relative_to(ROOT))
+
+
+def _write(catalog: Catalog, language: str) -> None:
+    path = LOCALE_DIR / language / "LC_MESSAGES" / "rommy.po"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, omit_header=False, sort_output=True, width=100)
+    path.write_bytes(buffer.getvalue())
+
+
+if __name__ == "__main__":
+    main()
