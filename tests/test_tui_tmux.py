@@ -74,7 +74,9 @@ def test_play_a_turn_in_tmux(tmp_path):
         text = wait_for(name, lambda t: "Your turn: d draws" in t)
         hand_line = next(line for line in text.splitlines() if line.strip().startswith("A:"))
         assert len(hand_line.split()) == 11  # eleven cards, each with its key label
-        text = press_until(name, "d", lambda t: "Tester draws from the stock" in t)
+        text = press_until(
+            name, "d", lambda t: "Tester draws from the stock" in t and len(hand_of(t)) == 12
+        )
         drawn = hand_of(text)
         assert len(drawn) == 12  # the drawn card joined the hand
         tmux("send-keys", "-t", name, "A")

@@ -73,11 +73,13 @@ class ClientModel:
         return self.peer.seat
 
     def hand(self) -> list[tuple[int, int]]:
-        """(slot, card) in display order; the labels A, B, ... follow this order."""
-        try:
-            cards = self.view.hand()
-        except ValueError:  # a card still being dealt to us
+        """(slot, card) in display order; the labels A, B, ... follow this order. A card
+        still being dealt (its shares not all in) shows up once its face is known."""
+        view = self.view
+        if not view.state.hands:
             return []
+        faces = [(slot, view.face(slot)) for slot in view.state.hands[self.seat]]
+        cards = [(slot, face) for slot, face in faces if face is not None]
 
         def key(item: tuple[int, int]) -> tuple[object, ...]:
             card = self.deck.card(item[1])
