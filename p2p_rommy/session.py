@@ -139,6 +139,10 @@ class Session:
     def answer_buy(self, claim: bool) -> None:
         self._handle(self.peer.answer_buy(claim, self.clock()))
 
+    def say(self, text: str) -> None:
+        """A chat line to the table."""
+        self._handle(self.peer.say(text))
+
     def end_game(self, absent: int) -> None:
         """Propose to end the game without `absent` (see `Peer.end_game`)."""
         self._handle(self.peer.end_game(absent, self.clock()))

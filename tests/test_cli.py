@@ -75,7 +75,7 @@ def test_simulate_with_house_rules(capsys):
         (("simulate", "--no-network", "--house", "max_buys=lots"), "or unlimited"),
         (("simulate", "--no-network", "--players", "7"), "3-5 players"),
         (("simulate", "--no-network", "--transcript", "x"), "needs the networked mode"),
-        (("join", "--connect", "127.0.0.1:1"), "seat a bot here with --bot"),
+        (("join", "--connect", "127.0.0.1:1"), "needs a terminal; seat a bot with --bot"),
         (("bench", "--only", "nothing"), "the sections are: engine, deck, peers, bots, verify"),
     ],
 )

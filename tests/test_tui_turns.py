@@ -159,3 +159,38 @@ def test_r_cycles_the_readings_of_an_ambiguous_meld():
     jokers = {text.split("=")[1][:1] for text in (first, second)}
     assert jokers == {"4", "8"}  # what the joker stands for changed
     assert third == first  # and back to the first reading
+
+
+def test_chat_by_keys_reaches_the_other_peers():
+    async def main():
+        human, others = await local_table("rummy", ["random"], {"target_score": "500"}, "Ann", 6)
+        robots = [asyncio.create_task(s.run()) for s in others]
+        human.start()
+        model = ClientModel(human, ascii_only=True)
+        try:
+            with create_pipe_input() as keys:
+                app = build_app(model, input=keys, output=DummyOutput())
+                running = asyncio.create_task(app.run_async())
+                await asyncio.sleep(0.5)
+                keys.send_text("/")
+                async with asyncio.timeout(10):
+                    while not model.chatting:
+                        await asyncio.sleep(0.05)
+                keys.send_text("godt spil AQ\r")  # letters go to the chat line, not the hand
+                bot = others[0].peer
+                async with asyncio.timeout(30):
+                    while not bot.chat:
+                        await asyncio.sleep(0.05)
+                assert not model.selected and not model.chatting
+                keys.send_text("qy")
+                await asyncio.wait_for(running, 10)
+        finally:
+            for task in robots:
+                task.cancel()
+            await asyncio.gather(*robots, return_exceptions=True)
+            await human.close()
+        return model, bot
+
+    model, bot = asyncio.run(main())
+    assert bot.chat == [(0, "godt spil AQ")]  # signed by seat 0, received by the bot's peer
+    assert "Ann: godt spil AQ" in model.log_lines()

@@ -29,6 +29,7 @@ Taster
   k / p    Køb! (køb det kastede kort) / pas, mens købsvinduet er åbent
   s        sortér efter kulør eller værdi   h   vis meldinger du kan lave
   e        afslut spillet uden en spiller, bordet længe har ventet på
+  /        sig noget til bordet (Enter sender, Esc fortryder)
   ?        denne hjælp                    q   afslut (spørger først)
 """
 
@@ -46,6 +47,7 @@ Taster
   k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent
   s        sorter etter farge eller verdi   h   vis meldinger du kan lage
   e        avslutt spillet uten en spiller bordet lenge har ventet på
+  /        si noe til bordet (Enter sender, Esc avbryter)
   ?        denne hjelpen                  q   avslutt (spør først)
 """
 
@@ -214,6 +216,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "Final score sheet": ("Endelig pointtavle", "Endelig poengtavle"),
     "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
     "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),
+    "say:": ("sig:", "si:"),
+    "Log": ("Log", "Logg"),
+    "refused: {reason}": ("afvist: {reason}", "avvist: {reason}"),
 }
 
 

@@ -137,7 +137,22 @@ class Sync:
         )
 
 
-LogMessage = Step | Ack | Nack | BuyAnswer | Sync
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A line of table talk: signed like everything else, but not part of the log."""
+
+    game: bytes
+    seat: int
+    text: str
+
+    def encode(self) -> bytes:
+        return pack({"kind": "chat/say", "game": self.game, "seat": self.seat, "text": self.text})
+
+
+CHAT_MAX = 200
+"""Characters in one chat line."""
+
+LogMessage = Step | Ack | Nack | BuyAnswer | Sync | Chat
 
 _SCHEMAS = {
     "log/step": Schema(
@@ -152,6 +167,7 @@ _SCHEMAS = {
     "log/sync": Schema(
         "log/sync", {"game": _GAME, "seat": integer(0, 5), "n": _N, "ask": integer(0, 1)}
     ),
+    "chat/say": Schema("chat/say", {"game": _GAME, "seat": integer(0, 5), "text": text(CHAT_MAX)}),
     "buy/answer": Schema(
         "buy/answer", {"game": _GAME, "window": _N, "seat": integer(0, 5), "claim": integer(0, 1)}
     ),
@@ -175,6 +191,8 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
         return Ack(f["game"], f["n"], f["seat"], f["state"])
     if kind == "log/nack":
         return Nack(f["game"], f["n"], f["seat"], f["reason"])
+    if kind == "chat/say":
+        return Chat(f["game"], f["seat"], f["text"])
     if kind == "log/sync":
         return Sync(f["game"], f["seat"], f["n"], bool(f["ask"]))
     return BuyAnswer(f["game"], f["window"], f["seat"], bool(f["claim"]))

@@ -33,7 +33,17 @@ from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove, ProtocolError
-from p2p_rommy.log.messages import Ack, BuyAnswer, Nack, Record, Step, Sync, decode
+from p2p_rommy.log.messages import (
+    CHAT_MAX,
+    Ack,
+    BuyAnswer,
+    Chat,
+    Nack,
+    Record,
+    Step,
+    Sync,
+    decode,
+)
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.wire.identity import open_envelope
 
@@ -48,6 +58,8 @@ class Player(Protocol):
 
 STALL_AFTER_S = 30.0
 """Waiting this long for one seat's message is reported as a stall naming the seat."""
+CHAT_KEPT = 500
+"""Chat lines kept in memory (the oldest go first)."""
 FUTURE_STEPS = 8
 """How far ahead of its committed state a peer keeps steps that arrived early."""
 
@@ -120,6 +132,8 @@ class Peer:
         """The seat the evidence blames for the freeze, when it does."""
         self.evidence: list[tuple[bytes, bytes]] = []
         self.refused: list[str] = []
+        self.chat: list[tuple[int, str]] = []
+        """(seat, text) of every chat line, this seat's own included, as received."""
         self.notes: list[str] = []
         """Things worth a line in the log that are nobody's fault (a claim too late)."""
         self.stall_after = stall_after
@@ -238,6 +252,15 @@ class Peer:
         step = self.replica.propose_move(move)
         return self._proposed(step, now)
 
+    def say(self, text: str) -> Output:
+        """A chat line from this seat to everyone (not part of the game's log)."""
+        line = " ".join(text.split())[:CHAT_MAX]
+        out = Output()
+        if line:
+            self.chat.append((self.seat, line))
+            out.broadcast.append(self._sign(Chat(self.replica.game, self.seat, line)))
+        return out
+
     def answered_buy(self) -> bool:
         """Whether this seat has answered the open buy window."""
         return self.replica.buy_window in self._answered
@@ -289,6 +312,12 @@ class Peer:
             out.extend(self._try_commit(now))
         elif isinstance(message, Nack):
             out.extend(self._on_nack(message))
+        elif isinstance(message, Chat):
+            if message.game != self.replica.game:
+                self._refuse(f"from {source}: chat for another game")
+                return out
+            self.chat.append((message.seat, message.text))
+            del self.chat[:-CHAT_KEPT]
         elif isinstance(message, Sync):
             if message.game != self.replica.game:
                 self._refuse(f"from {source}: a sync for another game")
@@ -637,7 +666,7 @@ class Peer:
 
     # --- trouble ------------------------------------------------------------
 
-    def _sign(self, message: Step | Ack | Nack | BuyAnswer) -> bytes:
+    def _sign(self, message: Step | Ack | Nack | BuyAnswer | Sync | Chat) -> bytes:
         return self.replica.identity.sign(message.encode())
 
     def _refuse(self, reason: str) -> None:

@@ -188,9 +188,11 @@ class Replica:
             if deck.phase is DeckPhase.COMMIT:
                 return f"its commitment to round {deck.params.round_no + 1}'s deck"
             if deck.phase is DeckPhase.RUNNING and deck.tasks:
-                if isinstance(deck.tasks[0], ShuffleTask):
-                    return "its shuffle"
-                return "its decryption shares"
+                task = deck.tasks[0]
+                if isinstance(task, ShuffleTask):
+                    return f"its shuffle ({task.cursor + 1} of {self.config.players})"
+                left = sum(len(t.items) for t in deck.tasks if not isinstance(t, ShuffleTask))
+                return f"its decryption shares ({left} cards to go)"
             if deck.phase in (DeckPhase.RUNNING, DeckPhase.SEEDS) and self._round_over():
                 return f"its seed for round {deck.params.round_no + 1}"
         phase = self.state.phase

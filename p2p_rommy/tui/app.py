@@ -4,9 +4,11 @@ and key bindings that are tiny functions calling the model."""
 from __future__ import annotations
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import (
+    BufferControl,
     ConditionalContainer,
     Float,
     FloatContainer,
@@ -44,9 +46,28 @@ def _text(function, model: ClientModel, **window) -> Window:  # type: ignore[no-
     return Window(FormattedTextControl(lambda: function(model)), **window)
 
 
-def bindings(model: ClientModel) -> KeyBindings:
+def bindings(
+    model: ClientModel, chat: Window | None = None, status: Window | None = None
+) -> KeyBindings:
+    """The keys; `chat` and `status` are the windows the chat line moves focus between."""
     kb = KeyBindings()
-    playing = Condition(lambda: not model.confirm_quit and not model.show_help)
+    playing = Condition(
+        lambda: not model.confirm_quit and not model.show_help and not model.chatting
+    )
+    free = Condition(lambda: not model.chatting)
+
+    @kb.add("/", filter=playing)
+    def _chat(event) -> None:  # type: ignore[no-untyped-def]
+        """Say something to the table."""
+        if chat is not None:
+            model.chatting = True
+            event.app.layout.focus(chat)
+
+    @kb.add("escape", filter=Condition(lambda: model.chatting))
+    def _stop_chat(event) -> None:  # type: ignore[no-untyped-def]
+        model.chatting = False
+        if status is not None:
+            event.app.layout.focus(status)
 
     for label in LABELS:
 
@@ -93,7 +114,7 @@ def bindings(model: ClientModel) -> KeyBindings:
         """Show or hide the melds the hand could make."""
         model.show_hints = not model.show_hints
 
-    @kb.add("?")
+    @kb.add("?", filter=free)
     def _help(event) -> None:  # type: ignore[no-untyped-def]
         """Open or close the help."""
         model.show_help = not model.show_help
@@ -102,7 +123,7 @@ def bindings(model: ClientModel) -> KeyBindings:
     def _close_help(event) -> None:  # type: ignore[no-untyped-def]
         model.show_help = False
 
-    @kb.add("q")
+    @kb.add("q", filter=free)
     def _quit(event) -> None:  # type: ignore[no-untyped-def]
         """Ask before quitting."""
         if model.replica.over:
@@ -127,6 +148,21 @@ def bindings(model: ClientModel) -> KeyBindings:
 
 
 def build_app(model: ClientModel, input=None, output=None) -> Application:  # type: ignore[no-untyped-def]
+    def said(buffer: Buffer) -> bool:
+        model.say(buffer.text)
+        model.chatting = False
+        app.layout.focus(status_window)
+        return False  # clears the line
+
+    chat_buffer = Buffer(multiline=False, accept_handler=said)
+    chat_window = Window(
+        BufferControl(chat_buffer),
+        height=1,
+        get_line_prefix=lambda line, wrap: [("class:status", " " + _("say:") + " ")],
+    )
+    status_window = Window(
+        FormattedTextControl(lambda: render.status(model), focusable=True), height=1
+    )
     body = HSplit(
         [
             _text(render.header, model, height=1),
@@ -143,8 +179,9 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
                     )
                 ),
             ),
-            Frame(_text(render.log, model, height=6), title="Log"),
-            _text(render.status, model, height=1),
+            Frame(_text(render.log, model, height=6), title=_("Log")),
+            ConditionalContainer(chat_window, filter=Condition(lambda: model.chatting)),
+            ConditionalContainer(status_window, filter=Condition(lambda: not model.chatting)),
         ]
     )
     help_box = ConditionalContainer(
@@ -155,9 +192,9 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
         filter=Condition(lambda: model.show_help),
     )
     root = FloatContainer(body, floats=[Float(help_box)])
-    return Application(
-        layout=Layout(root),
-        key_bindings=bindings(model),
+    app: Application = Application(
+        layout=Layout(root, focused_element=status_window),
+        key_bindings=bindings(model, chat_window, status_window),
         style=STYLE,
         full_screen=True,
         mouse_support=False,
@@ -165,3 +202,4 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
         output=output,
         refresh_interval=0.5,
     )
+    return app

@@ -58,6 +58,9 @@ class ClientModel:
         self.show_scores = False
         """The score sheet after a round, until the player goes on."""
         self._buys = self.replica.state.buys
+        self.chatting = False
+        """The chat line is open (keys type text instead of playing)."""
+        self._seen = {"chat": 0, "refused": 0, "stalls": 0, "notes": 0}
         self.readings: list[NewMeld] = []
         """Every reading of the last staged meld; `r` cycles through them."""
         self.peer.on_commit = self._committed
@@ -232,6 +235,30 @@ class ClientModel:
         self.status = _("proposed to end the game without {name}").format(
             name=self.names[waiting.seat]
         )
+
+    def say(self, text: str) -> None:
+        if text.strip():
+            self.session.say(text)
+
+    def log_lines(self) -> list[str]:
+        """The log with what arrived since: chat, refused input, stalls, notes."""
+        peer = self.peer
+        for kind, entries in (
+            ("chat", peer.chat),
+            ("refused", peer.refused),
+            ("stalls", peer.stalls),
+            ("notes", peer.notes),
+        ):
+            for entry in entries[self._seen[kind] :]:
+                if kind == "chat":
+                    seat, text = entry  # type: ignore[misc]
+                    self.log.append(f"{self.names[seat]}: {text}")
+                elif kind == "refused":
+                    self.log.append(_("refused: {reason}").format(reason=entry))
+                else:
+                    self.log.append(str(entry))
+            self._seen[kind] = len(entries)
+        return list(self.log)
 
     def hide_scores(self) -> None:
         self.show_scores = False

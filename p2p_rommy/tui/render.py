@@ -22,6 +22,7 @@ Keys
   k / p    Køb! (buy the discard) / pass, while the buy window is open
   s        sort by suit or by rank       h   show melds you could make
   e        end the game without a player the table has long waited for
+  /        say something to the table (Enter sends, Esc cancels)
   ?        this help                     q   quit (asks first)
 """)
 
@@ -78,7 +79,8 @@ def table(model: ClientModel) -> StyleText:
     out: StyleText = [("class:title", _("Table") + "\n")]
     if not state.melds:
         out.append(("class:dim", "  " + _("no melds yet") + "\n"))
-    for number, meld in enumerate(state.melds, start=1):
+    numbered = sorted(enumerate(state.melds, start=1), key=lambda item: item[1].owner)
+    for number, meld in numbered:  # grouped by owner; the number is the one o/w take
         out.append(("", f"  {number:>2} {model.names[meld.owner]:<10} "))
         for placed in meld.cards:
             card = model.deck.card(placed.card)
@@ -140,7 +142,7 @@ def status(model: ClientModel) -> StyleText:
 
 
 def log(model: ClientModel, lines: int = 6) -> StyleText:
-    shown = list(model.log)[-lines:]
+    shown = model.log_lines()[-lines:]
     return [("class:log", "\n".join(shown))]
 
 
