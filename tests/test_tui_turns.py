@@ -18,6 +18,9 @@ from p2p_rommy.tui import render
 from p2p_rommy.tui.app import build_app
 from p2p_rommy.tui.model import LABELS, ClientModel
 
+LP_SEED = 1
+"""A seed whose deal lets the key-driven player open round 1 within a few turns."""
+
 
 def label_of(model: ClientModel, slot: int) -> str:
     return next(LABELS[i] for i, (s, _) in enumerate(model.hand()) if s == slot)
@@ -64,12 +67,11 @@ async def drive(variant, bots, house, seed, done, want_lay_off=False, buy=False,
                         keys.send_text(" ")
                     state = replica.state
                     if (
-                        buy
-                        and state.phase is Phase.BUY
+                        state.phase is Phase.BUY
                         and model.seat in state.buy_eligible
                         and not model.peer.answered_buy()
                     ):
-                        keys.send_text("k")
+                        keys.send_text("k" if buy else "p")  # Køb! or pass
                     else:
                         pressed = keys_for_turn(model, want_lay_off)
                         if pressed and (replica.n, pressed) != last:
@@ -194,3 +196,14 @@ def test_chat_by_keys_reaches_the_other_peers():
     model, bot = asyncio.run(main())
     assert bot.chat == [(0, "godt spil AQ")]  # signed by seat 0, received by the bot's peer
     assert "Ann: godt spil AQ" in model.log_lines()
+
+
+def test_lay_down_the_lp_contract_by_keys():
+    def opened(model: ClientModel) -> bool:
+        return model.replica.state.opened[model.seat]
+
+    model, _ = asyncio.run(drive("lp", ["easy"] * 2, {}, LP_SEED, opened, limit=280))
+    state = model.replica.state
+    mine = [m for m in state.melds if m.owner == model.seat]
+    assert len(mine) >= 2  # round 1's contract: two passere (sets), laid down at once
+    assert any("Ann lays down" in line for line in model.log)
