@@ -88,3 +88,63 @@ def test_host_in_the_client_starts_by_hand_and_plays():
     with tempfile.TemporaryDirectory() as directory:
         game = asyncio.run(main(Path(directory)))
     assert game.quit and [s.name for s in game.config.seats].count("Ann") == 1
+
+
+def test_join_in_the_client_follows_the_lobby_into_the_game():
+    from p2p_rommy.netclient import join_in_client
+
+    async def bot_host(tmp_path, lobby: LobbyHost, sock) -> None:
+        started = await lobby.run()
+        identity = lobby.identity
+        options = SeatOptions("Host", tmp_path / "Host", "127.0.0.1", "random")
+        player = make_bot("random", random.Random(1))
+        session, _ = await open_session(options, identity, started, sock, player, None)
+        await session.run()
+
+    async def main(tmp_path):
+        host_identity = Identity.generate()
+        rules = ruleset("romme", {})
+        host_sock = _game_socket("127.0.0.1")
+        addresses = [("127.0.0.1", host_sock.getsockname()[1])]
+        settings = TableSettings("Join test", "romme", rules.house.values, 64, rules.max_players)
+        lobby = LobbyHost(
+            host_identity, "Host", settings, addresses, "127.0.0.1", 3, advertise=False
+        )
+        await lobby.listen("127.0.0.1")
+        hosting = asyncio.create_task(bot_host(tmp_path, lobby, host_sock))
+        identity = Identity.generate()
+        sock = _game_socket("127.0.0.1")
+        mine = [("127.0.0.1", sock.getsockname()[1])]
+        options = SeatOptions("Dag", tmp_path / "Dag", "127.0.0.1", None, ascii_only=True)
+        models: list[object] = []
+        with create_pipe_input() as keys:
+            screen = Screen(keys, DummyOutput(), models.append)
+            target = ("127.0.0.1", lobby.port)
+            joining = asyncio.create_task(
+                join_in_client(options, identity, target, None, mine, sock, screen)
+            )
+            await until(lambda: models and len(models[0].members) == 2)
+            lobby_model = models[0]
+            assert isinstance(lobby_model, LobbyModel)
+            assert lobby_model.variant == "romme" and lobby_model.table == "Join test"
+            assert "waiting for the creator to start the game" in lobby_model.prompt()
+            keys.send_text("\r")  # a joiner cannot start the game
+            await until(lambda: "creator starts the game" in lobby_model.status)
+            third = asyncio.create_task(bot_joiner(tmp_path, "Eva", lobby.port))
+            await until(lambda: len(models) == 2)  # three seated: the host's bot started
+            game = models[1]
+            assert isinstance(game, ClientModel) and game.config.variant == "romme"
+            await until(lambda: game.replica.n > 0)
+            keys.send_text("qy")
+            await asyncio.wait_for(joining, 20)
+            for task in (hosting, third):
+                task.cancel()
+            await asyncio.gather(hosting, third, return_exceptions=True)
+        return game
+
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        game = asyncio.run(main(Path(directory)))
+    assert game.quit and sorted(s.name for s in game.config.seats) == ["Dag", "Eva", "Host"]
