@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _house_arg(simulate)
 
-    def seat_args(sub: argparse.ArgumentParser) -> None:
+    def seat_args(sub: argparse.ArgumentParser, name: bool = True) -> None:
         sub.add_argument(
             "--bot",
             nargs="?",
@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
         _lang_arg(sub)
-        sub.add_argument("--name", default=os.environ.get("USER", "Player")[:32] or "Player")
+        if name:  # a resumed seat keeps the name in its game's config
+            sub.add_argument("--name", default=os.environ.get("USER", "Player")[:32] or "Player")
         sub.add_argument(
             "--interface",
             metavar="ADDR",
@@ -136,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument(
         "game", metavar="GAME_ID", help="the game id rommy printed (a prefix will do)"
     )
-    seat_args(resume)
+    seat_args(resume, name=False)
 
     tables = commands.add_parser("tables", help="list the tables seen on the network")
     tables.add_argument("--interface", metavar="ADDR")
@@ -249,8 +250,9 @@ def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if args.bot is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise ConfigError("the full-screen client needs a terminal; seat a bot with --bot")
     _use_language(args)
+    name = getattr(args, "name", "")
     return SeatOptions(
-        args.name, args.data_dir or default_data_dir(), args.interface, args.bot, args.ascii
+        name, args.data_dir or default_data_dir(), args.interface, args.bot, args.ascii
     )
 
 

@@ -187,8 +187,8 @@ async def open_session(
     port = sock.getsockname()[1]
     addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
     store.save_addresses(addresses)
-    session = Session(Peer(Replica(config, seat, identity), player, end_after=end_after), config)
-    session.store = store
+    peer = Peer(Replica(config, seat, identity), player, end_after=end_after)
+    session = Session(peer, config, store)
     await session.listen(sock=sock)
     session.connect(addresses)
     return session, store

@@ -238,7 +238,6 @@ class LateClaim(WireCheat):
     """Calls "Køb!" for a window that has already been resolved."""
 
     sent = False
-    claims: list[int]
 
     def tamper(self, out: Output) -> list[bytes]:
         replica = self.peer.replica
@@ -246,7 +245,6 @@ class LateClaim(WireCheat):
         if self.sent or window is None or replica.state.phase is Phase.BUY:
             return []
         self.sent = True
-        self.claims = [window]
         return [self.sign(BuyAnswer(replica.game, window, self.peer.seat, True))]
 
 

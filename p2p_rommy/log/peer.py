@@ -25,6 +25,7 @@ envelopes to broadcast and the records that committed.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -132,8 +133,10 @@ class Peer:
         """The seat the evidence blames for the freeze, when it does."""
         self.evidence: list[tuple[bytes, bytes]] = []
         self.refused: list[str] = []
-        self.chat: list[tuple[int, str]] = []
-        """(seat, text) of every chat line, this seat's own included, as received."""
+        self.chat: deque[tuple[int, str]] = deque(maxlen=CHAT_KEPT)
+        """(seat, text) of the latest chat lines, this seat's own included, as received."""
+        self.chat_count = 0
+        """Chat lines received since the start (`chat` keeps only the latest)."""
         self.notes: list[str] = []
         """Things worth a line in the log that are nobody's fault (a claim too late)."""
         self.stall_after = stall_after
@@ -184,7 +187,6 @@ class Peer:
                 if all(now - at >= ASK_AGAIN_S for _, at in self._asked.get(seat, []))
             ]
             out.extend(self._ask(now, unasked))
-            self._last_resync = now
         waiting = self.waiting(now)
         if (
             waiting is not None
@@ -258,6 +260,7 @@ class Peer:
         out = Output()
         if line:
             self.chat.append((self.seat, line))
+            self.chat_count += 1
             out.broadcast.append(self._sign(Chat(self.replica.game, self.seat, line)))
         return out
 
@@ -291,56 +294,46 @@ class Peer:
         """Handle one envelope from a peer (`via`: the seat whose connection brought it).
         Bad input is refused and logged; nothing changes."""
         out = Output()
-        source = "a peer" if via is None else f"seat {via}"
+        source = _source(via)
         try:
             opened = open_envelope(envelope, self.replica.roster)
             message = decode(opened.body, opened.seat)
         except ProtocolError as error:
             self._refuse(f"from {source}: {error}")
             return out
+        if message.game != self.replica.game:
+            kind = type(message).__name__.lower()
+            self._refuse(f"from {source}: seat {message.seat}'s {kind} for another game")
+            return out
         if self.frozen:
             if isinstance(message, Step):
                 self._compare_evidence(message, envelope)
             return out
         if isinstance(message, Step):
-            out.extend(self._on_step(message, envelope, now, source))
+            out.extend(self._on_step(message, envelope, now, via))
         elif isinstance(message, Ack):
-            if message.game != self.replica.game:
-                self._refuse(f"from {source}: an ACK for another game")
-                return out
             self._on_ack(message, envelope)
             out.extend(self._try_commit(now))
         elif isinstance(message, Nack):
             out.extend(self._on_nack(message))
         elif isinstance(message, Chat):
-            if message.game != self.replica.game:
-                self._refuse(f"from {source}: chat for another game")
-                return out
             self.chat.append((message.seat, message.text))
-            del self.chat[:-CHAT_KEPT]
+            self.chat_count += 1
         elif isinstance(message, Sync):
-            if message.game != self.replica.game:
-                self._refuse(f"from {source}: a sync for another game")
-                return out
             out.extend(self._on_sync(message, now))
         else:
-            if message.game != self.replica.game:
-                self._refuse(f"from {source}: a buy answer for another game")
-                return out
             self._on_answer(message, envelope)
             out.extend(self._duties(now))
         return out
 
-    def _on_step(self, step: Step, envelope: bytes, now: float, source: str = "a peer") -> Output:
+    def _on_step(self, step: Step, envelope: bytes, now: float, via: int | None = None) -> Output:
         out = Output()
         replica = self.replica
-        if step.game != replica.game:
-            self._refuse(f"from {source}: seat {step.seat}'s step for another game")
-            return out
+        source = _source(via)
         if step.n <= replica.n:
             committed = self.records[step.n - 1].step if step.n >= 1 else None
             if committed == envelope:
-                if step.n < replica.n and not self._solicited(source, step.n):
+                if step.n < replica.n and not self._solicited(via, step.n):
                     self._refuse(
                         f"from {source}: step {step.n} again, already committed (a replay)"
                     )
@@ -511,12 +504,10 @@ class Peer:
         self._last_resync = now
         return out
 
-    def _solicited(self, source: str, n: int) -> bool:
-        """Whether a copy of committed step `n` from `source` may be a catch-up answer."""
-        return any(
-            source == f"seat {seat}" and asks and n > min(asked for asked, _ in asks)
-            for seat, asks in self._asked.items()
-        )
+    def _solicited(self, via: int | None, n: int) -> bool:
+        """Whether a copy of committed step `n` from seat `via` may answer an ask."""
+        asks = self._asked.get(via, []) if via is not None else []
+        return any(n > asked for asked, _ in asks)
 
     def _on_sync(self, sync: Sync, now: float) -> Output:
         """A seat says how far it is. Asked, this seat sends what the other lacks: the
@@ -528,7 +519,7 @@ class Peer:
         if sync.ask:
             for record in self.records[sync.n :]:
                 out.direct.append((seat, record.step))
-                out.direct += [(seat, ack) for ack in record.acks]
+                out.direct += [(seat, ack) for ack in record.acks if ack]  # none if absent
             if sync.n <= self.replica.n:
                 if self._step_envelope is not None and self.replica.tentative is not None:
                     out.direct.append((seat, self._step_envelope))
@@ -706,6 +697,10 @@ class Peer:
             if other.n == step.n and other.seat == step.seat:
                 self._equivocation(mine, envelope)
                 return
+
+
+def _source(via: int | None) -> str:
+    return "a peer" if via is None else f"seat {via}"
 
 
 def decode_step(envelope: bytes) -> Step:

@@ -243,21 +243,15 @@ class ClientModel:
     def log_lines(self) -> list[str]:
         """The log with what arrived since: chat, refused input, stalls, notes."""
         peer = self.peer
-        for kind, entries in (
-            ("chat", peer.chat),
-            ("refused", peer.refused),
-            ("stalls", peer.stalls),
-            ("notes", peer.notes),
-        ):
-            for entry in entries[self._seen[kind] :]:
-                if kind == "chat":
-                    seat, text = entry  # type: ignore[misc]
-                    self.log.append(f"{self.names[seat]}: {text}")
-                elif kind == "refused":
-                    self.log.append(_("refused: {reason}").format(reason=entry))
-                else:
-                    self.log.append(str(entry))
-            self._seen[kind] = len(entries)
+        new_chat = min(peer.chat_count - self._seen["chat"], len(peer.chat))
+        for seat, text in list(peer.chat)[len(peer.chat) - new_chat :]:
+            self.log.append(f"{self.names[seat]}: {text}")
+        self._seen["chat"] = peer.chat_count
+        for reason in peer.refused[self._seen["refused"] :]:
+            self.log.append(_("refused: {reason}").format(reason=reason))
+        for entry in [*peer.stalls[self._seen["stalls"] :], *peer.notes[self._seen["notes"] :]]:
+            self.log.append(str(entry))
+        self._seen.update(refused=len(peer.refused), stalls=len(peer.stalls), notes=len(peer.notes))
         return list(self.log)
 
     def hide_scores(self) -> None:
