@@ -191,3 +191,14 @@ def test_chat_by_keys_reaches_the_other_peers():
     model, bot = asyncio.run(main())
     assert list(bot.chat) == [(0, "godt spil AQ")]  # signed by seat 0, received by the bot's peer
     assert "Ann: godt spil AQ" in model.log_lines()
+
+
+def test_lay_down_the_lp_contract_by_keys():
+    def opened(model: ClientModel) -> bool:
+        return model.replica.state.opened[model.seat]
+
+    model, _ = asyncio.run(drive("lp", ["easy"] * 2, {}, LP_SEED, opened, limit=280))
+    state = model.replica.state
+    mine = [m for m in state.melds if m.owner == model.seat]
+    assert len(mine) >= 2  # round 1's contract: two passere (sets), laid down at once
+    assert any("Ann lays down" in line for line in model.log)
