@@ -17,7 +17,7 @@ from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, pack, text, unpack
-from p2p_rommy.wire.identity import fingerprint
+from p2p_rommy.wire.identity import fingerprint, valid_public_key
 
 PROTOCOL_VERSION = 1
 GAME_ID_DOMAIN = b"p2p-rommy/v1/game-id\x00"
@@ -55,6 +55,9 @@ class GameConfig:
             raise ConfigError(f"the proof parameter must be at least {MIN_LAMBDA}")
         if len({seat.public_key for seat in self.seats}) != len(self.seats):
             raise ConfigError("a key can hold only one seat")
+        for seat in self.seats:
+            if not valid_public_key(seat.public_key):
+                raise ConfigError(f"{seat.name!r} has a weak or malformed key")
 
     @property
     def rules(self) -> RuleSet:

@@ -248,6 +248,37 @@ class LateClaim(WireCheat):
         return [self.sign(BuyAnswer(replica.game, window, self.peer.seat, True))]
 
 
+def longer_form(envelope: bytes) -> bytes:
+    """The same envelope (same body, same signature) in a non-shortest msgpack form:
+    an array16 header where `pack` writes a fixarray."""
+    assert envelope[0] == 0x94
+    return b"\xdc\x00\x04" + envelope[1:]
+
+
+class Reencode(WireCheat):
+    """Frames other seats: re-sends a committed step and an in-flight ACK that other
+    seats signed, re-encoded in a longer form (same bodies, same signatures)."""
+
+    sent_step = False
+    sent_ack = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        peer = self.peer
+        extra: list[bytes] = []
+        if not self.sent_step and peer.replica.n >= 10:
+            victim = next(r.step for r in peer.records if self.own(r.step).seat != peer.seat)
+            extra.append(longer_form(victim))
+            self.sent_step = True
+        tentative = peer.replica.tentative
+        if not self.sent_ack and tentative is not None and peer.replica.n >= 12:
+            held = peer._acks.get(tentative.n, {})
+            others = [envelope for seat, (_, envelope) in held.items() if seat != peer.seat]
+            if others:
+                extra.append(longer_form(others[0]))
+                self.sent_ack = True
+        return extra
+
+
 # --- what it proposes ---------------------------------------------------------
 
 

@@ -97,6 +97,16 @@ def test_a_buy_claim_after_the_window_closed_is_refused():
     assert_nothing_bad_committed(table)
 
 
+def test_a_reencoded_envelope_frames_nobody_and_the_game_finishes():
+    """Trust issue, attack 1: another seat's signed step or ACK in a longer msgpack form
+    (same body, same signature) is refused as not canonical; nobody is named."""
+    table = run(Cheat(session=adv.Reencode), 2, adv.all_over)
+    assert_refused_and_finished(table, "from seat 2", "canonical")
+    for session in table.honest:
+        assert session.peer.culprit is None and not session.peer.evidence
+        assert sum("canonical" in r for r in session.peer.refused) == 2
+
+
 # --- caught at once; the table stops, naming the culprit ------------------------
 
 

@@ -46,7 +46,7 @@ from p2p_rommy.log.messages import (
     decode,
 )
 from p2p_rommy.log.replica import Replica
-from p2p_rommy.wire.identity import open_envelope
+from p2p_rommy.wire.identity import open_envelope, same_body
 
 log = logging.getLogger(__name__)
 
@@ -332,7 +332,7 @@ class Peer:
         source = _source(via)
         if step.n <= replica.n:
             committed = self.records[step.n - 1].step if step.n >= 1 else None
-            if committed == envelope:
+            if committed is not None and same_body(committed, envelope):
                 if step.n < replica.n and not self._solicited(via, step.n):
                     self._refuse(
                         f"from {source}: step {step.n} again, already committed (a replay)"
@@ -353,7 +353,7 @@ class Peer:
         if replica.tentative is not None and self._step_envelope is not None:
             # the step due is already held (the deck seat has moved on with it)
             expected = replica.tentative.proposer
-            if step.seat == expected and envelope != self._step_envelope:
+            if step.seat == expected and not same_body(envelope, self._step_envelope):
                 self._equivocation(self._step_envelope, envelope)
                 return out
         else:
@@ -393,7 +393,7 @@ class Peer:
         """A proposal to end the game without a seat: signed only by a peer that is
         itself waiting for that seat."""
         out = Output()
-        if self._step_envelope == envelope:
+        if self._step_envelope is not None and same_body(self._step_envelope, envelope):
             return out
         absent = step.body.get("absent")
         waiting = self.waiting(now)
@@ -468,7 +468,7 @@ class Peer:
             return  # an ACK of the step the end replaced
         held = self._acks.setdefault(ack.n, {})
         if ack.seat in held:
-            if held[ack.seat][1] != envelope:
+            if not same_body(held[ack.seat][1], envelope):
                 self._equivocation(held[ack.seat][1], envelope, "ACKs")
             return
         held[ack.seat] = (ack.state, envelope)
@@ -481,7 +481,7 @@ class Peer:
         answers = self._answers.setdefault(answer.window, [])
         held = next((e for seat, e in answers if seat == answer.seat), None)
         if held is not None:
-            if held != envelope:
+            if not same_body(held, envelope):
                 self._refuse(f"seat {answer.seat}: a second, different answer in one buy window")
             return
         if is_open:
@@ -691,7 +691,7 @@ class Peer:
         if 1 <= step.n <= len(self.records):
             held.append(self.records[step.n - 1].step)
         for mine in held:
-            if mine is None or mine == envelope:
+            if mine is None or same_body(mine, envelope):
                 continue
             other = decode_step(mine)
             if other.n == step.n and other.seat == step.seat:

@@ -14,14 +14,11 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.timing import HANDSHAKE_TIMEOUT_S
 from p2p_rommy.wire.codec import Schema, blob, pack, unpack
-from p2p_rommy.wire.identity import Identity
+from p2p_rommy.wire.identity import Identity, valid_public_key, verify_signature
 
 DOMAIN = b"p2p-rommy/v1/handshake\x00"
 _HELLO = Schema("hello", {"table": blob(32), "nonce": blob(32), "key": blob(32)})
@@ -68,6 +65,8 @@ async def handshake(
         if hello["table"] != table:
             raise ProtocolError(None, "the other side is at another table")
         theirs = hello["key"]
+        if not valid_public_key(theirs):
+            raise ProtocolError(None, "the other side's key is weak or malformed")
         if theirs == mine:
             raise ProtocolError(None, "the other side uses this peer's own key")
         if not allowed(theirs):
@@ -76,10 +75,8 @@ async def handshake(
         writer.write(frame(pack({"kind": "auth", "signature": signature})))
         await writer.drain()
         auth = _AUTH.check(unpack(await read_frame(reader, 4096)))
-    try:
-        Ed25519PublicKey.from_public_bytes(theirs).verify(
-            auth["signature"], _transcript(table, hello["nonce"], nonce, theirs, mine)
-        )
-    except (InvalidSignature, ValueError):
-        raise ProtocolError(None, "the other side could not prove its key") from None
+    if not verify_signature(
+        theirs, auth["signature"], _transcript(table, hello["nonce"], nonce, theirs, mine)
+    ):
+        raise ProtocolError(None, "the other side could not prove its key")
     return Proven(theirs, table)

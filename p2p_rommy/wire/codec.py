@@ -1,8 +1,13 @@
 """msgpack with hard limits, and a small schema checker for message bodies.
 
 Every byte from a peer goes through `unpack` (size, container lengths, depth, no
-ext types, no floats) and then `Schema.check`; anything else raises
+ext types, no floats, one encoding) and then `Schema.check`; anything else raises
 `ProtocolError` naming the sender. Nothing here trusts its input.
+
+One encoding: a value has exactly one byte form, the one `pack` gives (shortest
+integers, strings and containers, no duplicate map keys). `unpack` refuses any other
+form, so bytes that a third party re-encoded never reach a signature check, a
+comparison or a transcript, and cannot be blamed on their signer (SPEC §3.9).
 """
 
 from __future__ import annotations
@@ -36,9 +41,10 @@ def unpack(data: bytes, sender: int | str | None = None, max_bytes: int = MAX_BO
         raise ProtocolError(sender, "not bytes")
     if len(data) > max_bytes:
         raise ProtocolError(sender, f"message of {len(data)} bytes is over the {max_bytes} limit")
+    raw = bytes(data)
     try:
         value = msgpack.unpackb(
-            bytes(data),
+            raw,
             raw=False,
             strict_map_key=True,
             use_list=True,
@@ -52,6 +58,10 @@ def unpack(data: bytes, sender: int | str | None = None, max_bytes: int = MAX_BO
     except Exception as error:  # msgpack raises many kinds; all mean "not a valid message"
         raise ProtocolError(sender, f"undecodable message: {type(error).__name__}") from None
     _check_depth_and_types(value, sender)
+    if pack(value) != raw:
+        raise ProtocolError(
+            sender, "message not in canonical form (a longer encoding or a repeated map key)"
+        )
     return value
 
 
@@ -140,7 +150,7 @@ class Schema:
         if not isinstance(body, dict):
             raise ProtocolError(sender, f"a {self.kind} message must be a map")
         expected = {"kind", *self.fields}
-        if set(body) != expected:
+        if set(body) != expected or len(body) != len(expected):
             missing = sorted(expected - set(body))
             extra = sorted(set(body) - expected)
             raise ProtocolError(
@@ -148,6 +158,8 @@ class Schema:
             )
         if body["kind"] != self.kind:
             raise ProtocolError(sender, f"expected a {self.kind} message, not {body['kind']!r}")
+        if list(body) != ["kind", *self.fields]:
+            raise ProtocolError(sender, f"a {self.kind} message's keys are not in SPEC order")
         clean = {}
         for name, check in self.fields.items():
             try:

@@ -1,8 +1,15 @@
-"""Long-term Ed25519 identities (pyca/cryptography) and signed envelopes.
+"""Long-term Ed25519 identities and signed envelopes.
 
 An envelope carries the exact body bytes, the signature over them and the
 signer's key id; nobody re-encodes a body to check a signature (ARCHITECTURE.md,
-"Signatures cover the exact bytes sent").
+"Signatures cover the exact bytes sent"). Envelopes and bodies have one encoding
+(`wire.codec.unpack` refuses any other), so two envelopes from one seat differ only
+if their signed bodies do.
+
+Keys are checked where they enter (`check_public_key`): a small-order or
+non-canonical Ed25519 key would let anyone "sign" as that seat. Signatures are
+checked by libsodium (through PyNaCl), which is strict: canonical S, no small-order
+R or key.
 """
 
 from __future__ import annotations
@@ -13,12 +20,13 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
     PublicFormat,
 )
+from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
+from nacl.exceptions import BadSignatureError
 
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.wire.codec import MAX_BODY_BYTES, blob, fixed, pack, text, unpack
@@ -75,9 +83,45 @@ def _private_key(private_bytes: bytes) -> Ed25519PrivateKey:
     return Ed25519PrivateKey.from_private_bytes(private_bytes)
 
 
-@functools.lru_cache(maxsize=256)
-def _public_key(public_bytes: bytes) -> Ed25519PublicKey:
-    return Ed25519PublicKey.from_public_bytes(public_bytes)
+def valid_public_key(public_key: bytes) -> bool:
+    """Whether `public_key` is a canonical Ed25519 point of the prime-order subgroup
+    (not small order): the only keys whose signatures pin their owner."""
+    return (
+        isinstance(public_key, bytes)
+        and len(public_key) == 32
+        and crypto_core_ed25519_is_valid_point(public_key)
+    )
+
+
+def check_public_key(public_key: bytes, sender: int | str | None = None) -> bytes:
+    """`public_key` if valid (see `valid_public_key`), else `ProtocolError`."""
+    if not valid_public_key(public_key):
+        raise ProtocolError(sender, "a weak or malformed public key (refused: anyone could sign)")
+    return public_key
+
+
+def verify_signature(public_key: bytes, signature: bytes, message: bytes) -> bool:
+    """Strict Ed25519 verification (libsodium); False for any bad signature."""
+    if len(signature) != 64 or len(public_key) != 32:
+        return False
+    try:
+        crypto_sign_open(signature + message, public_key)
+    except (BadSignatureError, ValueError, TypeError):
+        return False
+    return True
+
+
+def envelope_body(envelope: bytes) -> bytes:
+    """The signed body inside an envelope this peer already accepted."""
+    body = unpack(envelope, None, MAX_BODY_BYTES + 256)[2]
+    assert isinstance(body, bytes)
+    return body
+
+
+def same_body(first: bytes, second: bytes) -> bool:
+    """Whether two accepted envelopes carry the same signed body (equivocation is two
+    different bodies, never two encodings or signatures of one)."""
+    return first == second or envelope_body(first) == envelope_body(second)
 
 
 _ENVELOPE = fixed(text(8), blob(16), blob(max_size=MAX_BODY_BYTES), blob(64))
@@ -109,13 +153,13 @@ def open_envelope(data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> Ope
     if seated is None:
         raise ProtocolError(f"key {signer.hex()}", "this key is not seated at the table")
     seat, public = seated
-    try:
-        _public_key(public).verify(signature, SIGNATURE_DOMAIN + body)
-    except InvalidSignature:
-        raise ProtocolError(seat, "bad signature") from None
+    if not verify_signature(public, signature, SIGNATURE_DOMAIN + body):
+        raise ProtocolError(None, f"bad signature (under the key of seat {seat})")
     return Opened(seat, body, signature, bytes(data))
 
 
 def roster_of(public_keys: list[bytes]) -> dict[bytes, tuple[int, bytes]]:
-    """Key id -> (seat, public key) for keys listed in seat order."""
-    return {key_id(key): (seat, key) for seat, key in enumerate(public_keys)}
+    """Key id -> (seat, public key) for keys listed in seat order; a weak key is refused."""
+    return {
+        key_id(check_public_key(key, seat)): (seat, key) for seat, key in enumerate(public_keys)
+    }
