@@ -18,6 +18,24 @@ from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, RommyError
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
+from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem, printable
+
+
+def _name(value: str, limit: int = 32) -> str:
+    """A name given on the command line: refused with the reason if it cannot be one."""
+    problem = name_problem(value, limit)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def _table_name(value: str) -> str:
+    return _name(value, TABLE_NAME_MAX)
+
+
+def _default_name(fallback: str) -> str:
+    name = os.environ.get("USER", "")[:32]
+    return name if name_problem(name) is None else fallback
 
 
 def _house_arg(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help="random, easy, normal or hard (default normal)",
     )
-    play.add_argument("--name", default=os.environ.get("USER", "You")[:32] or "You")
+    play.add_argument("--name", type=_name, default=_default_name("You"))
     play.add_argument("--seed", type=int, help="repeatable deals and bots")
     play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
     _lang_arg(play)
@@ -105,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
         _lang_arg(sub)
         if name:  # a resumed seat keeps the name in its game's config
-            sub.add_argument("--name", default=os.environ.get("USER", "Player")[:32] or "Player")
+            sub.add_argument("--name", type=_name, default=_default_name("Player"))
         sub.add_argument(
             "--interface",
             metavar="ADDR",
@@ -120,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     host = commands.add_parser("host", help="open a table on the network")
-    host.add_argument("--table", required=True, metavar="NAME")
+    host.add_argument("--table", type=_table_name, required=True, metavar="NAME")
     host.add_argument("--variant", choices=VARIANTS, default="lp")
     _house_arg(host)
     host.add_argument(
@@ -131,6 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
     join = commands.add_parser("join", help="join a table on the network")
     join.add_argument("table", nargs="?", metavar="TABLE", help="its name (default: the only one)")
     join.add_argument("--connect", metavar="HOST:PORT", help="join without mDNS")
+    join.add_argument(
+        "--creator",
+        metavar="FINGERPRINT",
+        help="join only the table whose creator proves this key (as shown on their screen)",
+    )
     seat_args(join)
 
     resume = commands.add_parser("resume", help="restart this seat of a game after a crash")
@@ -175,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args)
     except RommyError as error:
-        print(f"rommy: {error}", file=sys.stderr)
+        print(printable(f"rommy: {error}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -267,7 +290,9 @@ def _host(args: argparse.Namespace) -> int:
 def _join(args: argparse.Namespace) -> int:
     from p2p_rommy.headless import join_named_table, run
 
-    return run(join_named_table(_seat_options(args), args.table, args.connect))
+    return run(
+        join_named_table(_seat_options(args), args.table, args.connect, creator=args.creator)
+    )
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -295,8 +320,8 @@ def _verify(args: argparse.Namespace) -> int:
     except UnreadableTranscript as error:
         print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(report.as_json(), indent=2) if args.json else report.text())
-    return 0 if report.fair else 1
+    print(json.dumps(report.as_json(), indent=2) if args.json else printable(report.text()))
+    return report.exit_code
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -312,8 +337,8 @@ def _replay(args: argparse.Namespace) -> int:
     except UnreadableTranscript as error:
         print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
         return 2
-    print("\n".join(lines))
-    return 0 if lines[-1] == "FAIR" else 1
+    print(printable("\n".join(lines)))
+    return 0 if lines[-1] == "FAIR" or lines[-1].startswith("INCOMPLETE") else 1
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, pack, text, unpack
 from p2p_rommy.wire.identity import fingerprint, valid_public_key
+from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem
 
 PROTOCOL_VERSION = 1
 GAME_ID_DOMAIN = b"p2p-rommy/v1/game-id\x00"
@@ -55,7 +56,13 @@ class GameConfig:
             raise ConfigError(f"the proof parameter must be at least {MIN_LAMBDA}")
         if len({seat.public_key for seat in self.seats}) != len(self.seats):
             raise ConfigError("a key can hold only one seat")
+        problem = name_problem(self.table, TABLE_NAME_MAX)
+        if problem is not None:
+            raise ConfigError(f"the table's name: {problem}")
         for seat in self.seats:
+            problem = name_problem(seat.name)
+            if problem is not None:
+                raise ConfigError(f"{seat.name!r}: {problem}")
             if not valid_public_key(seat.public_key):
                 raise ConfigError(f"{seat.name!r} has a weak or malformed key")
 
@@ -93,15 +100,23 @@ class GameConfig:
 
     def short_code(self) -> str:
         """Six characters to compare aloud: everyone sees the same config."""
-        alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-        number = int.from_bytes(self.game_id[:8], "big")
-        return "".join(alphabet[(number >> (5 * i)) & 31] for i in range(6))
+        return short_code(self.game_id)
 
     def seat_of(self, public_key: bytes) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.public_key == public_key:
                 return index
         return None
+
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def short_code(digest: bytes) -> str:
+    """Six characters of a digest for people to read aloud (SPEC §4.1): the low 30 bits
+    of its first 8 bytes (big-endian), 5 bits a character, lowest first."""
+    number = int.from_bytes(digest[:8], "big")
+    return "".join(CODE_ALPHABET[(number >> (5 * i)) & 31] for i in range(6))
 
 
 def _house_value(value: Any, name: str) -> HouseValue:

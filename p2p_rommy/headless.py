@@ -17,15 +17,25 @@ from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
-from p2p_rommy.net.discovery import find_tables, local_addresses
-from p2p_rommy.net.lobby import LobbyHost, Started, TableSettings, join_table
+from p2p_rommy.net.discovery import TableAd, find_tables, local_addresses
+from p2p_rommy.net.lobby import (
+    LobbyHost,
+    LobbyState,
+    Member,
+    Started,
+    TableSettings,
+    join_table,
+    proven_creator,
+)
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.session import Session
 from p2p_rommy.simulate import score_sheet
 from p2p_rommy.storage import GameStore, find_game
 from p2p_rommy.wire.identity import Identity, fingerprint
+from p2p_rommy.wire.text import inert, printable
 
 END_AFTER_S = 300.0
 """A bot seat proposes to end the game without a seat it has waited for this long."""
@@ -73,7 +83,7 @@ def _game_socket(interface: str | None, port: int = 0) -> socket.socket:
 
 
 def _say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(printable(text), file=sys.stderr, flush=True)
 
 
 async def host_table(
@@ -94,17 +104,18 @@ async def host_table(
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
     settings = TableSettings(table, variant, rules.house.values, lam, rules.max_players)
-    lobby = LobbyHost(
-        identity,
-        options.name,
-        settings,
-        addresses,
-        options.interface,
-        start_when,
-        lambda members: _say(
+    known = KnownPlayers(options.data_dir)
+
+    def seated(members: list[Member]) -> None:
+        _say(
             f"{len(members)} at the table: "
             + ", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members)
-        ),
+        )
+        for warning in known.warnings(((m.name, m.key) for m in members), identity.public_key):
+            _say(warning)
+
+    lobby = LobbyHost(
+        identity, options.name, settings, addresses, options.interface, start_when, seated
     )
     if options.bot is None:
         from p2p_rommy.netclient import host_in_client
@@ -120,7 +131,11 @@ async def host_table(
 
 
 async def join_named_table(
-    options: SeatOptions, table: str | None, connect: str | None, wait: float = 4.0
+    options: SeatOptions,
+    table: str | None,
+    connect: str | None,
+    wait: float = 4.0,
+    creator: str | None = None,
 ) -> int:
     identity = load_identity(options.data_dir)
     if connect is not None:
@@ -129,29 +144,72 @@ async def join_named_table(
             raise ConfigError(f"--connect takes HOST:PORT, not {connect!r}")
         target, lobby = (host, int(port_text)), None
     else:
-        found = [ad for ad in await find_tables(options.interface, wait) if ad.open]
-        if table is not None:
-            found = [ad for ad in found if ad.table == table]
-        if not found:
-            where = f" named {table!r}" if table else ""
-            raise ConfigError(
-                f"no open table{where} found; try `rommy tables`, or --connect HOST:PORT"
-            )
-        if len(found) > 1:
-            names = ", ".join(sorted({ad.table for ad in found}))
-            raise ConfigError(f"several open tables ({names}): name the one to join")
-        ad = found[0]
-        target, lobby = (ad.addresses[0], ad.port), ad.lobby
+        ad, address = await choose_table(identity, options.interface, table, creator, wait)
+        target, lobby, creator = (address, ad.port), ad.lobby, ad.creator
     sock = _game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
     if options.bot is None:
         from p2p_rommy.netclient import join_in_client
 
-        return await join_in_client(options, identity, target, lobby, addresses, sock)
+        return await join_in_client(
+            options, identity, target, lobby, addresses, sock, creator=creator
+        )
     _say(f"joining {target[0]}:{target[1]} as {options.name} ({fingerprint(identity.public_key)})")
-    started = await join_table(identity, options.name, target[0], target[1], lobby, addresses)
+    known = KnownPlayers(options.data_dir)
+    warned: set[str] = set()
+
+    def seen(state: LobbyState) -> None:
+        players = ((m.name, m.key) for m in state.members)
+        for warning in known.warnings(players, identity.public_key):
+            if warning not in warned:
+                warned.add(warning)
+                _say(warning)
+
+    started = await join_table(
+        identity, options.name, target[0], target[1], lobby, addresses, seen, creator
+    )
     return await _play(options, identity, started, sock)
+
+
+async def choose_table(
+    identity: Identity,
+    interface: str | None,
+    table: str | None,
+    creator: str | None,
+    wait: float,
+) -> tuple[TableAd, str]:
+    """The open table to join, by name and (if given) creator fingerprint. Tables whose
+    host cannot prove the key their advert names are impostors and are passed over;
+    tables of the same name by different creators are not guessed between. Returns the
+    table and the address at which its host proved the key."""
+    found = [ad for ad in await find_tables(interface, wait) if ad.open]
+    if table is not None:
+        found = [ad for ad in found if ad.table == table]
+    if creator is not None:
+        found = [ad for ad in found if ad.creator == creator]
+    where = (f" named {table!r}" if table else "") + (f" by {creator}" if creator else "")
+    if not found:
+        raise ConfigError(f"no open table{where} found; try `rommy tables`, or --connect HOST:PORT")
+    creators = sorted({(ad.table, ad.creator) for ad in found})
+    if len(creators) > 1:
+        listed = "; ".join(f"{inert(name)!r} by {inert(fp)}" for name, fp in creators)
+        raise ConfigError(
+            f"several open tables{where}: {listed}. Ask the creator for the fingerprint on "
+            "their screen and join with the table's name and --creator FINGERPRINT"
+        )
+    for ad in found:
+        for address in ad.addresses:
+            proven = await proven_creator(identity, address, ad.port, ad.lobby)
+            if proven == ad.creator:
+                return ad, address
+            _say(
+                f"passed over a table {inert(ad.table)!r} at {address}:{ad.port}: it "
+                f"claims the creator {inert(ad.creator)} but proves "
+                + (f"the key {proven}" if proven else "no key")
+                + " (an impostor, or a table that has closed)"
+            )
+    raise ConfigError(f"no table{where} proves the creator's key it advertises; not joining")
 
 
 async def _play(
@@ -187,6 +245,7 @@ async def open_session(
     port = sock.getsockname()[1]
     addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
     store.save_addresses(addresses)
+    KnownPlayers(options.data_dir).remember((s.name, s.public_key) for s in config.seats)
     peer = Peer(Replica(config, seat, identity), player, end_after=end_after)
     session = Session(peer, config, store)
     await session.listen(sock=sock)
@@ -253,7 +312,7 @@ async def _finish(session: Session, store: GameStore) -> int:
         return 1
     if peer.replica.ended is not None:
         _say(f"the game was ended by agreement: {peer.replica.ended[1]}")
-    print(score_sheet(final, [s.name for s in config.seats]))
+    print(printable(score_sheet(final, [s.name for s in config.seats])))
     print(f"transcript: {store.transcript_path}")
     return 0
 
@@ -263,7 +322,7 @@ async def list_tables(interface: str | None, wait: float) -> int:
     if not tables:
         print("no tables found")
     for ad in tables:
-        print(ad.describe())
+        print(inert(ad.describe()))
     return 0
 
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p_rommy.headless import SeatOptions, open_session
-from p2p_rommy.net.lobby import LobbyHost, Started, join_table
+from p2p_rommy.known_players import KnownPlayers
+from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.session import Session
 from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
@@ -52,6 +53,9 @@ async def host_in_client(
         rules.min_players,
         identity.public_key,
         start=lobby.start_now,
+        known=KnownPlayers(options.data_dir),
+        creator=identity.public_key,
+        lobby=lobby.lobby,
     )
     model.update_members(lobby.members)
     lobby.on_change = model.update_members
@@ -67,15 +71,25 @@ async def join_in_client(
     addresses: list[tuple[str, int]],
     sock: socket.socket,
     screen: Screen = TERMINAL,
+    creator: str | None = None,
 ) -> int:
-    model = LobbyModel(f"{target[0]}:{target[1]}", "?", [], 0, 0, identity.public_key)
+    model = LobbyModel(
+        f"{target[0]}:{target[1]}",
+        "?",
+        [],
+        0,
+        0,
+        identity.public_key,
+        known=KnownPlayers(options.data_dir),
+    )
 
-    def on_state(body: dict) -> None:  # type: ignore[type-arg]
-        model.update_state(body)
-        model.table = body["table"]
-        model.min_players = ruleset(body["variant"], {}).min_players
+    def on_state(state: LobbyState) -> None:
+        model.update_state(state)
+        model.min_players = ruleset(state.variant, {}).min_players
 
-    joining = join_table(identity, options.name, target[0], target[1], lobby, addresses, on_state)
+    joining = join_table(
+        identity, options.name, target[0], target[1], lobby, addresses, on_state, creator
+    )
     return await _lobby_then_game(model, joining, options, identity, sock, screen)
 
 

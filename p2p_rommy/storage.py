@@ -83,8 +83,13 @@ class GameStore:
             ) from None
         if parsed.genesis.config.game_id.hex() != self.directory.name:
             raise ConfigError(f"{self.transcript_path} belongs to another game")
+        if parsed.damaged is not None:
+            raise ConfigError(
+                f"{self.transcript_path} is damaged ({parsed.damaged}); it is left as it is. "
+                "Keep a copy, and check it with rommy verify"
+            )
         if parsed.torn is not None:
-            good = len(MAGIC) + split_frames(data[len(MAGIC) :])[2]
+            good = len(MAGIC) + split_frames(data[len(MAGIC) :]).good
             with open(self.transcript_path, "r+b") as file:
                 file.truncate(good)
                 os.fsync(file.fileno())
@@ -96,9 +101,8 @@ class GameStore:
     def _seeds(self) -> dict[int, bytes]:
         if not self.secrets_path.exists():
             return {}
-        frames, _, _ = split_frames(self.secrets_path.read_bytes())
         seeds = {}
-        for frame in frames:
+        for frame in split_frames(self.secrets_path.read_bytes()).frames:
             name, value = unpack(frame)
             if isinstance(name, str) and name.startswith("seed/") and isinstance(value, bytes):
                 seeds[int(name.removeprefix("seed/"))] = value

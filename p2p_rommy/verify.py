@@ -10,6 +10,14 @@ round's end the seeds are opened and the round is audited (protocol/SPEC.md
 
 A finding stops the replay: everything after it builds on a state nobody should
 have committed.
+
+Blame only signatures: a seat is named only for a step that carries its valid
+signature and breaks a rule or a proof (or an ACK it signed for another state).
+Damage to the file — a bad signature, a record missing, repeated or out of place,
+a damaged record before the last, bytes after the game's end — is reported as
+damage, naming nobody. The verdicts and their exit codes:
+
+    FAIR 0 · CHEATING DETECTED 1 · not a transcript 2 · DAMAGED 3 · INCOMPLETE 4
 """
 
 from __future__ import annotations
@@ -21,14 +29,24 @@ from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Step, decode
+from p2p_rommy.log.messages import Ack, Record, Step, decode
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import parse
 from p2p_rommy.wire.identity import fingerprint, open_envelope
 
+EXIT_FAIR = 0
+EXIT_CHEATING = 1
+EXIT_UNREADABLE = 2
+EXIT_DAMAGED = 3
+EXIT_INCOMPLETE = 4
+
 
 class UnreadableTranscript(Exception):
     """Not a transcript at all (exit 2), as opposed to a transcript with a finding."""
+
+
+class Damage(Exception):
+    """The file is damaged here: nobody's signature stands behind what is wrong."""
 
 
 @dataclass
@@ -55,13 +73,45 @@ class VerifyReport:
     """Why the game ended early, if the players ended it without a seat."""
     cards: dict[int, dict[int, int]] = field(default_factory=dict)
     """Round -> slot -> card id, for every round whose seeds were revealed."""
+    damage: str | None = None
+    """Where and how the file is damaged, if it is (no seat is blamed for it)."""
 
     @property
     def fair(self) -> bool:
-        return self.what is None
+        """No cheat found and no damage (the game may still be unfinished)."""
+        return self.what is None and self.damage is None
+
+    @property
+    def complete(self) -> bool:
+        return self.finished or self.ended is not None
+
+    @property
+    def status(self) -> str:
+        if self.damage is not None:
+            return "damaged"
+        if self.what is not None:
+            return "cheating"
+        return "fair" if self.complete else "incomplete"
+
+    @property
+    def exit_code(self) -> int:
+        return {
+            "fair": EXIT_FAIR,
+            "cheating": EXIT_CHEATING,
+            "damaged": EXIT_DAMAGED,
+            "incomplete": EXIT_INCOMPLETE,
+        }[self.status]
 
     def verdict(self) -> str:
-        if self.fair:
+        status = self.status
+        if status == "damaged":
+            return (
+                f"DAMAGED TRANSCRIPT: {self.damage}; no seat is blamed "
+                f"({self.steps} steps before it checked)"
+            )
+        if status == "incomplete":
+            return f"INCOMPLETE: fair so far ({self.steps} steps checked; the game goes on after)"
+        if status == "fair":
             return "FAIR"
         if self.culprit is None:
             return f"CHEATING DETECTED: the transcript at step {self.step}: {self.what}"
@@ -106,7 +156,9 @@ class VerifyReport:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "verdict": "fair" if self.fair else "cheating",
+            "verdict": self.status,
+            "exit_code": self.exit_code,
+            "damage": self.damage,
             "verdict_line": self.verdict(),
             "game": self.config.game_id.hex(),
             "steps": self.steps,
@@ -132,13 +184,24 @@ def verify_transcript(data: bytes) -> VerifyReport:
     replica = Replica(config, None, None)
     roster = replica.roster
     for n, record in enumerate(parsed.records, start=1):
+        if replica.over:
+            report.damage = f"{len(parsed.records) - n + 1} records after the game's end"
+            break
         try:
             _check_record(replica, roster, n, record)
+        except Damage as damage:
+            report.damage = f"record {n}: {damage}"
+            break
         except ProtocolError as error:
             report.culprit = error.sender if isinstance(error.sender, int) else None
             report.step, report.what = n, error.reason
             break
         report.steps = n
+    if report.damage is None and report.what is None:
+        if parsed.damaged is not None:
+            report.damage = parsed.damaged
+        elif parsed.torn is not None and replica.over:
+            report.damage = f"bytes after the game's end ({parsed.torn})"
     report.rounds = [_summary(config, round_no, audit) for round_no, audit in replica.audits]
     report.cards = {round_no: dict(audit.cards) for round_no, audit in replica.audits}
     report.scores = replica.state.scores
@@ -155,17 +218,32 @@ def verify_transcript(data: bytes) -> VerifyReport:
     return report
 
 
-def _check_record(replica: Replica, roster, n: int, record) -> None:  # type: ignore[no-untyped-def]
-    opened = open_envelope(record.step, roster)
-    step = decode(opened.body, opened.seat)
-    if not isinstance(step, Step):
-        raise ProtocolError(opened.seat, "a record must start with a step", n)
+def _check_record(
+    replica: Replica, roster: dict[bytes, tuple[int, bytes]], n: int, record: Record
+) -> None:
+    """Check record `n`: `Damage` for what no valid signature stands behind, else the
+    replica's `ProtocolError` naming the seat whose signed step or ACK is wrong."""
+    try:
+        opened = open_envelope(record.step, roster)
+        step = decode(opened.body, opened.seat)
+    except ProtocolError as error:
+        raise Damage(f"the step: {error.reason}") from None
+    if not isinstance(step, Step) or step.game != replica.game:
+        raise Damage("it does not hold a step of this game")
     if step.n != n:
-        raise ProtocolError(
-            opened.seat,
-            f"step {step.n} stands where step {n} belongs (steps removed or reordered)",
-            n,
-        )
+        raise Damage(f"it holds step {step.n} (records removed, repeated or reordered)")
+    if len(record.acks) != replica.config.players:
+        raise Damage(f"it holds {len(record.acks)} ACKs for {replica.config.players} seats")
+    for seat, envelope in enumerate(record.acks):
+        if envelope == b"" and step.body.get("kind") == "end":
+            continue  # the absent seat's empty slot; the replica checks it is that seat's
+        try:
+            opened_ack = open_envelope(envelope, roster)
+            ack = decode(opened_ack.body, opened_ack.seat)
+        except ProtocolError as error:
+            raise Damage(f"seat {seat + 1}'s ACK: {error.reason}") from None
+        if not isinstance(ack, Ack) or ack.seat != seat or ack.n != n or ack.game != replica.game:
+            raise Damage(f"the ACK in seat {seat + 1}'s place is not its ACK of this step")
     replica.check_certificate(step, record.acks)
     replica.commit()
 

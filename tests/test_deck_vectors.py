@@ -19,7 +19,7 @@ from p2p_rommy.deck.proofs import (
     verify_shuffle,
 )
 from p2p_rommy.deck.vectors import render
-from p2p_rommy.wire.identity import open_envelope, roster_of
+from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
 
 FILE = Path(__file__).parent.parent / "protocol" / "vectors" / "deck.json"
 V = json.loads(FILE.read_text())
@@ -69,5 +69,6 @@ def test_points_are_in_the_group_and_the_key_matches_the_scalar():
 
 def test_stored_envelope_opens():
     identity = V["identity"]
-    opened = open_envelope(h(identity["envelope"]), roster_of([bytes(32), h(identity["public"])]))
+    other = Identity(bytes(32)).public_key
+    opened = open_envelope(h(identity["envelope"]), roster_of([other, h(identity["public"])]))
     assert opened.seat == 1 and opened.body == h(identity["commit_body"])

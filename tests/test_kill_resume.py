@@ -22,13 +22,13 @@ def committed(data_dir: Path) -> int:
     found = list((data_dir / "games").glob("*/transcript"))
     if not found:
         return 0
-    frames, _, _ = split_frames(found[0].read_bytes()[len(MAGIC) :])
+    frames = split_frames(found[0].read_bytes()[len(MAGIC) :]).frames
     return max(len(frames) - 1, 0)
 
 
 def step_kind(transcript: bytes, n: int) -> str:
     """What step `n` of a transcript did: ``deck/shuffle``, ``deck/shares``, ``move``..."""
-    frames, _, _ = split_frames(transcript[len(MAGIC) :])
+    frames = split_frames(transcript[len(MAGIC) :]).frames
     record = unpack(frames[n])
     step = decode(unpack(record[0])[2])
     if step.body["kind"] == "deck":
@@ -48,7 +48,7 @@ def last_move(data_dir: Path) -> list | None:
     found = list((data_dir / "games").glob("*/transcript"))
     if not found:
         return None
-    frames, _, _ = split_frames(found[0].read_bytes()[len(MAGIC) :])
+    frames = split_frames(found[0].read_bytes()[len(MAGIC) :]).frames
     if len(frames) < 2:
         return None
     step = decode(unpack(unpack(frames[-1])[0])[2])

@@ -1,5 +1,8 @@
-"""`rommy verify`: a clean transcript is FAIR; every kind of tampering is caught and
-the step named; a cut transcript is checked as far as it goes; junk exits 2."""
+"""`rommy verify`: a clean transcript is FAIR (0); a step signed by a seat that breaks
+a rule is CHEATING DETECTED naming it (1); junk exits 2; damage to the file — a bad
+signature, records removed, repeated or reordered, a flipped bit, bytes after the end
+— is DAMAGED (3) and names nobody; a cut transcript is INCOMPLETE (4), checked as far
+as it goes (trust issue, attack 8)."""
 
 from __future__ import annotations
 
@@ -9,16 +12,20 @@ import msgpack
 import pytest
 
 from p2p_rommy.cli import main
-from p2p_rommy.log.messages import Record
+from p2p_rommy.log.messages import Record, Step
+from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.transcript import MAGIC, frame_record, parse
-from p2p_rommy.netsim import simulate_network
+from p2p_rommy.netsim import seeded_config, simulate_network
 from p2p_rommy.verify import verify_transcript
+
+SEED = 21
+HOUSE = {"target_score": "15"}
 
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory) -> bytes:
     path = tmp_path_factory.mktemp("verify") / "transcript"
-    asyncio.run(simulate_network("rummy", 3, 21, {"target_score": "15"}, path, timeout=300))
+    asyncio.run(simulate_network("rummy", 3, SEED, HOUSE, path, timeout=300))
     return path.read_bytes()
 
 
@@ -60,16 +67,39 @@ def _records(data: bytes) -> list[Record]:
     return list(parse(data).records)
 
 
-def test_flipped_signature_byte(capsys, tmp_path, clean):
+def assert_damaged(out: str, code: int, *words: str) -> None:
+    assert code == 3 and "DAMAGED TRANSCRIPT" in out, out
+    assert "CHEATING" not in out and "FAIR" not in out.splitlines()[-1]
+    for word in words:
+        assert word in out, out
+
+
+def test_a_signed_step_that_breaks_a_rule_names_its_seat(capsys, tmp_path, clean):
+    _, identities = seeded_config("rummy", 3, HOUSE, SEED)
+    records = _records(clean)
+    index = next(i for i, r in enumerate(records) if b"discard" in r.step)
+    step = decode_log(msgpack.unpackb(records[index].step)[2])
+    assert isinstance(step, Step)
+    move = list(step.body["move"])
+    move[2] = (move[2] + 1) % 52  # discard a slot that is not in the hand
+    forged = Step(step.game, step.n, step.seat, step.prev, {**step.body, "move": move})
+    records[index] = Record(identities[step.seat].sign(forged.encode()), records[index].acks)
+    code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
+    assert code == 1 and "CHEATING DETECTED" in out, out
+    assert f"seat {step.seat + 1} (P{step.seat + 1}" in out or f"seat {step.seat + 1} (" in out
+    assert f"at step {index + 1}" in out
+
+
+def test_flipped_signature_byte_is_damage(capsys, tmp_path, clean):
     records = _records(clean)
     version, key, body, signature = msgpack.unpackb(records[40].step)
     signature = bytes([signature[0] ^ 0x01]) + signature[1:]
     records[40] = Record(msgpack.packb([version, key, body, signature]), records[40].acks)
     code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
-    assert code == 1 and "CHEATING DETECTED" in out and "at step 41: bad signature" in out
+    assert_damaged(out, code, "record 41", "bad signature")
 
 
-def test_changed_move(capsys, tmp_path, clean):
+def test_changed_move_without_its_signature_is_damage(capsys, tmp_path, clean):
     records = _records(clean)
     index = next(i for i, r in enumerate(records) if b"discard" in r.step)
     version, key, body, signature = msgpack.unpackb(records[index].step)
@@ -79,47 +109,60 @@ def test_changed_move(capsys, tmp_path, clean):
         msgpack.packb([version, key, msgpack.packb(step), signature]), records[index].acks
     )
     code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
-    assert code == 1 and f"at step {index + 1}" in out
+    assert_damaged(out, code, f"record {index + 1}")
 
 
-def test_removed_step(capsys, tmp_path, clean):
+@pytest.mark.parametrize("change", ["removed", "repeated", "reordered", "seeds swapped"])
+def test_records_out_of_place_are_damage(capsys, tmp_path, clean, change):
     records = _records(clean)
-    del records[60]
+    if change == "removed":
+        del records[60]
+    elif change == "repeated":
+        records.insert(61, records[60])
+    elif change == "reordered":
+        records[60], records[61] = records[61], records[60]
+    else:
+        first, second = [i for i, r in enumerate(records) if b"deck/seed" in r.step][:2]
+        records[first], records[second] = records[second], records[first]
     code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
-    assert code == 1 and "at step 61" in out and "removed or reordered" in out
+    assert_damaged(out, code, "removed, repeated or reordered")
 
 
-def test_reordered_steps(capsys, tmp_path, clean):
+def test_acks_of_another_step_are_damage(capsys, tmp_path, clean):
     records = _records(clean)
-    records[70], records[71] = records[71], records[70]
+    records[30] = Record(records[30].step, records[31].acks)
     code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
-    assert code == 1 and "at step 71" in out
+    assert_damaged(out, code, "record 31", "ACK")
 
 
-def test_swapped_seeds(capsys, tmp_path, clean):
-    records = _records(clean)
-    seeds = [i for i, r in enumerate(records) if b"deck/seed" in r.step][:2]
-    first, second = seeds
-    records[first], records[second] = records[second], records[first]
-    code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
-    assert code == 1 and f"at step {first + 1}" in out
+def test_one_bit_flipped_in_the_middle_is_damage_not_a_torn_tail(capsys, tmp_path, clean):
+    middle = len(clean) // 2
+    for bit in (0x01, 0x80):
+        flipped = clean[:middle] + bytes([clean[middle] ^ bit]) + clean[middle + 1 :]
+        code, out = run_verify(capsys, tmp_path, flipped)
+        assert_damaged(out, code)
+        report = verify_transcript(flipped)
+        assert report.culprit is None and report.steps < len(_records(clean))
 
 
-def test_acks_must_match(capsys, tmp_path, clean):
-    records = _records(clean)
-    records[30] = Record(records[30].step, records[31].acks)  # ACKs of another step
-    code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
-    assert code == 1 and "at step 31" in out
+def test_bytes_after_the_games_end_are_damage(capsys, tmp_path, clean):
+    for tail in (b"junk", frame_record(_records(clean)[-1].encode())):
+        code, out = run_verify(capsys, tmp_path, clean + tail)
+        assert_damaged(out, code, "after the game's end")
 
 
-def test_cut_transcript_is_checked_as_far_as_it_goes(capsys, tmp_path, clean):
+def test_cut_transcript_is_incomplete_and_checked_as_far_as_it_goes(capsys, tmp_path, clean):
     records = _records(clean)[:50]
     report = verify_transcript(rebuild(clean, records))
     assert report.fair and report.steps == 50 and not report.finished
+    assert report.status == "incomplete" and report.exit_code == 4
     assert any("not over" in note for note in report.pending)
+    code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
+    assert code == 4 and out.strip().splitlines()[-1].startswith("INCOMPLETE")
     torn = rebuild(clean, records)[:-7]
     report = verify_transcript(torn)
     assert report.fair and report.steps == 49 and any("torn" in note for note in report.pending)
+    assert report.exit_code == 4
 
 
 @pytest.mark.parametrize("junk", [b"", b"hello", MAGIC + b"\x00\x00\x00\x05abcde\x00\x00\x00\x00"])

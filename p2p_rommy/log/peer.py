@@ -47,6 +47,7 @@ from p2p_rommy.log.messages import (
 )
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.wire.identity import open_envelope, same_body
+from p2p_rommy.wire.text import chat_line, inert
 
 log = logging.getLogger(__name__)
 
@@ -256,7 +257,7 @@ class Peer:
 
     def say(self, text: str) -> Output:
         """A chat line from this seat to everyone (not part of the game's log)."""
-        line = " ".join(text.split())[:CHAT_MAX]
+        line = chat_line(text, CHAT_MAX)
         out = Output()
         if line:
             self.chat.append((self.seat, line))
@@ -317,7 +318,7 @@ class Peer:
         elif isinstance(message, Nack):
             out.extend(self._on_nack(message))
         elif isinstance(message, Chat):
-            self.chat.append((message.seat, message.text))
+            self.chat.append((message.seat, chat_line(message.text, CHAT_MAX)))
             self.chat_count += 1
         elif isinstance(message, Sync):
             out.extend(self._on_sync(message, now))
@@ -422,7 +423,7 @@ class Peer:
         disagrees and stops."""
         if nack.game != self.replica.game or nack.n != self.replica.n + 1:
             return Output()
-        self._nacks.setdefault(nack.n, (nack.seat, nack.reason))
+        self._nacks.setdefault(nack.n, (nack.seat, inert(nack.reason)))
         if self.replica.tentative is None:
             return Output()  # wait for the step itself
         return self._disagreement(nack.n, nack.seat, nack.reason)

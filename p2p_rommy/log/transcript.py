@@ -4,7 +4,9 @@ A transcript is a magic line, then frames ``u32 length || payload || u32 CRC-32`
 Frame 0 is the genesis: the game config and every seat's signature on it. Every
 later frame is a committed `Record` (the step's envelope and all ACK envelopes).
 A torn last frame (a crash in mid-write) fails its length or CRC and is reported,
-never misread. Pure encoding here; the file lives in `p2p_rommy.storage`.
+never misread. A bad frame with a good frame after it is not a torn tail but damage
+to the file, and is reported as such: nothing after it is ever silently dropped.
+Pure encoding here; the file lives in `p2p_rommy.storage`.
 """
 
 from __future__ import annotations
@@ -66,38 +68,78 @@ class Parsed:
     genesis: Genesis
     records: list[Record]
     torn: str | None
-    """Why the tail could not be read, if it could not (a crash in mid-write)."""
+    """Why the last record could not be read, if it could not (a crash in mid-write)."""
+    damaged: str | None = None
+    """Where the file is damaged before its end (records after it are not read)."""
 
 
 def parse(data: bytes) -> Parsed:
     """A transcript's genesis and records; `ProtocolError` if it is not a transcript."""
     if not data.startswith(MAGIC):
         raise ProtocolError(None, "not a p2p-rommy transcript (bad magic line)")
-    frames, torn, _ = split_frames(data[len(MAGIC) :])
-    if not frames:
+    split = split_frames(data[len(MAGIC) :])
+    if not split.frames:
+        problem = split.damaged or split.torn
         raise ProtocolError(
-            None, "the transcript has no game config" + (f" ({torn})" if torn else "")
+            None, "the transcript has no game config" + (f" ({problem})" if problem else "")
         )
-    genesis = check_genesis(frames[0])
-    records = [decode_record(payload) for payload in frames[1:]]
-    return Parsed(genesis, records, torn)
+    genesis = check_genesis(split.frames[0])
+    records: list[Record] = []
+    damaged = split.damaged
+    for index, payload in enumerate(split.frames[1:], start=1):
+        try:
+            records.append(decode_record(payload))
+        except ProtocolError as error:
+            damaged = damaged or f"record {index} is unreadable ({error.reason})"
+            break
+    return Parsed(genesis, records, split.torn, damaged)
 
 
-def split_frames(data: bytes) -> tuple[list[bytes], str | None, int]:
-    """The whole frames in `data`, why the rest could not be read (or None), and the
-    length of the good part."""
+@dataclass(frozen=True, slots=True)
+class Split:
+    frames: list[bytes]
+    """The whole frames before any problem."""
+    good: int
+    """Bytes of `data` those frames take."""
+    torn: str | None = None
+    """The last frame is cut off or fails its CRC, and nothing readable follows it."""
+    damaged: str | None = None
+    """A frame fails, and a readable frame follows it: damage, not a crash."""
+
+
+def split_frames(data: bytes) -> Split:
+    """The whole frames in `data`, and what stopped the reading, if anything."""
     frames: list[bytes] = []
     offset = 0
     while offset < len(data):
-        if len(data) - offset < 8:
-            return frames, f"a torn record at byte {offset}", offset
-        size = int.from_bytes(data[offset : offset + 4], "big")
+        size = int.from_bytes(data[offset : offset + 4], "big") if len(data) - offset >= 8 else -1
         end = offset + 4 + size
-        if end + 4 > len(data):
-            return frames, f"a torn record at byte {offset}", offset
-        payload = data[offset + 4 : end]
-        if zlib.crc32(payload).to_bytes(4, "big") != data[end : end + 4]:
-            return frames, f"a damaged record at byte {offset}", offset
-        frames.append(payload)
+        if size < 0 or end + 4 > len(data) or _crc(data[offset + 4 : end]) != data[end : end + 4]:
+            later = _next_frame(data, offset + 1)
+            if later is not None:
+                return Split(frames, offset, damaged=f"a damaged record at byte {offset}")
+            return Split(frames, offset, torn=f"a torn record at byte {offset}")
+        frames.append(data[offset + 4 : end])
         offset = end + 4
-    return frames, None, offset
+    return Split(frames, offset)
+
+
+def _crc(payload: bytes) -> bytes:
+    return zlib.crc32(payload).to_bytes(4, "big")
+
+
+FRAME_START = 0x92
+"""Every frame's payload is a two-item msgpack array (genesis or record)."""
+
+
+def _next_frame(data: bytes, start: int) -> int | None:
+    """The offset of a whole, CRC-correct frame at or after `start`, if there is one."""
+    at = data.find(bytes([FRAME_START]), start + 4)
+    while at != -1:
+        offset = at - 4
+        size = int.from_bytes(data[offset:at], "big")
+        end = at + size
+        if end + 4 <= len(data) and _crc(data[at:end]) == data[end : end + 4]:
+            return offset
+        at = data.find(bytes([FRAME_START]), at + 1)
+    return None

@@ -2,13 +2,22 @@
 
 The creator opens the table (advertised by mDNS) and relays the lobby's messages;
 every message is signed by its author, so the creator can drop one but not forge
-one. Starting takes three rounds, all through the creator:
+one. Each member's entry in the lobby is its own signed join message: the names and
+fingerprints a joiner sees come from those signatures (and the creator's from the key
+it proved in the handshake, which must be the one its advert names), never from what
+the creator says about them. Starting takes three rounds, all through the creator:
 
 1. every player commits to a random value (its hash);
 2. once all commitments are out, every player reveals its value; the coin is the
    hash of all values, so nobody — the creator included — can steer it;
 3. from the coin come the seat order, the first dealer and the config's nonce;
    every player builds the same config and signs it; the game id is its hash.
+
+The creator sees the others' values before it relays them, so it could stop a start
+whose seating it dislikes and open the table again. It cannot do so unseen: a
+joiner whose reveal is not followed by the relay within `START_STAGE_TIMEOUT_S`
+stops with a message naming the creator and saying what this means. Every stage is
+timed and names the members it waited for.
 
 After that the creator has no more power than anyone: the game runs on the full
 mesh and the log. The checks every member makes are in `Coin` (no I/O).
@@ -25,15 +34,33 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.config import GameConfig, Seat, short_code
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.net.discovery import Advertiser, TableAd
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
+from p2p_rommy.net.timing import LOBBY_REPLY_TIMEOUT_S, START_STAGE_TIMEOUT_S
 from p2p_rommy.rules.house import HouseValue
-from p2p_rommy.wire.codec import pack, unpack
-from p2p_rommy.wire.identity import Identity, fingerprint, open_envelope, roster_of
+from p2p_rommy.wire.codec import (
+    Schema,
+    SchemaError,
+    array,
+    blob,
+    fixed,
+    integer,
+    pack,
+    text,
+    unpack,
+)
+from p2p_rommy.wire.identity import (
+    Identity,
+    fingerprint,
+    open_envelope,
+    roster_of,
+    valid_public_key,
+)
+from p2p_rommy.wire.text import name_problem
 
 log = logging.getLogger(__name__)
 
@@ -41,21 +68,143 @@ COIN_DOMAIN = b"p2p-rommy/v1/coin\x00"
 MESSAGE = b"\x01"
 
 
+MAX_ADDRESSES = 8
+"""Game addresses one member may list."""
+
+
+def _address(value: Any, name: str) -> tuple[str, int]:
+    host, port = fixed(text(64), integer(1, 65535))(value, name)
+    return host, port
+
+
+def _house_value(value: Any, name: str) -> HouseValue:
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    raise SchemaError(f"{name} must be a house rule value")
+
+
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise SchemaError(f"{name} must be true or false")
+    return value
+
+
+_JOIN = Schema(
+    "lobby/join",
+    {"lobby": blob(32), "name": text(64), "addresses": array(_address, MAX_ADDRESSES)},
+)
+_ENTRY = fixed(blob(32), blob(max_size=2048))
+_STATE = Schema(
+    "lobby/state",
+    {
+        "lobby": blob(32),
+        "table": text(64),
+        "variant": text(16),
+        "house": array(fixed(text(64), _house_value), 32),
+        "lam": integer(1, 1024),
+        "seats": integer(2, 6),
+        "open": _flag,
+        "members": array(_ENTRY, 6, 1),
+    },
+)
+_BEGIN = Schema("lobby/begin", {"lobby": blob(32), "members": array(_ENTRY, 6, 2)})
+
+
+def join_entry(
+    identity: Identity, lobby: bytes, name: str, addresses: list[tuple[str, int]]
+) -> bytes:
+    """A member's signed entry at a table: its name and game addresses."""
+    body = {
+        "kind": "lobby/join",
+        "lobby": lobby,
+        "name": name,
+        "addresses": [list(a) for a in addresses[:MAX_ADDRESSES]],
+    }
+    return identity.sign(pack(body))
+
+
 @dataclass(frozen=True, slots=True)
 class Member:
     name: str
     key: bytes
     addresses: tuple[tuple[str, int], ...]
+    entry: bytes = b""
+    """The member's own signed join message, which its name and addresses come from."""
 
     def wire(self) -> list[Any]:
-        return [self.name, self.key, [list(a) for a in self.addresses]]
+        return [self.key, self.entry]
 
     @staticmethod
-    def from_wire(value: Any) -> Member:
-        name, key, addresses = value
-        if not isinstance(name, str) or not isinstance(key, bytes) or len(key) != 32:
-            raise ValueError("bad member")
-        return Member(name[:32], key, tuple((str(h), int(p)) for h, p in addresses[:8]))
+    def from_entry(key: bytes, entry: bytes, lobby: bytes) -> Member:
+        """The member whose signed `entry` this is; `ProtocolError` if it is not one
+        (a weak key, a bad signature, another table, a name that is not a name)."""
+        if not valid_public_key(key):
+            raise ProtocolError(None, "a member with a weak or malformed key")
+        fields = _JOIN.check(_body(key, entry))
+        if fields["lobby"] != lobby:
+            raise ProtocolError(fingerprint(key), "a join for another table")
+        problem = name_problem(fields["name"])
+        if problem is not None:
+            raise ProtocolError(fingerprint(key), f"refused a join: {problem}")
+        return Member(fields["name"], key, fields["addresses"], entry)
+
+    @staticmethod
+    def from_wire(value: Any, lobby: bytes) -> Member:
+        key, entry = _ENTRY(value, "member")
+        return Member.from_entry(key, entry, lobby)
+
+
+TABLE_CODE_DOMAIN = b"p2p-rommy/v1/table-code\x00"
+
+
+def table_code(lobby: bytes, creator: bytes) -> str:
+    """Six characters naming a table by its id and its creator's key: players in one
+    lobby read the same code aloud; an impostor's table (another key) shows another."""
+    return short_code(hashlib.sha256(TABLE_CODE_DOMAIN + lobby + creator).digest())
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyState:
+    """What the creator says about its table, with each member's own signed entry."""
+
+    lobby: bytes
+    table: str
+    variant: str
+    house: tuple[tuple[str, HouseValue], ...]
+    lam: int
+    seats: int
+    open: bool
+    members: tuple[Member, ...]
+
+    @staticmethod
+    def parse(body: Any, lobby: bytes, creator: bytes) -> LobbyState:
+        """`ProtocolError` unless `body` is a well-formed state of this table whose first
+        member is `creator` (the key the creator proved)."""
+        try:
+            fields = _STATE.check(body, "the creator")
+            if fields["lobby"] != lobby:
+                raise ProtocolError("the creator", "a lobby state for another table")
+            members = tuple(Member.from_wire(m, lobby) for m in body["members"])
+        except SchemaError as error:
+            raise ProtocolError("the creator", f"malformed lobby state: {error}") from None
+        if members[0].key != creator:
+            raise ProtocolError("the creator", "its own entry is not first in its lobby")
+        if len({m.key for m in members}) != len(members):
+            raise ProtocolError("the creator", "a member listed twice")
+        return LobbyState(
+            lobby,
+            fields["table"],
+            fields["variant"],
+            fields["house"],
+            fields["lam"],
+            fields["seats"],
+            fields["open"],
+            members,
+        )
+
+    @property
+    def settings(self) -> TableSettings:
+        return TableSettings(self.table, self.variant, self.house, self.lam, self.seats)
 
 
 @dataclass
@@ -210,7 +359,8 @@ class LobbyHost:
         self.identity = identity
         self.settings = settings
         self.lobby = secrets.token_bytes(32)
-        self.members: list[Member] = [Member(name, identity.public_key, tuple(game_addresses))]
+        own = join_entry(identity, self.lobby, name, game_addresses)
+        self.members: list[Member] = [Member.from_entry(identity.public_key, own, self.lobby)]
         self.connections: dict[bytes, Connection] = {}
         self.interface = interface
         self.start_when = start_when
@@ -284,25 +434,33 @@ class LobbyHost:
             )
         )
 
+    def _left(self, key: bytes) -> bool:
+        """A member's connection closed before the start: it leaves the table."""
+        self.connections.pop(key, None)
+        if not self.open or not any(m.key == key for m in self.members[1:]):
+            return False
+        self.members = [m for m in self.members if m.key != key]
+        self.on_change(list(self.members))
+        return True
+
     async def _broadcast(self, envelope: bytes) -> None:
         for connection in list(self.connections.values()):
             with contextlib.suppress(OSError):
                 await connection.send(envelope)
 
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        member: Member | None = None
         try:
             proven = await handshake(reader, writer, self.identity, self.lobby, lambda key: True)
             connection = Connection(reader, writer, proven.public_key)
-            envelope = await connection.receive()
-            body = _body(proven.public_key, envelope)
-            if body.get("kind") != "lobby/join" or body.get("lobby") != self.lobby:
-                raise ProtocolError(None, "expected a join")
+            async with asyncio.timeout(LOBBY_REPLY_TIMEOUT_S):
+                envelope = await connection.receive()
+            joining = Member.from_entry(proven.public_key, envelope, self.lobby)
             if not self.open or len(self.members) >= self.settings.seats:
                 raise ProtocolError(None, "the table is full or has started")
-            addresses = tuple((str(h), int(p)) for h, p in body.get("addresses", [])[:8])
-            member = Member(str(body.get("name", "Player"))[:32], proven.public_key, addresses)
-            if any(m.key == member.key for m in self.members):
+            if any(m.key == joining.key for m in self.members):
                 raise ProtocolError(None, "that key is already at the table")
+            member = joining
             self.members.append(member)
             self.connections[member.key] = connection
             log.info("%s joined (%s)", member.name, fingerprint(member.key))
@@ -324,14 +482,25 @@ class LobbyHost:
         ) as error:
             log.info("lobby connection ended: %s", error)
             writer.close()
+            if member is not None and self._left(member.key):
+                log.info("%s left the table", member.name)
+                await self._advertise()
+                await self._broadcast(self._state())
 
-    async def _collect(self, kind: str, own: bytes) -> list[bytes]:
+    async def _collect(self, kind: str, own: bytes, members: tuple[Member, ...]) -> list[bytes]:
         got = {self.identity.public_key: own}
-        while len(got) < len(self.members):
-            key, body, envelope = await self._inbox.get()
-            if body.get("kind") == kind:
-                got[key] = envelope
-        return [got[m.key] for m in self.members]
+        try:
+            async with asyncio.timeout(START_STAGE_TIMEOUT_S):
+                while len(got) < len(members):
+                    key, body, envelope = await self._inbox.get()
+                    if body.get("kind") == kind:
+                        got[key] = envelope
+        except TimeoutError:
+            missing = ", ".join(
+                f"{m.name} ({fingerprint(m.key)})" for m in members if m.key not in got
+            )
+            raise ProtocolError(None, f"the start stopped: {missing} sent no {kind}") from None
+        return [got[m.key] for m in members]
 
     async def _relay(self, stage: str, items: list[bytes]) -> None:
         await self._broadcast(
@@ -356,26 +525,17 @@ class LobbyHost:
             )
         )
         coin = Coin(self.lobby, self.identity, self.settings, members)
-        commits = await self._collect("coin/commit", coin.my_commit())
+        commits = await self._collect("coin/commit", coin.my_commit(), members)
         coin.take_commits(commits)
         await self._relay("commits", commits)
-        reveals = await self._collect("coin/reveal", coin.my_reveal())
+        reveals = await self._collect("coin/reveal", coin.my_reveal(), members)
         config = coin.take_reveals(reveals)
         await self._relay("reveals", reveals)
         own = self.identity.sign(config.encode())
-        signatures = await self._collect_signatures(own, config)
+        signatures = await self._collect("config", own, members)
         genesis = coin.take_signatures(signatures)
         await self._relay("signatures", signatures)
         return Started(genesis, _addresses(config, members))
-
-    async def _collect_signatures(self, own: bytes, config: GameConfig) -> list[bytes]:
-        got = {self.identity.public_key: own}
-        config_bytes = config.encode()
-        while len(got) < config.players:
-            key, body, envelope = await self._inbox.get()
-            if body == unpack(config_bytes):
-                got[key] = envelope
-        return list(got.values())
 
 
 def _addresses(config: GameConfig, members: tuple[Member, ...]) -> dict[int, list[tuple[str, int]]]:
@@ -390,61 +550,124 @@ async def join_table(
     port: int,
     lobby: bytes | None,
     game_addresses: list[tuple[str, int]],
-    on_state: Callable[[dict[str, Any]], None] | None = None,
+    on_state: Callable[[LobbyState], None] | None = None,
+    creator: str | None = None,
 ) -> Started:
-    """Join the table at host:port and follow the start; returns when the config is signed."""
-    reader, writer = await asyncio.open_connection(host, port)
+    """Join the table at host:port and follow the start; returns when the config is signed.
+
+    `creator`: the fingerprint the table's advert names; the host must prove that key
+    in the handshake, or the join is refused. `ProtocolError` says what went wrong
+    (a table that is not what it claims, a creator that stopped the start, silence).
+    """
     try:
-        proven = await handshake(reader, writer, identity, lobby, lambda key: True)
-        creator = Connection(reader, writer, proven.public_key)
-        lobby = proven.table
-        await creator.send(
-            identity.sign(
-                pack(
-                    {
-                        "kind": "lobby/join",
-                        "lobby": lobby,
-                        "name": name,
-                        "addresses": [list(a) for a in game_addresses],
-                    }
-                )
-            )
+        async with asyncio.timeout(LOBBY_REPLY_TIMEOUT_S):
+            reader, writer = await asyncio.open_connection(host, port)
+    except (OSError, TimeoutError) as error:
+        raise ProtocolError(None, f"cannot reach the table at {host}:{port}: {error}") from None
+    try:
+        return await _follow(
+            identity, name, reader, writer, lobby, game_addresses, on_state, creator
         )
-        coin: Coin | None = None
-        settings: TableSettings | None = None
-        config: GameConfig | None = None
-        while True:
-            envelope = await creator.receive()
-            body = _body(creator.key, envelope)
-            if body.get("lobby") != lobby:
-                continue
-            kind = body.get("kind")
-            if kind == "lobby/state":
-                settings = TableSettings(
-                    body["table"],
-                    body["variant"],
-                    tuple((k, v) for k, v in body["house"]),
-                    body["lam"],
-                    body["seats"],
-                )
-                if on_state is not None:
-                    on_state(body)
-            elif kind == "lobby/begin" and settings is not None:
-                members = tuple(Member.from_wire(m) for m in body["members"])
-                if identity.public_key not in {m.key for m in members}:
-                    raise ProtocolError(None, "the game started without this player")
-                coin = Coin(lobby, identity, settings, members)
-                await creator.send(coin.my_commit())
-            elif kind == "lobby/relay" and coin is not None:
-                stage = body["stage"]
-                if stage == "commits":
-                    coin.take_commits(body["items"])
-                    await creator.send(coin.my_reveal())
-                elif stage == "reveals":
-                    config = coin.take_reveals(body["items"])
-                    await creator.send(identity.sign(config.encode()))
-                elif stage == "signatures" and config is not None:
-                    genesis = coin.take_signatures(body["items"])
-                    return Started(genesis, _addresses(config, coin.members))
+    except (asyncio.IncompleteReadError, ConnectionError) as error:
+        raise ProtocolError(None, f"the table's creator closed the connection ({error})") from None
     finally:
         writer.close()
+
+
+async def _follow(
+    identity: Identity,
+    name: str,
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    lobby: bytes | None,
+    game_addresses: list[tuple[str, int]],
+    on_state: Callable[[LobbyState], None] | None,
+    creator: str | None,
+) -> Started:
+    proven = await handshake(reader, writer, identity, lobby, lambda key: True)
+    proven_fingerprint = fingerprint(proven.public_key)
+    if creator is not None and proven_fingerprint != creator:
+        raise ProtocolError(
+            None,
+            f"refused: this table's advert names the creator {creator}, but its host "
+            f"proved the key {proven_fingerprint}. It is not the table it claims to be",
+        )
+    connection = Connection(reader, writer, proven.public_key)
+    lobby = proven.table
+    await connection.send(join_entry(identity, lobby, name, game_addresses))
+    coin: Coin | None = None
+    state: LobbyState | None = None
+    config: GameConfig | None = None
+    revealed = False
+    while True:
+        wait = START_STAGE_TIMEOUT_S if coin is not None else None
+        if state is None:
+            wait = LOBBY_REPLY_TIMEOUT_S
+        try:
+            async with asyncio.timeout(wait):
+                envelope = await connection.receive()
+        except TimeoutError:
+            raise ProtocolError(None, _silence(state, proven.public_key, revealed)) from None
+        body = _body(connection.key, envelope)
+        kind = body.get("kind")
+        if kind == "lobby/state":
+            state = LobbyState.parse(body, lobby, proven.public_key)
+            if on_state is not None:
+                on_state(state)
+        elif kind == "lobby/begin" and state is not None:
+            fields = _BEGIN.check(body, "the creator")
+            if fields["lobby"] != lobby:
+                raise ProtocolError("the creator", "a start for another table")
+            members = tuple(Member.from_wire(m, lobby) for m in body["members"])
+            if members[0].key != proven.public_key:
+                raise ProtocolError("the creator", "its own entry is not first at the start")
+            if identity.public_key not in {m.key for m in members}:
+                raise ProtocolError(None, "the game started without this player")
+            coin = Coin(lobby, identity, state.settings, members)
+            await connection.send(coin.my_commit())
+        elif kind == "lobby/relay" and coin is not None:
+            stage = body.get("stage")
+            items = body.get("items")
+            if not isinstance(items, list) or not all(isinstance(i, bytes) for i in items):
+                raise ProtocolError("the creator", "a malformed relay")
+            if stage == "commits":
+                coin.take_commits(items)
+                await connection.send(coin.my_reveal())
+                revealed = True
+            elif stage == "reveals":
+                config = coin.take_reveals(items)
+                revealed = False
+                await connection.send(identity.sign(config.encode()))
+            elif stage == "signatures" and config is not None:
+                genesis = coin.take_signatures(items)
+                return Started(genesis, _addresses(config, coin.members))
+
+
+async def proven_creator(identity: Identity, host: str, port: int, lobby: bytes) -> str | None:
+    """The fingerprint of the key the lobby at host:port proves for `lobby`, or None if it
+    proves none (a quick look before joining, to tell a table from its impostor)."""
+    try:
+        async with asyncio.timeout(LOBBY_REPLY_TIMEOUT_S / 4):
+            reader, writer = await asyncio.open_connection(host, port)
+            try:
+                proven = await handshake(reader, writer, identity, lobby, lambda key: True)
+            finally:
+                writer.close()
+    except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError):
+        return None
+    return fingerprint(proven.public_key)
+
+
+def _silence(state: LobbyState | None, creator: bytes, revealed: bool) -> str:
+    """What a joiner says when the creator went quiet."""
+    who = fingerprint(creator)
+    if state is None:
+        return f"the table's creator ({who}) did not answer"
+    name = state.members[0].name
+    if revealed:
+        return (
+            f"{name} ({who}), the table's creator, stopped the start after every coin "
+            "value was revealed to it. A creator who does this can draw the seats again "
+            "until they suit it: if it happens again, play at another table"
+        )
+    return f"the start stopped: {name} ({who}), the table's creator, went quiet"

@@ -26,3 +26,8 @@ connections from that address are refused for this long."""
 MAX_PENDING_HANDSHAKES = 32
 """Connections still proving a key; more are closed at once (a flood)."""
 FAILED_HANDSHAKES_BEFORE_PENALTY = 5
+START_STAGE_TIMEOUT_S = 30.0
+"""Each stage of a lobby's start (coin commits, coin reveals, config signatures) must
+complete within this time; then the start stops, naming who did not send theirs."""
+LOBBY_REPLY_TIMEOUT_S = 20.0
+"""A joiner that hears nothing from the table's creator for this long gives up."""

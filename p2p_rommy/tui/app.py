@@ -30,6 +30,7 @@ STYLE = Style.from_dict(
         "header": "reverse bold",
         "status": "reverse",
         "title": "bold",
+        "warning": "bold fg:ansired",
         "red": "fg:ansired bold",
         "black": "bold",
         "joker": "fg:ansimagenta bold",

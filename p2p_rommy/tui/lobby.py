@@ -18,7 +18,8 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.widgets import Frame
 
 from p2p_rommy.i18n import _
-from p2p_rommy.net.lobby import Member
+from p2p_rommy.known_players import KnownPlayers
+from p2p_rommy.net.lobby import LobbyState, Member, table_code
 from p2p_rommy.tui.app import STYLE
 from p2p_rommy.wire.identity import fingerprint
 
@@ -35,6 +36,12 @@ class LobbyModel:
     start: Callable[[], None] | None = None
     """The creator's start (None for a player who joined)."""
     members: list[tuple[str, bytes]] = field(default_factory=list)
+    known: KnownPlayers | None = None
+    """Players met before: a known name with a new key is warned about."""
+    warnings: list[str] = field(default_factory=list)
+    creator: bytes | None = None
+    """The creator's key as proven in the handshake (or this player's, for the host)."""
+    lobby: bytes = b""
     status: str = ""
     starting: bool = False
     confirm_quit: bool = False
@@ -42,13 +49,27 @@ class LobbyModel:
 
     def update_members(self, members: list[Member]) -> None:
         self.members = [(m.name, m.key) for m in members]
+        if self.known is not None:
+            self.warnings = self.known.warnings(self.members, self.you)
 
-    def update_state(self, body: dict) -> None:  # type: ignore[type-arg]
-        """A `lobby/state` from the creator (for a player who joined)."""
-        self.variant = body["variant"]
-        self.house = [tuple(pair) for pair in body["house"]]  # type: ignore[misc]
-        self.seats = body["seats"]
-        self.members = [(m[0], m[1]) for m in body["members"]]
+    @property
+    def table_code(self) -> str:
+        """Six characters for this table, from its id and its creator's proven key: the
+        same on every screen at this table, different at an impostor's."""
+        if self.creator is None:
+            return "------"
+        return table_code(self.lobby, self.creator)
+
+    def update_state(self, state: LobbyState) -> None:
+        """A lobby state from the creator (for a player who joined): names and keys come
+        from each member's own signed entry."""
+        self.table = state.table
+        self.lobby = state.lobby
+        self.creator = state.members[0].key
+        self.variant = state.variant
+        self.house = list(state.house)
+        self.seats = state.seats
+        self.update_members(list(state.members))
 
     def start_game(self) -> None:
         if self.start is None:
@@ -95,6 +116,8 @@ def lines(model: LobbyModel) -> list[tuple[str, str]]:
         ),
         ("", " " + _("house rules:") + " "),
         ("", ", ".join(f"{k}={v}" for k, v in model.house) or _("the defaults")),
+        ("", "\n " + _("table code:") + " "),
+        ("class:title", model.table_code),
         ("", "\n\n " + _("Players (compare the fingerprints out loud):") + "\n"),
     ]
     for index, (name, key) in enumerate(model.members):
@@ -102,6 +125,8 @@ def lines(model: LobbyModel) -> list[tuple[str, str]]:
             "  " + _("(you)") if key == model.you else "  " + _("(creator)") if index == 0 else ""
         )
         out.append(("", f"  {index + 1}. {name:<20} {fingerprint(key)}{mark}\n"))
+    for warning in model.warnings:
+        out.append(("class:warning", f"\n {warning}\n"))
     return out
 
 

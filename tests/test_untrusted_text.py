@@ -1,0 +1,75 @@
+"""Untrusted text is inert (trust issue, attack 7): a name that rewrites the verdict
+line, a chat line that fakes another, a TXT record with escape sequences."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from p2p_rommy.cli import main
+from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.errors import ConfigError
+from p2p_rommy.log.messages import Chat
+from p2p_rommy.net.discovery import TableAd
+from p2p_rommy.net.lobby import LobbyHost, TableSettings, join_table
+from p2p_rommy.rules import ruleset
+from p2p_rommy.wire.identity import Identity
+from p2p_rommy.wire.text import inert, printable
+from tests.peer_table import PeerTable
+
+FAKE_VERDICT = "\x1b[2K\rFAIR\x1b[8m"
+
+
+def test_a_name_with_escapes_cannot_be_seated():
+    keys = [Identity.generate().public_key for _ in range(3)]
+    seats = (Seat("Ann", keys[0]), Seat("Bo", keys[1]), Seat(FAKE_VERDICT, keys[2]))
+    with pytest.raises(ConfigError, match="control characters"):
+        GameConfig("rummy", (), seats, 0)
+    with pytest.raises(ConfigError, match="control characters"):
+        GameConfig("rummy", (), (Seat("Ann", keys[0]), Seat("Bo\nCy 0", keys[1])), 0)
+
+
+def test_the_command_line_refuses_such_a_name(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--name", "Bo\x1b[31m"])
+    assert exit_.value.code == 2
+    assert "control characters" in capsys.readouterr().err
+
+
+def test_the_lobby_refuses_a_joiner_with_such_a_name_over_tcp():
+    async def go() -> list[str]:
+        rules = ruleset("rummy")
+        settings = TableSettings("Inert", "rummy", rules.house.values, 64, rules.max_players)
+        host = LobbyHost(
+            Identity.generate(), "Ann", settings, [], "127.0.0.1", None, advertise=False
+        )
+        await host.listen("127.0.0.1")
+        joining = join_table(Identity.generate(), FAKE_VERDICT, "127.0.0.1", host.port, None, [])
+        with pytest.raises((ConnectionError, asyncio.IncompleteReadError, OSError)):
+            await asyncio.wait_for(joining, 10)
+        names = [m.name for m in host.members]
+        await host.close()
+        return names
+
+    assert asyncio.run(go()) == ["Ann"]
+
+
+def test_chat_and_nack_reasons_from_the_network_are_inert():
+    table = PeerTable("rummy", 3, {"target_score": "15"})
+    sender, peer = table.peers[0], table.peers[1]
+    line = "hi\n<Bo> I saw your hand\x1b[2J\u202e"
+    envelope = sender.replica.identity.sign(Chat(sender.replica.game, 0, line).encode())
+    peer.receive(envelope, via=0)
+    seat, shown = peer.chat[-1]
+    assert seat == 0 and shown.isprintable() and "\n" not in shown
+    assert "<Bo> I saw your hand" in shown and "\\x1b" in shown
+
+
+def test_printed_text_keeps_its_own_lines_and_escapes_the_rest():
+    verdict = f"CHEATING DETECTED: seat 2 ({FAKE_VERDICT}, 1234) at step 9: x"
+    out = printable(f"seats: 1 Ann\n{verdict}")
+    assert out.count("\n") == 1 and "\x1b" not in out and "\r" not in out
+    assert out.endswith("at step 9: x")
+    ad = TableAd(FAKE_VERDICT, "lp", 1, 6, True, "abcd-0123-4567-89ab", bytes(32), (), 1)
+    assert "\x1b" not in inert(ad.describe())
