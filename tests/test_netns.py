@@ -162,3 +162,74 @@ def test_four_hosts_find_the_table_by_mdns_and_play(tmp_path):
         next((tmp_path / f"p{i}" / "games").glob("*/transcript")).read_bytes() for i in range(PEERS)
     }
     assert len(transcripts) == 1
+
+
+def test_join_passes_over_an_impostor_table_across_hosts(tmp_path):
+    """Trust issue, attack 2: a host advertises a table with the real one's name,
+    creator fingerprint and lobby id but its own key. `rommy join NAME` never joins it:
+    with the real table there it joins the real one, and alone it is refused."""
+    _need_root_and_ip()
+    root = Path(__file__).resolve().parent.parent
+    with Hosts() as hosts:
+        host = hosts.run(
+            0,
+            "host",
+            "--table",
+            "Friday",
+            "--variant",
+            "rummy",
+            "--house",
+            "target_score=1",
+            "--start-when",
+            "3",
+            "--bot",
+            "random",
+            "--name",
+            "Ann",
+            data=tmp_path / "p0",
+        )
+        impostor = subprocess.Popen(
+            [
+                *("ip", "netns", "exec", hosts.names[1], sys.executable, "-m"),
+                *("tests.impostor", hosts.address(1), "Friday"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=root,
+        )
+        try:
+            time.sleep(6)  # the impostor has found the real table and copied its advert
+            joiners = [
+                hosts.run(
+                    i,
+                    "join",
+                    "Friday",
+                    "--bot",
+                    "random",
+                    "--name",
+                    f"P{i}",
+                    data=tmp_path / f"p{i}",
+                )
+                for i in (2, 3)
+            ]
+            for process in [host, *joiners]:
+                try:
+                    _, err = process.communicate(timeout=300)
+                finally:
+                    process.kill()
+                assert process.returncode == 0, err[-2000:]
+            time.sleep(2)  # the real table's goodbye has gone out
+            alone = hosts.run(2, "join", "Friday", "--bot", "random", data=tmp_path / "late")
+            _, err = alone.communicate(timeout=120)
+            assert alone.returncode == 2, err[-2000:]
+            assert "proves the creator's key" in err and "passed over" in err
+        finally:
+            impostor.kill()
+            out, err = impostor.communicate(timeout=30)
+    assert "ADVERTISING" in out, err[-2000:]
+    assert "JOINED" not in out
+    transcripts = {
+        next((tmp_path / f"p{i}" / "games").glob("*/transcript")).read_bytes() for i in (0, 2, 3)
+    }
+    assert len(transcripts) == 1
