@@ -62,16 +62,34 @@ def bot_replied(text: str) -> bool:
     return "Your turn" in text
 
 
-def test_play_a_turn_in_tmux(tmp_path):
+def game_code(text: str) -> str:
+    """The six-character game code at the start of the header line."""
+    header = next(line for line in text.splitlines() if " | round " in line)
+    code = header.split()[0]
+    assert len(code) == 6 and code.isalnum(), header
+    return code
+
+
+def need_tmux() -> None:
     if shutil.which("tmux") is None:
         if os.environ.get("CI") == "true":
             pytest.fail("tmux is missing")
         pytest.skip("tmux is missing")
+
+
+def test_play_a_turn_in_tmux(tmp_path):
+    need_tmux()
     name = f"rommy{os.getpid()}"
     command = f"{sys.executable} -m p2p_rommy play --bots 3 --seed 4 --name Tester --ascii"
     tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
     try:
         text = wait_for(name, lambda t: "Your turn: d draws" in t)
+        code = game_code(text)
+        tmux("send-keys", "-t", name, "i")
+        info = wait_for(name, lambda t: "game code" in t and "Players" in t)
+        assert f"game code {code}" in info and "Tester" in info and "rommy resume" in info
+        tmux("send-keys", "-t", name, "i")
+        text = wait_for(name, lambda t: "game code" not in t)
         hand_line = next(line for line in text.splitlines() if line.strip().startswith("A:"))
         assert len(hand_line.split()) == 11  # eleven cards, each with its key label
         text = press_until(
@@ -87,3 +105,51 @@ def test_play_a_turn_in_tmux(tmp_path):
         tmux("send-keys", "-t", name, "y")
     finally:
         tmux("kill-session", "-t", name)
+
+
+def test_the_lobby_and_game_screens_show_the_codes_everyone_compares(tmp_path):
+    """Trust issue: the lobby screen shows the table code and every fingerprint; the game
+    screen shows the game code, the same code the other seats print."""
+    need_tmux()
+    name = f"rommyhost{os.getpid()}"
+    table = f"Codes {os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy host --table '{table}' --variant rummy "
+        f"--house target_score=1 --interface 127.0.0.1 --data-dir {tmp_path / 'host'} "
+        "--name Ann --ascii --lang en"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    joiners = []
+    try:
+        wait_for(name, lambda t: "table code:" in t and "Ann" in t, timeout=60)
+        for i in (1, 2):
+            joiners.append(
+                subprocess.Popen(
+                    [
+                        *(sys.executable, "-m", "p2p_rommy", "join", table, "--bot", "random"),
+                        *("--interface", "127.0.0.1", "--data-dir", str(tmp_path / f"j{i}")),
+                        *("--name", f"Bot{i}"),
+                    ],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        lobby = wait_for(name, lambda t: "Bot1" in t and "Bot2" in t, timeout=90)
+        line = next(line for line in lobby.splitlines() if "table code:" in line)
+        table_code = line.split("table code:")[1].split()[0]
+        assert len(table_code) == 6
+        assert sum(1 for row in lobby.splitlines() if row.count("-") >= 3) >= 3  # fingerprints
+        tmux("send-keys", "-t", name, "Enter")
+        text = wait_for(name, lambda t: " | round " in t, timeout=120)
+        code = game_code(text)
+        tmux("send-keys", "-t", name, "q")
+        wait_for(name, lambda t: "y / n" in t or "q quits" in t)
+        tmux("send-keys", "-t", name, "y")
+    finally:
+        tmux("kill-session", "-t", name)
+        outputs = []
+        for process in joiners:  # they printed the code at the start; the game may stall
+            process.kill()
+            outputs.append(process.communicate(timeout=30)[1])
+    assert all(f"code {code}:" in err for err in outputs), outputs

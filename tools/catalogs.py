@@ -29,6 +29,7 @@ Taster
   k / p    Køb! (køb det kastede kort) / pas, mens købsvinduet er åbent
   s        sortér efter kulør eller værdi   h   vis meldinger du kan lave
   e        afslut spillet uden en spiller, bordet længe har ventet på
+  i        spilkoden, alles fingeraftryk, hvordan man fortsætter
   /        sig noget til bordet (Enter sender, Esc fortryder)
   ?        denne hjælp                    q   afslut (spørger først)
 """
@@ -47,6 +48,7 @@ Taster
   k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent
   s        sorter etter farge eller verdi   h   vis meldinger du kan lage
   e        avslutt spillet uten en spiller bordet lenge har ventet på
+  i        spillkoden, alles fingeravtrykk, hvordan man fortsetter
   /        si noe til bordet (Enter sender, Esc avbryter)
   ?        denne hjelpen                  q   avslutt (spør først)
 """
@@ -88,6 +90,18 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "Spillere (sammenlign fingeravtrykkene høyt):",
     ),
     "(you)": ("(dig)", "(deg)"),
+    "table code:": ("bordkode:", "bordkode:"),
+    "game code": ("spilkode", "spillkode"),
+    "the same on every screen at this table": (
+        "den samme på alle skærme ved dette bord",
+        "den samme på alle skjermer ved dette bordet",
+    ),
+    "game id": ("spil-id", "spill-id"),
+    "after a crash: rommy resume {game}": (
+        "efter et nedbrud: rommy resume {game}",
+        "etter et krasj: rommy resume {game}",
+    ),
+    "This game (i closes)": ("Dette spil (i lukker)", "Dette spillet (i lukker)"),
     "(creator)": ("(opretter)", "(oppretter)"),
     "Lobby": ("Lobby", "Lobby"),
     "The table stopped: {report}": ("Bordet stoppede: {report}", "Bordet stoppet: {report}"),

@@ -124,6 +124,15 @@ def bindings(
     def _close_help(event) -> None:  # type: ignore[no-untyped-def]
         model.show_help = False
 
+    @kb.add("i", filter=free)
+    def _info(event) -> None:  # type: ignore[no-untyped-def]
+        """Open or close the game code, the fingerprints and how to resume."""
+        model.show_info = not model.show_info
+
+    @kb.add("escape", filter=Condition(lambda: model.show_info))
+    def _close_info(event) -> None:  # type: ignore[no-untyped-def]
+        model.show_info = False
+
     @kb.add("q", filter=free)
     def _quit(event) -> None:  # type: ignore[no-untyped-def]
         """Ask before quitting."""
@@ -192,7 +201,14 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
         ),
         filter=Condition(lambda: model.show_help),
     )
-    root = FloatContainer(body, floats=[Float(help_box)])
+    info_box = ConditionalContainer(
+        Frame(
+            Window(FormattedTextControl(lambda: render.info(model)), width=70, height=13),
+            title=_("This game (i closes)"),
+        ),
+        filter=Condition(lambda: model.show_info),
+    )
+    root = FloatContainer(body, floats=[Float(help_box), Float(info_box)])
     app: Application = Application(
         layout=Layout(root, focused_element=status_window),
         key_bindings=bindings(model, chat_window, status_window),

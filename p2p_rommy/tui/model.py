@@ -50,6 +50,8 @@ class ClientModel:
         self.status = ""
         self.log: deque[str] = deque(maxlen=200)
         self.show_help = False
+        self.show_info = False
+        """The game code, the seats' fingerprints and how to resume (the `i` key)."""
         self.show_hints = False
         self.confirm_quit = False
         self.quit = False

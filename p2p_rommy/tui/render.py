@@ -22,6 +22,7 @@ Keys
   k / p    Køb! (buy the discard) / pass, while the buy window is open
   s        sort by suit or by rank       h   show melds you could make
   e        end the game without a player the table has long waited for
+  i        the game code, everyone's key fingerprint, how to resume
   /        say something to the table (Enter sends, Esc cancels)
   ?        this help                     q   quit (asks first)
 """)
@@ -44,7 +45,10 @@ def header(model: ClientModel) -> StyleText:
     state = model.replica.state
     rules = model.config.rules
     rounds = f"/{rules.rounds}" if rules.rounds else ""
-    parts = [f" {rules.variant}", _("round {number}").format(number=state.round_index + 1) + rounds]
+    parts = [
+        f" {model.config.short_code()} {rules.variant}",
+        _("round {number}").format(number=state.round_index + 1) + rounds,
+    ]
     if rules.opening != "none":
         round_index = min(state.round_index, len(rules.contracts) - 1) if rules.contracts else 0
         parts.append(_("to open: {contract}").format(contract=rules.describe_opening(round_index)))
@@ -54,6 +58,24 @@ def header(model: ClientModel) -> StyleText:
         left = _("any") if rules.max_buys is None else str(rules.max_buys - state.buys[model.seat])
         parts.append(_("buys {left}").format(left=left))
     return [("class:header", " | ".join(parts).ljust(80))]
+
+
+def info(model: ClientModel) -> StyleText:
+    """The game code and every seat's fingerprint (to compare aloud), and how to resume."""
+    config = model.config
+    game = config.game_id.hex()
+    out: StyleText = [
+        ("", " " + _("game code") + " "),
+        ("class:title", config.short_code()),
+        ("", "  (" + _("the same on every screen at this table") + ")\n"),
+        ("", " " + _("game id") + f" {game[:32]}\n         {game[32:]}\n\n"),
+        ("", " " + _("Players (compare the fingerprints out loud):") + "\n"),
+    ]
+    for seat, player in enumerate(config.seats):
+        mark = "  " + _("(you)") if seat == model.seat else ""
+        out.append(("", f"  {seat + 1}. {player.name:<20} {player.fingerprint}{mark}\n"))
+    out.append(("", "\n " + _("after a crash: rommy resume {game}").format(game=game[:16]) + "\n"))
+    return out
 
 
 def opponents(model: ClientModel) -> StyleText:
