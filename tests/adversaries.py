@@ -21,7 +21,16 @@ from p2p_rommy.deck.derive import card_point, round_permutation
 from p2p_rommy.deck.messages import SeedReveal, encode
 from p2p_rommy.deck.proofs import ShuffleContext, prove_shuffle
 from p2p_rommy.deck.vectors import StreamEntropy
-from p2p_rommy.engine.moves import Discard, DrawStock, LayDown, Move, NewMeld, RevealHand
+from p2p_rommy.engine.apply import apply
+from p2p_rommy.engine.moves import (
+    Discard,
+    DrawStock,
+    LayDown,
+    Move,
+    NewMeld,
+    ResolveBuy,
+    RevealHand,
+)
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.messages import Ack, BuyAnswer, Step, decode
@@ -324,6 +333,19 @@ class LyingHand(ForcedMoves):
         proof = self._reveal_for(self.seat, RevealHand(self.seat, tuple(truth.hand())))
         body = {"kind": "move", "move": encode_move(move), "reveal": proof}
         return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
+
+
+class SteeringSequencer(Replica):
+    """As the seat in turn, resolves a buy window without the claims in it (keeping the
+    passes): the discard stays with nobody, whoever claimed it."""
+
+    def propose_buy(self, answers: list[bytes]) -> Step:
+        kept = [a for a in answers if not self.open_buy_answer(a).claim]
+        if len(kept) == len(answers):
+            return super().propose_buy(answers)
+        body = {"kind": "buy", "window": self.buy_window, "answers": kept}
+        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
+        return self._own(step, apply(self.state, ResolveBuy(())))
 
 
 # --- what it sends in the deck protocol -----------------------------------------

@@ -144,6 +144,13 @@ def test_a_first_shuffler_that_substitutes_a_card_is_caught_before_the_deal():
         assert not session.peer.replica.deck.seat.known
 
 
+def test_a_sequencer_that_leaves_out_a_claim_stops_the_table_naming_it():
+    """Trust issue, attack 3: the seat in turn cannot steer a Køb by dropping claims
+    (or by their order: the winner follows from the set of answers)."""
+    table = run(Cheat(replica=adv.SteeringSequencer), 1, adv.all_frozen, variant="lp", house={})
+    assert_frozen_naming(table, "leaves out the answers")
+
+
 def test_equivocation_is_proven_with_both_signed_steps():
     table = run(Cheat(session=adv.Equivocation), 1, adv.all_frozen)
     assert_frozen_naming(table, "signed two different steps")

@@ -38,7 +38,7 @@ def first_buy_resolved(table: PeerTable, seen: list):
     return done
 
 
-@pytest.mark.parametrize("priority", ["first", "seat"])
+@pytest.mark.parametrize("priority", ["seat", "lot"])
 @pytest.mark.parametrize("order_seed", [2])
 def test_concurrent_claims_one_winner_everywhere(priority, order_seed):
     # 5 players: all but the discarder and the decliner (3, or 4 for the upcard) claim at once
@@ -60,11 +60,96 @@ def test_concurrent_claims_one_winner_everywhere(priority, order_seed):
     answers = decode(unpack(step.step)[2]).body["answers"]
     claimants = [decode(unpack(a)[2]).seat for a in answers]
     assert sorted(claimants) == sorted(eligible) and len(claimants) >= 3
-    if priority == "first":
-        assert winner == claimants[0]  # the sequencer's order
+    if priority == "lot":
+        replica = table.peers[0].replica
+        lot = sorted(claimants, key=lambda seat: _lot(table, step, seat))
+        assert winner == lot[0]  # the window's lot, whatever the order they were listed in
+        assert replica.config.rules.buy_priority == "lot"
     else:
         assert winner == eligible[0]  # nearest after the discarder, whatever the order
     assert all(p.records == table.peers[0].records for p in table.peers)
+
+
+class SlowNearest(Claimer):
+    """Claims every discard at once, but takes its time (like a person) when it is the
+    claimant nearest after the discarder, until `released` is set; after that only the
+    released seat answers, so the table stops in the next window."""
+
+    def __init__(self, seat: int, released: list[bool]) -> None:
+        super().__init__(seat)
+        self.seat, self.released = seat, released
+
+    def wants_buy(self, view):
+        nearest = view.state.buy_eligible[0] == self.seat
+        if self.released:
+            return True if nearest else None
+        return None if nearest else True
+
+
+def _deliver(table: PeerTable, posts: list[tuple[int, bytes]]) -> None:
+    queue = list(posts)
+    while queue:
+        sender, envelope = queue.pop(0)
+        for peer in table.peers:
+            if peer.seat != sender:
+                queue += [(peer.seat, e) for e in peer.receive(envelope).broadcast]
+
+
+def test_a_slow_claimant_nearest_the_discarder_wins_against_fast_bots():
+    """Trust issue, attack 3: the resolution waits for every eligible seat's own answer,
+    so bots answering in milliseconds cannot close the window on a person; under the
+    default (buy_priority = seat) the person nearest after the discarder buys."""
+    released: list[bool] = []
+    table = PeerTable("lp", 4, {}, seed=5, players_factory=lambda s: SlowNearest(s, released))
+    table.run(until=lambda: False)  # runs until quiet: the table waits in the buy window
+    states = [p.replica.state for p in table.peers]
+    assert all(s.phase is Phase.BUY for s in states)
+    slow = states[0].buy_eligible[0]
+    assert len(states[0].buy_eligible) >= 2  # contested: the others have claimed already
+    for peer in table.peers:
+        waiting = peer.waiting(0.0)
+        assert waiting is not None and waiting.seat == slow and "Køb" in waiting.what
+    released.append(True)
+    posts = [(p.seat, e) for p in table.peers for e in p.tick(1.0).broadcast]
+    _deliver(table, posts)
+    buys = {p.replica.state.buys for p in table.peers}
+    assert len(buys) == 1
+    (counts,) = buys
+    assert counts[slow] == 1 and sum(counts) == 1
+
+
+def _lot(table: PeerTable, record, seat: int) -> bytes:
+    """`seat`'s lot in the window `record` resolved, from SPEC §4.6's formula."""
+    import hashlib
+
+    body = decode(unpack(record.step)[2]).body
+    game = table.config.game_id
+    commitments = _round_commitments(table, body["window"])
+    return hashlib.sha256(
+        b"p2p-rommy/v1/buy-lot\x00"
+        + game
+        + body["window"].to_bytes(8, "big")
+        + b"".join(commitments)
+        + bytes([seat])
+    ).digest()
+
+
+def _round_commitments(table: PeerTable, before: int) -> list[bytes]:
+    """Every seat's seed commitment of the round running at step `before`."""
+    from p2p_rommy.deck.messages import Commit
+    from p2p_rommy.deck.messages import decode as decode_deck
+
+    found: dict[int, bytes] = {}
+    for record in table.peers[0].records[:before]:
+        body = decode(unpack(record.step)[2]).body
+        if body.get("kind") != "deck":
+            continue
+        message = decode_deck(unpack(body["envelope"])[2])
+        if isinstance(message, Commit):
+            if len(found) == table.config.players:
+                found = {}
+            found[message.seat] = message.commitment
+    return [found[s] for s in sorted(found)]
 
 
 def _kind(envelope: bytes) -> str:

@@ -264,8 +264,9 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
     """Give the discard and a penalty card to the winning claimant, if any.
 
     lp "Køb": "Prisen er ét strafkort fra den lukkede bunke, så hånden vokser med to."
-    ``buy_priority=first``: the first claim in the sequencer's signed order wins;
-    ``seat``: the claimant nearest after the discarder.
+    ``buy_priority=seat``: the claimant nearest after the discarder wins; ``lot``: the
+    first of `move.claims`, which the log layer lists in the order of the window's lot
+    (no player's speed or choice decides: docs/decisions.md).
     """
     if len(set(move.claims)) != len(move.claims):
         raise IllegalMove("a seat may claim a discard only once")
@@ -275,7 +276,7 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
     closed = replace(state, phase=Phase.PLAY, buy_eligible=(), offer=None, discarder=None)
     if not move.claims:
         return closed
-    if state.rules.buy_priority == "first":
+    if state.rules.buy_priority == "lot":
         winner = move.claims[0]
     else:
         winner = min(move.claims, key=state.buy_eligible.index)

@@ -7,12 +7,14 @@ only then shows it or acts on it. A different hash freezes the table with a
 report; a refused step is answered with a NACK carrying the reason, and two
 different signed steps from one seat for one number are kept as evidence.
 
-Buy windows (lp "Køb!"): eligible seats broadcast a signed claim or pass; the
-sequencer (the seat in turn, which declined the card and cannot claim it)
-closes the window when every eligible seat has answered or its time is up, and
-proposes the answers in the order it received them. A peer refuses a
-resolution without every answer that came well before the window's time was
-up by its own clock; a claim that merely arrived late is left out and noted.
+Buy windows (lp "Køb!"): every eligible seat broadcasts its own signed claim or
+pass (a client passes by itself when the window's time runs out on its own clock);
+the seat in turn, which declined the card and cannot claim it, proposes the
+resolution once it holds every eligible seat's answer. A resolution must carry
+all of them, and the winner follows from the set by the house rule (nearest after
+the discarder, or the window's lot), so no seat chooses who buys: not by the order
+it lists claims in, not by leaving one out. A seat that never answers is a stall
+like any other, named and ended by agreement.
 
 Trouble is named: a refused input names the seat it came from, a frozen table
 names the culprit when the evidence does (`culprit`), and a seat that keeps the
@@ -55,7 +57,10 @@ log = logging.getLogger(__name__)
 class Player(Protocol):
     def choose(self, view: View) -> Move: ...
 
-    def wants_buy(self, view: View) -> bool: ...
+    def wants_buy(self, view: View) -> bool | None:
+        """Claim (True) or pass (False) in the open buy window; None: not decided yet
+        (asked again as time passes)."""
+        ...
 
 
 STALL_AFTER_S = 30.0
@@ -243,10 +248,20 @@ class Peer:
             if not missing:
                 return None
             return Waiting(missing[0], f"its ACK of step {tentative.n}", self._progress_at)
+        if replica.state.phase is Phase.BUY:
+            unanswered = self._unanswered()
+            if unanswered:
+                return Waiting(unanswered[0], "its answer in the Køb window", self._progress_at)
         proposer = replica.expected_proposer()
         if proposer is None:
             return None
         return Waiting(proposer, replica.awaited(), self._progress_at)
+
+    def _unanswered(self) -> list[int]:
+        """Eligible seats whose answer in the open buy window this peer has not seen."""
+        window = self.replica.buy_window
+        answered = {seat for seat, _ in self._answers.get(window, [])} if window else set()
+        return [seat for seat in self.replica.state.buy_eligible if seat not in answered]
 
     def submit(self, move: Move, now: float = 0.0) -> Output:
         """A move chosen by the client for this seat; `IllegalMove` if the rules refuse it."""
@@ -369,8 +384,6 @@ class Peer:
             return out  # the same step again
         try:
             tentative = replica.validate(step)
-            if step.body.get("kind") == "buy":
-                self._check_buy_window_kept(step, now)
         except ProtocolError as error:
             reason = error.reason
             self._refused_step = envelope
@@ -434,27 +447,6 @@ class Peer:
             out.broadcast.append(self._step_envelope)  # lets the refuser compare the step
         self._freeze(f"seat {seat} refused step {n}, which this seat found valid: {reason}")
         return out
-
-    def _check_buy_window_kept(self, step: Step, now: float) -> None:
-        """A resolution without every eligible seat's answer must come after the window's
-        time (half of it, by this seat's clock, to allow for delays). A claim that
-        reached this seat but not the sequencer in time is left out, and noted."""
-        replica = self.replica
-        included = {replica.open_buy_answer(e).seat for e in step.body["answers"]}
-        if set(replica.state.buy_eligible) <= included:
-            return
-        window_s = replica.config.rules.buy_window_ms / 1000
-        opened = self._window_opened
-        if opened is not None and now - opened < window_s / 2:
-            raise ProtocolError(
-                step.seat,
-                f"the buy window was closed after {now - opened:.1f} s of its "
-                f"{window_s:g} s without every answer",
-                step.n,
-            )
-        for seat, envelope in self._answers.get(replica.buy_window or -1, []):
-            if seat not in included and replica.open_buy_answer(envelope).claim:
-                self._note(f"seat {seat}'s Køb! came too late for the sequencer")
 
     def _on_ack(self, ack: Ack, envelope: bytes) -> None:
         if ack.n <= self.replica.n:
@@ -616,12 +608,9 @@ class Peer:
         elif duty == "reveal":
             step = replica.propose_reveal()
         elif duty == "buy":
-            answers = self._answers.get(replica.buy_window or -1, [])
-            eligible = set(replica.state.buy_eligible)
-            everyone = eligible <= {seat for seat, _ in answers}
-            opened = self._window_opened if self._window_opened is not None else now
-            if not everyone and now < opened + replica.config.rules.buy_window_ms / 1000:
+            if self._unanswered():
                 return out
+            answers = self._answers.get(replica.buy_window or -1, [])
             step = replica.propose_buy([envelope for _, envelope in answers])
         else:
             if self.player is None:
@@ -631,15 +620,23 @@ class Peer:
         return out
 
     def _buy_answer_due(self, now: float) -> Output:
+        """A bot answers at once; a client that has not answered when the window's time
+        runs out (on this seat's own clock) passes."""
         replica = self.replica
         if (
-            self.player is None
-            or replica.state.phase is not Phase.BUY
+            replica.state.phase is not Phase.BUY
             or self.seat not in replica.state.buy_eligible
             or replica.buy_window in self._answered
         ):
             return Output()
-        return self.answer_buy(self.player.wants_buy(replica.view()), now)
+        if self.player is not None:
+            decision = self.player.wants_buy(replica.view())
+            return Output() if decision is None else self.answer_buy(decision, now)
+        if self._window_opened is None:  # restarted inside the window: its time starts now
+            self._window_opened = now
+        if now - self._window_opened >= replica.config.rules.buy_window_ms / 1000:
+            return self.answer_buy(False, now)
+        return Output()
 
     def _proposed(self, step: Step, now: float) -> Output:
         out = Output()

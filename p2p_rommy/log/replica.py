@@ -52,6 +52,7 @@ from p2p_rommy.log.move_codec import decode_move, encode_move
 from p2p_rommy.wire.identity import Entropy, Identity, open_envelope, roster_of
 
 STATE_DOMAIN = b"p2p-rommy/v1/log-state\x00"
+BUY_LOT_DOMAIN = b"p2p-rommy/v1/buy-lot\x00"
 
 
 def shown_faces(move: Move) -> list[tuple[int, int]]:
@@ -197,7 +198,7 @@ class Replica:
                 return f"its seed for round {deck.params.round_no + 1}"
         phase = self.state.phase
         if phase is Phase.BUY:
-            return "the buy window's resolution"
+            return "the Køb window's resolution"
         if phase is Phase.REVEAL:
             return "its hand at the end of the round"
         return "its move"
@@ -439,10 +440,32 @@ class Replica:
             seen.add(answer.seat)
             if answer.claim:
                 claims.append(answer.seat)
+        missing = [seat for seat in self.state.buy_eligible if seat not in seen]
+        if missing:
+            # SPEC §4.6: every eligible seat's own signed answer decides; none may be left out
+            raise ProtocolError(
+                step.seat, f"the resolution leaves out the answers of seats {missing}", step.n
+            )
+        if self.config.rules.buy_priority == "lot":
+            claims.sort(key=self.buy_lot)
         try:
             return apply(self.state, ResolveBuy(tuple(claims)))
         except IllegalMove as error:
             raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
+
+    def buy_lot(self, seat: int) -> bytes:
+        """`seat`'s place in the open window's lot (lowest first): a hash of values fixed
+        before the round's deal (every seat's seed commitment), so nobody can steer it."""
+        assert self.deck is not None and self.buy_window is not None
+        commitments = self.deck.seat.commitments
+        fixed = b"".join(commitments[s] for s in sorted(commitments))
+        return hashlib.sha256(
+            BUY_LOT_DOMAIN
+            + self.game
+            + self.buy_window.to_bytes(8, "big")
+            + fixed
+            + seat.to_bytes(1, "big")
+        ).digest()
 
     def open_buy_answer(self, envelope: Any) -> BuyAnswer:
         """A seat's signed buy answer for the open window, or `ProtocolError`."""

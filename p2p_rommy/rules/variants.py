@@ -88,7 +88,7 @@ class RuleSet:
     buying: bool
     max_buys: int | None
     open_players_may_buy: bool
-    buy_priority: Literal["first", "seat"]
+    buy_priority: Literal["seat", "lot"]
     buy_window_ms: int
     hand_romme_doubles: bool
     never_melded_doubles: bool
@@ -196,11 +196,11 @@ LP_HOUSE_RULES: tuple[HouseRuleSpec, ...] = (
     HouseRuleSpec(
         "buy_priority",
         "choice",
-        "first",
-        "who wins simultaneous buys: the first claim in the sequencer's order, "
-        "or the claimant nearest after the discarder",
-        "RULES-DECISIONS: Køb",
-        choices=("first", "seat"),
+        "seat",
+        "who wins when several buy: the claimant nearest after the discarder (seat), "
+        "or a lot drawn from the round's seed commitments (lot)",
+        "RULES-DECISIONS: Køb; docs/decisions.md: why not the fastest claim",
+        choices=("seat", "lot"),
     ),
     HouseRuleSpec(
         "buy_window_ms",
@@ -446,7 +446,7 @@ def _rummy(house: HouseRules) -> RuleSet:
         buying=False,
         max_buys=0,
         open_players_may_buy=False,
-        buy_priority="first",
+        buy_priority="seat",
         buy_window_ms=0,
         hand_romme_doubles=False,
         never_melded_doubles=False,
@@ -502,7 +502,7 @@ def _romme(house: HouseRules) -> RuleSet:
         buying=False,
         max_buys=0,
         open_players_may_buy=False,
-        buy_priority="first",
+        buy_priority="seat",
         buy_window_ms=0,
         hand_romme_doubles=True,
         never_melded_doubles=bool(house["never_melded_doubles"]),
