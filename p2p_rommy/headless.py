@@ -312,7 +312,8 @@ async def _finish(session: Session, store: GameStore) -> int:
         return 1
     if peer.replica.ended is not None:
         _say(f"the game was ended by agreement: {peer.replica.ended[1]}")
-    print(printable(score_sheet(final, [s.name for s in config.seats])))
+    forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
+    print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
     print(f"transcript: {store.transcript_path}")
     return 0
 

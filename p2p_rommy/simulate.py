@@ -7,7 +7,7 @@ the players' choices and the arrival order of buy claims. Same seed, same match.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -84,8 +84,11 @@ def random_players(count: int, rng: random.Random) -> list[Player]:
     return [RandomPlayer(random.Random(rng.getrandbits(64))) for _ in range(count)]
 
 
-def score_sheet(state: GameState, names: Sequence[str] | None = None) -> str:
-    """The round-by-round score sheet with totals and the final standing."""
+def score_sheet(
+    state: GameState, names: Sequence[str] | None = None, forfeited: Collection[int] = ()
+) -> str:
+    """The round-by-round score sheet with totals and the standing (a seat that left and
+    was ended out of the game is last, marked as having forfeited)."""
     from p2p_rommy.engine.scoring import standings
 
     names = list(names or [f"Seat {seat + 1}" for seat in range(state.players)])
@@ -98,6 +101,7 @@ def score_sheet(state: GameState, names: Sequence[str] | None = None) -> str:
         lines.append(f"{index + 1:>5}  {cells}")
     lines.append("Total  " + "".join(f"{total:>{width + 2}}" for total in state.scores))
     lines.append("")
-    for place, seat in standings(state.rules, state.scores):
-        lines.append(f"{place}. {names[seat]} ({state.scores[seat]})")
+    for place, seat in standings(state.rules, state.scores, forfeited):
+        mark = ", forfeited" if seat in forfeited else ""
+        lines.append(f"{place}. {names[seat]} ({state.scores[seat]}{mark})")
     return "\n".join(lines)

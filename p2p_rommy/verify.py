@@ -71,6 +71,8 @@ class VerifyReport:
     finished: bool = False
     ended: str | None = None
     """Why the game ended early, if the players ended it without a seat."""
+    absent: int | None = None
+    """The seat the others ended the game without (it forfeits)."""
     cards: dict[int, dict[int, int]] = field(default_factory=dict)
     """Round -> slot -> card id, for every round whose seeds were revealed."""
     damage: str | None = None
@@ -80,6 +82,11 @@ class VerifyReport:
     def fair(self) -> bool:
         """No cheat found and no damage (the game may still be unfinished)."""
         return self.what is None and self.damage is None
+
+    @property
+    def forfeited(self) -> tuple[int, ...]:
+        """Seats that left and were ended out of the game: they forfeit."""
+        return (self.absent,) if self.absent is not None else ()
 
     @property
     def complete(self) -> bool:
@@ -143,9 +150,14 @@ class VerifyReport:
                 )
             )
             if self.finished:
-                order = standings(config.rules, self.scores)
+                forfeited = self.forfeited
+                order = standings(config.rules, self.scores, forfeited)
                 lines.append(
-                    "standing: " + ", ".join(f"{p}. {config.seats[s].name}" for p, s in order)
+                    "standing: "
+                    + ", ".join(
+                        f"{p}. {config.seats[s].name}" + (" (forfeited)" if s in forfeited else "")
+                        for p, s in order
+                    )
                 )
         if self.ended is not None:
             lines.append(f"ended by the others' agreement: {self.ended}")
@@ -170,6 +182,7 @@ class VerifyReport:
             "scores": list(self.scores),
             "pending": self.pending,
             "ended": self.ended,
+            "forfeited": list(self.forfeited),
         }
 
 
@@ -207,7 +220,7 @@ def verify_transcript(data: bytes) -> VerifyReport:
     report.scores = replica.state.scores
     report.finished = replica.over
     if replica.ended is not None:
-        report.ended = replica.ended[1]
+        report.absent, report.ended = replica.ended
     if parsed.torn:
         report.pending.append(f"the transcript ends in {parsed.torn} (a crash in mid-write)")
     if report.fair and not replica.over and replica.deck is not None:

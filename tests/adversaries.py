@@ -33,7 +33,7 @@ from p2p_rommy.engine.moves import (
 )
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, BuyAnswer, Step, decode
+from p2p_rommy.log.messages import Ack, BuyAnswer, Nack, Step, decode
 from p2p_rommy.log.move_codec import encode_move
 from p2p_rommy.log.peer import Output, Peer
 from p2p_rommy.log.replica import Replica
@@ -75,6 +75,7 @@ async def play_against(
     seed: int = 3,
     stall_after: float = 30.0,
     timeout: float = 60.0,
+    end_after: float | None = None,
 ) -> Table:
     """Play honest bots against one cheat until `until(honest sessions)` holds."""
     house = {"target_score": "1"} if house is None else house
@@ -85,7 +86,8 @@ async def play_against(
         kind = cheat if s == cheater else Cheat()
         entropy = StreamEntropy(b"adversary %d deck %d" % (seed, s))
         replica = kind.replica(config, s, identities[s], entropy)
-        peer = Peer(replica, make_bot("random", random.Random(rng.getrandbits(64))), stall_after)
+        bot = make_bot("random", random.Random(rng.getrandbits(64)))
+        peer = Peer(replica, bot, stall_after, end_after=end_after)
         sessions.append(kind.session(peer, config))
     addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
     for session in sessions:
@@ -241,6 +243,40 @@ class WithholdAck(WireCheat):
     def own_ack(self, envelope: bytes) -> bool:
         message = self.own(envelope)
         return isinstance(message, Ack) and message.seat == self.peer.seat
+
+
+class Quitter(WireCheat):
+    """Goes silent for good once step 40 has committed (a player who leaves the table
+    after seeing a bad hand, hoping to keep a lead)."""
+
+    def tamper(self, out: Output) -> list[bytes]:
+        if self.peer.replica.n >= 40:
+            out.broadcast.clear()
+            out.direct.clear()
+        return []
+
+
+class FalseRefusal(WireCheat):
+    """Refuses (NACKs) a valid step once step 20 has committed, then sends nothing more."""
+
+    refused = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        if self.refused:
+            out.broadcast.clear()
+            out.direct.clear()
+            return []
+        for index, envelope in enumerate(out.broadcast):
+            message = self.own(envelope)
+            if isinstance(message, Ack) and message.seat == self.peer.seat and message.n > 20:
+                replica = self.peer.replica
+                nack = Nack(replica.game, message.n, self.peer.seat, "I do not like this step")
+                out.broadcast[index] = replica.identity.sign(nack.encode())
+                del out.broadcast[index + 1 :]
+                out.direct.clear()
+                self.refused = True
+                break
+        return []
 
 
 class LateClaim(WireCheat):

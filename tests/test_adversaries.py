@@ -175,6 +175,48 @@ def test_lying_about_the_hand_at_scoring_is_caught_at_the_round_end():
         assert "not the one claimed" in session.peer.frozen or "illegal" in session.peer.frozen
 
 
+# --- a seat that leaves, or refuses a valid step: ended out, and it forfeits -------
+
+
+def assert_ended_without(table: Table, what: str) -> None:
+    for session in table.honest:
+        peer = session.peer
+        assert peer.frozen is None, peer.frozen
+        assert peer.replica.ended is not None and peer.replica.ended[0] == table.cheater
+    assert_nothing_bad_committed(table)
+    report = verify_transcript(table.transcript)
+    assert report.status == "fair" and report.forfeited == (table.cheater,), report.text()
+    assert "(forfeited)" in report.text() and what in report.ended
+    standing = report.text().split("standing: ")[1].splitlines()[0]
+    assert standing.endswith("(forfeited)")  # last, whatever its score
+
+
+def test_a_player_who_leaves_is_ended_out_and_forfeits():
+    """Trust issue, attack 5: leaving (say, after seeing a bad hand) never keeps a lead."""
+    table = run(
+        Cheat(session=adv.Quitter), 1, adv.all_over, stall_after=2.0, end_after=4.0, timeout=90
+    )
+    assert_ended_without(table, "did not come back")
+
+
+def test_a_seat_that_refuses_a_valid_step_is_recorded_and_ended_out():
+    """Trust issue, attack 5: one NACK no longer stops the table for good: who refused
+    and why is recorded, and the others end the game without it."""
+    table = run(
+        Cheat(session=adv.FalseRefusal),
+        2,
+        adv.all_over,
+        stall_after=2.0,
+        end_after=4.0,
+        timeout=90,
+    )
+    for session in table.honest:
+        (dissent,) = session.peer.dissents
+        assert dissent.seat == 2 and dissent.reason == "I do not like this step"
+    assert_ended_without(table, "refused step")
+    assert "I do not like this step" in verify_transcript(table.transcript).ended
+
+
 # --- caught by a timeout that names the seat -------------------------------------
 
 

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from p2p_rommy.cards import DeckComposition
 from p2p_rommy.rules.variants import RuleSet
@@ -57,13 +57,24 @@ def match_over(rules: RuleSet, rounds_played: int, totals: Sequence[int]) -> boo
     return rules.target_score is not None and any(t >= rules.target_score for t in totals)
 
 
-def standings(rules: RuleSet, totals: Sequence[int]) -> list[tuple[int, int]]:
-    """(place, seat) from first to last; equal totals share a place."""
+def standings(
+    rules: RuleSet, totals: Sequence[int], forfeited: Collection[int] = ()
+) -> list[tuple[int, int]]:
+    """(place, seat) from first to last; equal totals share a place. A seat that
+    forfeited (left and was ended out of the game by the others) comes after every
+    seat that stayed, whatever its score: leaving must not keep a lead."""
     sign = -1 if rules.scoring == "winner_takes" else 1
-    order = sorted(range(len(totals)), key=lambda seat: (sign * totals[seat], seat))
+    order = sorted(
+        range(len(totals)), key=lambda seat: (seat in forfeited, sign * totals[seat], seat)
+    )
     result: list[tuple[int, int]] = []
     for index, seat in enumerate(order):
-        tied = index > 0 and totals[seat] == totals[order[index - 1]]
+        previous = order[index - 1] if index > 0 else None
+        tied = (
+            previous is not None
+            and totals[seat] == totals[previous]
+            and (seat in forfeited) == (previous in forfeited)
+        )
         place = result[-1][0] if tied else index + 1
         result.append((place, seat))
     return result

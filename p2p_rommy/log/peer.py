@@ -81,6 +81,18 @@ class Waiting:
 
 
 @dataclass(frozen=True, slots=True)
+class Dissent:
+    """`seat` refused step `n` (signed NACK) although this seat found it valid."""
+
+    seat: int
+    n: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} refused step {self.n}, which this seat found valid: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
 class Stall:
     """A seat kept the table waiting for `seconds`."""
 
@@ -152,6 +164,11 @@ class Peer:
         self._step_envelope: bytes | None = None
         self._refused_step: bytes | None = None
         self._nacks: dict[int, tuple[int, str]] = {}
+        self.dissents: list[Dissent] = []
+        """Seats that refused a step this seat found valid, with their reasons. The table
+        does not stop for good: it waits for their ACK, and the others may end the game
+        without them (they forfeit)."""
+        self._dissenters: dict[int, set[int]] = {}
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._future: dict[int, dict[int, bytes]] = {}
         self._asked: dict[int, list[tuple[int, float]]] = {}
@@ -229,7 +246,14 @@ class Peer:
         ):
             return out
         name = self.replica.config.seats[absent].name
-        reason = f"seat {absent} ({name}) did not come back; {waiting.what} never came"
+        refused = [d for d in self.dissents if d.seat == absent]
+        if refused:
+            reason = (
+                f"seat {absent} ({name}) refused step {refused[-1].n}, which the others "
+                f"found valid ({refused[-1].reason[:200]}), and did not come back"
+            )
+        else:
+            reason = f"seat {absent} ({name}) did not come back; {waiting.what} never came"
         step = self.replica.propose_end(absent, reason)
         self._acks.pop(step.n, None)  # the ACKs of the step this one replaces
         out.extend(self._proposed(step, now))
@@ -244,9 +268,14 @@ class Peer:
         if tentative is not None:
             held = self._acks.get(tentative.n, {})
             absent = replica.pending_absent()
+            dissenters = self._dissenters.get(tentative.n, set())
             missing = [s for s in range(self.players) if s not in held and s != absent]
+            missing.sort(key=lambda seat: seat not in dissenters)
             if not missing:
                 return None
+            if missing[0] in dissenters:
+                what = f"its ACK of step {tentative.n} (it refused the step)"
+                return Waiting(missing[0], what, self._progress_at)
             return Waiting(missing[0], f"its ACK of step {tentative.n}", self._progress_at)
         if replica.state.phase is Phase.BUY:
             unanswered = self._unanswered()
@@ -442,10 +471,16 @@ class Peer:
         return self._disagreement(nack.n, nack.seat, nack.reason)
 
     def _disagreement(self, n: int, seat: int, reason: str) -> Output:
+        """`seat` refused step `n`, which this seat found valid. Recorded with its reason;
+        the table waits for that seat, and the others may end the game without it."""
         out = Output()
         if self._step_envelope is not None:
             out.broadcast.append(self._step_envelope)  # lets the refuser compare the step
-        self._freeze(f"seat {seat} refused step {n}, which this seat found valid: {reason}")
+        if seat not in self._dissenters.setdefault(n, set()):
+            self._dissenters[n].add(seat)
+            dissent = Dissent(seat, n, reason)
+            self.dissents.append(dissent)
+            self._note(f"{dissent}; the others may end the game without it")
         return out
 
     def _on_ack(self, ack: Ack, envelope: bytes) -> None:
@@ -459,6 +494,8 @@ class Peer:
             and ack.state != tentative.hash
         ):
             return  # an ACK of the step the end replaced
+        if ack.seat in self._dissenters.get(ack.n, ()):
+            return  # it refused this step: an ACK of it now contradicts its own NACK
         held = self._acks.setdefault(ack.n, {})
         if ack.seat in held:
             if not same_body(held[ack.seat][1], envelope):
@@ -579,6 +616,7 @@ class Peer:
             self._step_envelope = None
             del self._acks[tentative.n]
             self._nacks.pop(tentative.n, None)
+            self._dissenters.pop(tentative.n, None)
             early = self._future.pop(self.replica.n + 1, {})
             expected = self.replica.expected_proposer()
             following = early.get(expected) if expected is not None else None

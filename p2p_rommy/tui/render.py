@@ -5,6 +5,7 @@ from __future__ import annotations
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import N_, _
 from p2p_rommy.tui.model import LABELS, ClientModel
+from p2p_rommy.wire.text import inert
 
 StyleText = list[tuple[str, str]]
 
@@ -160,12 +161,12 @@ def status(model: ClientModel) -> StyleText:
     line = model.status or model.prompt()
     if model.confirm_quit:
         line = _("Quit the game? y / n")
-    return [("class:status", (" " + line).ljust(80))]
+    return [("class:status", (" " + inert(line)).ljust(80))]
 
 
 def log(model: ClientModel, lines: int = 6) -> StyleText:
     shown = model.log_lines()[-lines:]
-    return [("class:log", "\n".join(shown))]
+    return [("class:log", "\n".join(inert(line) for line in shown))]
 
 
 def scores(model: ClientModel) -> StyleText:
@@ -182,4 +183,6 @@ def scores(model: ClientModel) -> StyleText:
         else _("After round {number}").format(number=len(state.round_scores))
     )
     more = "" if final else "  " + _("(space goes on)")
-    return [("class:title", f"{title}{more}\n"), ("", score_sheet(state, model.names))]
+    ended = model.replica.ended
+    forfeited = [ended[0]] if ended is not None else []
+    return [("class:title", f"{title}{more}\n"), ("", score_sheet(state, model.names, forfeited))]
