@@ -417,7 +417,7 @@ def tampered_shuffle(tamper: Callable[[list[bytes], DeckSeat], None]) -> type[De
             permutation = round_permutation(
                 p.game, p.round_no, self.seat, shuffled.index, shuffled.size, self.seed
             )
-            context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat)
+            context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
             scalar = self._scalar(shuffled.index)
             proof = prove_shuffle(
                 context, scalar, honest.key, permutation, source, deck, p.lam, self.entropy

@@ -56,7 +56,7 @@ def test_a_shuffle_with_a_valid_proof_but_not_from_the_seed_is_caught_at_the_aud
             source = shuffled.decks[-1] if shuffled.decks else shuffled.points
             deck = shuffle(scalar, permutation, source)
             proof = prove_shuffle(
-                ShuffleContext(p.game, p.round_no, 0, self.seat),
+                ShuffleContext(p.game, p.round_no, 0, self.seat, self.binding),
                 scalar,
                 key,
                 permutation,

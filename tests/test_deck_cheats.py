@@ -34,7 +34,7 @@ def tampered_shuffle(tamper):
             permutation = round_permutation(
                 p.game, p.round_no, self.seat, shuffled.index, shuffled.size, self.seed
             )
-            context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat)
+            context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
             proof = prove_shuffle(
                 context, scalar, honest.key, permutation, source, deck, p.lam, self.entropy
             )
@@ -110,7 +110,7 @@ def test_a_shuffle_under_another_key_than_the_committed_one():
             source = shuffled.decks[-1] if shuffled.decks else shuffled.points
             deck = shuffle(other, permutation, source)
             proof = prove_shuffle(
-                ShuffleContext(p.game, p.round_no, 0, self.seat),
+                ShuffleContext(p.game, p.round_no, 0, self.seat, self.binding),
                 other,
                 honest.key,
                 permutation,
@@ -233,7 +233,7 @@ def test_different_decks_to_different_seats_is_caught_before_any_card_is_dealt()
             deck = shuffle(scalar, permutation, shuffled.points)
             key = shuffled.keys[self.seat]
             proof = prove_shuffle(
-                ShuffleContext(p.game, p.round_no, 0, self.seat),
+                ShuffleContext(p.game, p.round_no, 0, self.seat, self.binding),
                 scalar,
                 key,
                 permutation,

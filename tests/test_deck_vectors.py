@@ -15,6 +15,7 @@ from p2p_rommy.deck.proofs import (
     ShareContext,
     ShuffleContext,
     ShuffleProof,
+    round_binding,
     verify_share,
     verify_shuffle,
 )
@@ -40,8 +41,16 @@ def test_stored_shuffle_proof_verifies_and_fails_when_changed():
     answers = tuple(
         ShadowAnswer(bool(o), h(s), tuple(p)) for o, s, p in V["shuffle_proof"]["answers"]
     )
-    context = ShuffleContext(game, V["round"], 0, V["seat"])
+    commitments = [h(c) for c in V["shuffle_proof"]["commitments"]]
+    binding = round_binding(commitments)
+    assert binding == h(V["shuffle_proof"]["binding"])
+    context = ShuffleContext(game, V["round"], 0, V["seat"], binding)
     verify_shuffle(context, key, points, out, ShuffleProof(answers), V["shuffle_proof"]["lambda"])
+    # Fiat-Shamir binding: the same proof for another round's commitments does not verify,
+    # so a proof cannot be ground before the round's commitments are all in
+    other = ShuffleContext(game, V["round"], 0, V["seat"], round_binding(commitments[::-1]))
+    with pytest.raises(ProofError):
+        verify_shuffle(other, key, points, out, ShuffleProof(answers), V["shuffle_proof"]["lambda"])
     swapped = [out[1], out[0], *out[2:]]
     with pytest.raises(ProofError):
         verify_shuffle(context, key, points, swapped, ShuffleProof(answers), 64)

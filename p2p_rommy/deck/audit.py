@@ -26,6 +26,7 @@ from p2p_rommy.deck.proofs import (
     ProofError,
     ShareContext,
     ShuffleContext,
+    round_binding,
     shuffle,
     verify_share,
     verify_shuffle,
@@ -113,7 +114,13 @@ def audit_round(
             if check_proofs:
                 try:
                     verify_shuffle(
-                        ShuffleContext(p.game, p.round_no, u, seat),
+                        ShuffleContext(
+                            p.game,
+                            p.round_no,
+                            u,
+                            seat,
+                            round_binding([commits.get(s, b"") for s in range(p.players)]),
+                        ),
                         message.key,
                         decks[u],
                         message.deck,

@@ -37,6 +37,15 @@ DLEQ_DOMAIN = b"p2p-rommy/v1/dleq\x00"
 SHUFFLE_DOMAIN = b"p2p-rommy/v1/shuffle\x00"
 SHADOW_DOMAIN = b"p2p-rommy/v1/shadow\x00"
 DECK_DOMAIN = b"p2p-rommy/v1/deck\x00"
+BINDING_DOMAIN = b"p2p-rommy/v1/round-binding\x00"
+
+
+def round_binding(commitments: Sequence[bytes]) -> bytes:
+    """A value fixed by the round's seed commitments (every seat's, in seat order) that
+    the shuffle challenge hashes: no single seat controls it and nobody knows it before
+    the round's commit phase ends, so no proof can be ground offline in advance."""
+    return hashlib.sha256(BINDING_DOMAIN + b"".join(commitments)).digest()
+
 
 MIN_LAMBDA = 64
 """Fiat-Shamir lets a cheater re-roll shadows for free, so 2^-lam must be out of reach."""
@@ -119,9 +128,13 @@ class ShuffleContext:
     round_no: int
     shuffle_pass: int
     seat: int
+    binding: bytes
+    """`round_binding` of the round's seed commitments."""
 
     def encode(self) -> bytes:
-        return self.game + u32(self.round_no) + u32(self.shuffle_pass) + u8(self.seat)
+        return (
+            self.game + u32(self.round_no) + u32(self.shuffle_pass) + u8(self.seat) + self.binding
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ from p2p_rommy.deck.proofs import (
     ShuffleContext,
     prove_share,
     prove_shuffle,
+    round_binding,
     shuffle,
     verify_share,
     verify_shuffle,
@@ -257,6 +258,12 @@ class DeckSeat:
 
     # --- receiving --------------------------------------------------------
 
+    @property
+    def binding(self) -> bytes:
+        """The round's binding (`round_binding` of every seat's commitment, in seat
+        order), which every shuffle challenge hashes; known once all have committed."""
+        return round_binding([self.commitments[s] for s in range(self.params.players)])
+
     def receive(self, envelope: bytes) -> list[bytes]:
         """Check and apply a peer's envelope; return what this seat sends in answer."""
         opened = open_envelope(envelope, self.roster)
@@ -341,7 +348,9 @@ class DeckSeat:
         else:
             group.check_point(message.key, sender, "the shuffle key")
         source = shuffled.decks[-1] if shuffled.decks else shuffled.points
-        context = ShuffleContext(self.params.game, self.params.round_no, shuffled.index, sender)
+        context = ShuffleContext(
+            self.params.game, self.params.round_no, shuffled.index, sender, self.binding
+        )
         try:
             if sender != self.seat:  # a seat's own shuffle needs no checking by itself
                 verify_shuffle(
@@ -439,7 +448,7 @@ class DeckSeat:
         )
         source = shuffled.decks[-1] if shuffled.decks else shuffled.points
         deck = shuffle(scalar, permutation, source)
-        context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat)
+        context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
         proof = prove_shuffle(context, scalar, key, permutation, source, deck, p.lam, self.entropy)
         return Shuffle(
             p.game, p.round_no, self.seat, self.context, shuffled.index, key, deck, proof

@@ -19,6 +19,7 @@ from p2p_rommy.deck.proofs import (
     ShuffleContext,
     prove_share,
     prove_shuffle,
+    round_binding,
     shuffle,
 )
 from p2p_rommy.wire.identity import Identity
@@ -42,6 +43,8 @@ SEAT = 2
 SEED = Seed(bytes(range(32)))
 CARDS = 8
 LAMBDA = 64
+BINDING_COMMITMENTS = [bytes([s]) * 32 for s in range(3)]
+"""Stand-in seed commitments of seats 0-2 for the shuffle proof's round binding."""
 
 
 def build_vectors() -> dict[str, object]:
@@ -50,7 +53,8 @@ def build_vectors() -> dict[str, object]:
     key = group.mul_base(scalar)
     permutation = round_permutation(GAME, ROUND, SEAT, 0, CARDS, SEED)
     deck = shuffle(scalar, permutation, points)
-    shuffle_context = ShuffleContext(GAME, ROUND, 0, SEAT)
+    binding = round_binding(BINDING_COMMITMENTS)
+    shuffle_context = ShuffleContext(GAME, ROUND, 0, SEAT, binding)
     proof = prove_shuffle(
         shuffle_context,
         scalar,
@@ -94,6 +98,8 @@ def build_vectors() -> dict[str, object]:
         "shuffle_proof": {
             "lambda": LAMBDA,
             "entropy_label": "shuffle proof",
+            "commitments": [c.hex() for c in BINDING_COMMITMENTS],
+            "binding": binding.hex(),
             "answers": [
                 [int(a.opened), a.scalar.hex(), list(a.permutation)] for a in proof.answers
             ],
