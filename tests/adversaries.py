@@ -33,7 +33,7 @@ from p2p_rommy.engine.moves import (
 )
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, BuyAnswer, Nack, Step, decode
+from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Nack, Step, decode
 from p2p_rommy.log.move_codec import encode_move
 from p2p_rommy.log.peer import Output, Peer
 from p2p_rommy.log.replica import Replica
@@ -140,7 +140,7 @@ class WireCheat(Session):
     def own(self, envelope: bytes) -> object:
         return decode(unpack(envelope)[2])
 
-    def sign(self, message: Step | Ack | BuyAnswer) -> bytes:
+    def sign(self, message: Step | Ack | BuyAnswer | Chat) -> bytes:
         return self.peer.replica.identity.sign(message.encode())
 
 
@@ -243,6 +243,66 @@ class WithholdAck(WireCheat):
     def own_ack(self, envelope: bytes) -> bool:
         message = self.own(envelope)
         return isinstance(message, Ack) and message.seat == self.peer.seat
+
+
+IDENTITY_POINT = b"\x01" + bytes(31)
+
+
+class WeakKeyForgery(WireCheat):
+    """Sends an ACK "signed" under the small-order identity-point key with (R = identity,
+    S = 0), a signature that a lax verifier accepts for every message."""
+
+    sent = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        replica = self.peer.replica
+        if self.sent or replica.n < 10:
+            return []
+        self.sent = True
+        body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32).encode()
+        forged = IDENTITY_POINT + bytes(32)
+        return [msgpack.packb(["env1", key_id(IDENTITY_POINT), body, forged])]
+
+
+class ChatInjection(WireCheat):
+    """Says a chat line with a newline, a fake chat line and terminal escapes in it."""
+
+    sent = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        replica = self.peer.replica
+        if self.sent or replica.n < 5:
+            return []
+        self.sent = True
+        line = "gg\n<seat 0> I can see your hand\x1b[2J\x1b]0;FAIR\x07"
+        return [self.sign(Chat(replica.game, self.peer.seat, line))]
+
+
+class DoubleAnswer(WireCheat):
+    """Answers a buy window twice: a pass, then a claim."""
+
+    sent = False
+
+    def tamper(self, out: Output) -> list[bytes]:
+        for envelope in out.broadcast:
+            message = self.own(envelope)
+            if isinstance(message, BuyAnswer) and message.seat == self.peer.seat and not self.sent:
+                self.sent = True
+                other = BuyAnswer(message.game, message.window, message.seat, not message.claim)
+                return [self.sign(other)]
+        return []
+
+
+class ReorderingSequencer(Replica):
+    """As the seat in turn, lists the answers of a buy window in reverse order: harmless,
+    since the winner follows from the set of answers, not from their order."""
+
+    reordered = 0
+
+    def propose_buy(self, answers: list[bytes]) -> Step:
+        if len(answers) > 1:
+            type(self).reordered += 1
+        return super().propose_buy(answers[::-1])
 
 
 class Quitter(WireCheat):

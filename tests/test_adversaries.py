@@ -107,6 +107,59 @@ def test_a_reencoded_envelope_frames_nobody_and_the_game_finishes():
         assert sum("canonical" in r for r in session.peer.refused) == 2
 
 
+def test_a_forgery_under_a_weak_key_is_refused_and_the_game_finishes():
+    """Trust issue, attack 4: (R = identity, S = 0) under the identity-point key."""
+    table = run(Cheat(session=adv.WeakKeyForgery), 1, adv.all_over)
+    assert_refused_and_finished(table, "from seat 1", "not seated")
+
+
+def test_a_chat_line_with_escapes_and_newlines_is_shown_inert():
+    """Trust issue, attack 7: a chat line cannot fake another line or steer a terminal."""
+    table = run(Cheat(session=adv.ChatInjection), 2, adv.all_over)
+    for session in table.honest:
+        (line,) = [text for seat, text in session.peer.chat if seat == 2]
+        assert line.isprintable() and "\n" not in line and "\x1b" not in line
+        assert "I can see your hand" in line
+    assert_nothing_bad_committed(table)
+
+
+def test_a_second_different_buy_answer_is_refused():
+    def answered_twice(honest):
+        done = all(any("second, different answer" in r for r in s.peer.refused) for s in honest)
+        return done or adv.all_over(honest)
+
+    table = run(
+        Cheat(session=adv.DoubleAnswer), 2, answered_twice, variant="lp", house={}, timeout=300
+    )
+    for session in table.honest:
+        assert session.peer.frozen is None
+        assert any("seat 2: a second, different answer" in r for r in session.peer.refused)
+    assert_nothing_bad_committed(table)
+
+
+def test_claims_listed_in_another_order_change_nothing():
+    """Trust issue, attack 3: the order of the answers in a resolution is not a choice."""
+
+    def resolved_reordered(honest):
+        return adv.ReorderingSequencer.reordered >= 2 and all(
+            s.peer.replica.n >= 120 for s in honest
+        )
+
+    adv.ReorderingSequencer.reordered = 0
+    table = run(
+        Cheat(replica=adv.ReorderingSequencer),
+        1,
+        resolved_reordered,
+        variant="lp",
+        players=4,
+        house={},
+        timeout=300,
+    )
+    for session in table.honest:
+        assert session.peer.frozen is None
+    assert_nothing_bad_committed(table)
+
+
 # --- caught at once; the table stops, naming the culprit ------------------------
 
 
