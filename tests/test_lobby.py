@@ -4,11 +4,13 @@ coin seats them, everyone signs the same config; strangers are refused."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.transcript import check_genesis
+from p2p_rommy.net import lobby as lobby_module
 from p2p_rommy.net.discovery import find_tables
 from p2p_rommy.net.handshake import handshake
 from p2p_rommy.net.lobby import LobbyHost, TableSettings, join_table
@@ -91,3 +93,43 @@ def test_a_key_that_is_not_seated_is_refused_by_the_game_mesh():
         await mesh.close()
 
     asyncio.run(main())
+
+
+class RerollingCreator(LobbyHost):
+    """A creator that sees every coin value and then stops the start (to open the table
+    again until the seating suits it)."""
+
+    async def _relay(self, stage: str, items: list[bytes]) -> None:
+        if stage == "reveals":
+            await asyncio.sleep(3600)
+        await super()._relay(stage, items)
+
+
+def test_a_creator_that_stops_after_the_reveals_is_named_for_it(monkeypatch):
+    """Trust issue, attack 6: everyone commits before anyone reveals, and a creator that
+    stops after seeing the values cannot do so unseen: every joiner names it."""
+    monkeypatch.setattr(lobby_module, "START_STAGE_TIMEOUT_S", 2.0)
+
+    async def go() -> tuple[str, list[BaseException | object]]:
+        rules = ruleset("rummy")
+        creator = Identity.generate()
+        settings = TableSettings("Reroll", "rummy", rules.house.values, 64, rules.max_players)
+        host = RerollingCreator(creator, "Ann", settings, [], LOCAL, 3, advertise=False)
+        await host.listen(LOCAL)
+        running = asyncio.create_task(host.run())
+        joining = [
+            join_table(Identity.generate(), f"G{i}", LOCAL, host.port, host.lobby, [])
+            for i in range(2)
+        ]
+        results = await asyncio.wait_for(asyncio.gather(*joining, return_exceptions=True), 30)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        await host.close()
+        return fingerprint(creator.public_key), results
+
+    creator, results = asyncio.run(go())
+    for result in results:
+        assert isinstance(result, ProtocolError), result
+        assert "stopped the start after every coin value" in result.reason
+        assert "Ann" in result.reason and creator in result.reason
