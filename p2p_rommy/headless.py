@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_rommy.bots import make_bot
+from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.log.peer import Peer
@@ -189,6 +190,13 @@ async def choose_table(
     if creator is not None:
         found = [ad for ad in found if ad.creator == creator]
     where = (f" named {table!r}" if table else "") + (f" by {creator}" if creator else "")
+    other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
+    found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
+    if not found and other:
+        raise ConfigError(
+            f"the open table{where} speaks protocol v{other[0]}, this p2p-rommy "
+            f"v{PROTOCOL_VERSION}: both need the same release"
+        )
     if not found:
         raise ConfigError(f"no open table{where} found; try `rommy tables`, or --connect HOST:PORT")
     creators = sorted({(ad.table, ad.creator) for ad in found})

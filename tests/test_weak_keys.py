@@ -11,7 +11,7 @@ import secrets
 
 import pytest
 
-from p2p_rommy.config import GameConfig, Seat, decode_config
+from p2p_rommy.config import PROTOCOL_VERSION, GameConfig, Seat, decode_config
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
@@ -69,7 +69,13 @@ def test_a_handshake_with_a_weak_key_is_refused_over_tcp():
         server = await asyncio.start_server(accepted, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        hello = {"kind": "hello", "table": table, "nonce": bytes(32), "key": IDENTITY_POINT}
+        hello = {
+            "kind": "hello",
+            "table": table,
+            "nonce": bytes(32),
+            "key": IDENTITY_POINT,
+            "version": PROTOCOL_VERSION,
+        }
         writer.write(frame(pack(hello)))
         await read_frame(reader, 4096)  # the server's hello
         writer.write(frame(pack({"kind": "auth", "signature": FORGERY})))

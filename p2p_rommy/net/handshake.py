@@ -14,14 +14,18 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.timing import HANDSHAKE_TIMEOUT_S
-from p2p_rommy.wire.codec import Schema, blob, pack, unpack
+from p2p_rommy.wire.codec import Schema, blob, integer, pack, unpack
 from p2p_rommy.wire.identity import Identity, valid_public_key, verify_signature
 
 DOMAIN = b"p2p-rommy/v1/handshake\x00"
-_HELLO = Schema("hello", {"table": blob(32), "nonce": blob(32), "key": blob(32)})
+_HELLO = Schema(
+    "hello",
+    {"table": blob(32), "nonce": blob(32), "key": blob(32), "version": integer(1, 1000)},
+)
 _AUTH = Schema("auth", {"signature": blob(64)})
 
 
@@ -29,6 +33,12 @@ _AUTH = Schema("auth", {"signature": blob(64)})
 class Proven:
     public_key: bytes
     table: bytes
+
+
+def _hello(table: bytes, nonce: bytes, key: bytes) -> bytes:
+    return pack(
+        {"kind": "hello", "table": table, "nonce": nonce, "key": key, "version": PROTOCOL_VERSION}
+    )
 
 
 def _transcript(
@@ -52,16 +62,20 @@ async def handshake(
     nonce = secrets.token_bytes(32)
     mine = identity.public_key
     if table is not None:
-        writer.write(frame(pack({"kind": "hello", "table": table, "nonce": nonce, "key": mine})))
+        writer.write(frame(_hello(table, nonce, mine)))
         await writer.drain()
     async with asyncio.timeout(HANDSHAKE_TIMEOUT_S):
         hello = _HELLO.check(unpack(await read_frame(reader, 4096)))
         if table is None:
             table = hello["table"]
-            writer.write(
-                frame(pack({"kind": "hello", "table": table, "nonce": nonce, "key": mine}))
-            )
+            writer.write(frame(_hello(table, nonce, mine)))
             await writer.drain()
+        if hello["version"] != PROTOCOL_VERSION:
+            raise ProtocolError(
+                None,
+                f"the other side speaks protocol v{hello['version']}, this one "
+                f"v{PROTOCOL_VERSION}: both need the same p2p-rommy release",
+            )
         if hello["table"] != table:
             raise ProtocolError(None, "the other side is at another table")
         theirs = hello["key"]
