@@ -19,8 +19,7 @@ from p2p_rommy.engine.moves import (
     TakeDiscard,
 )
 from p2p_rommy.engine.state import GameState, Phase
-from p2p_rommy.log.messages import decode
-from p2p_rommy.log.move_codec import decode_move
+from p2p_rommy.log.messages import MoveStep, Step, decode
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import parse
 from p2p_rommy.verify import verify_transcript
@@ -53,9 +52,10 @@ def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = 
         replica.validate(step)  # type: ignore[arg-type]
         replica.commit()
         after = replica.state
-        kind = step.body.get("kind")  # type: ignore[union-attr]
-        if kind == "move":
-            move = decode_move(step.body["move"])  # type: ignore[union-attr]
+        assert isinstance(step, Step)
+        kind = step.kind
+        if isinstance(step.body, MoveStep):
+            move = step.body.move
 
             def shown(slot: int, r: int = round_no, state: GameState = after) -> str:
                 return face(r, slot, state)

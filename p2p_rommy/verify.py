@@ -29,7 +29,7 @@ from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, Record, Step, decode
+from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import parse
 from p2p_rommy.wire.identity import fingerprint, open_envelope
@@ -248,7 +248,7 @@ def _check_record(
     if len(record.acks) != replica.config.players:
         raise Damage(f"it holds {len(record.acks)} ACKs for {replica.config.players} seats")
     for seat, envelope in enumerate(record.acks):
-        if envelope == b"" and step.body.get("kind") == "end":
+        if envelope == b"" and isinstance(step.body, EndStep):
             continue  # the absent seat's empty slot; the replica checks it is that seat's
         try:
             opened_ack = open_envelope(envelope, roster)

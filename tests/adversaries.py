@@ -30,11 +30,21 @@ from p2p_rommy.engine.moves import (
     NewMeld,
     ResolveBuy,
     RevealHand,
+    TakeDiscard,
 )
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Nack, Step, decode
-from p2p_rommy.log.move_codec import encode_move
+from p2p_rommy.log.messages import (
+    Ack,
+    BuyAnswer,
+    BuyStep,
+    Chat,
+    DeckStep,
+    MoveStep,
+    Nack,
+    Step,
+    decode,
+)
 from p2p_rommy.log.peer import Output, Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
@@ -202,7 +212,7 @@ class OutOfTurn(WireCheat):
         ):
             return []
         self.sent = True
-        body = {"kind": "move", "move": encode_move(DrawStock(self.peer.seat)), "reveal": None}
+        body = MoveStep(DrawStock(self.peer.seat), None)
         step = Step(replica.game, replica.n + 1, self.peer.seat, replica.state_hash(), body)
         return [self.sign(step)]
 
@@ -218,11 +228,12 @@ class Equivocation(WireCheat):
             step = self.own(envelope)
             if self.split or not isinstance(step, Step) or step.seat != self.peer.seat:
                 continue
-            if step.body.get("kind") != "move" or step.body["move"][0] not in ("draw", "take"):
+            body = step.body
+            if not isinstance(body, MoveStep) or not isinstance(body.move, DrawStock | TakeDiscard):
                 continue
             self.split = True
-            other = "take" if step.body["move"][0] == "draw" else "draw"
-            second = self.sign(replace(step, body={**step.body, "move": [other, step.seat]}))
+            other = TakeDiscard if isinstance(body.move, DrawStock) else DrawStock
+            second = self.sign(replace(step, body=MoveStep(other(step.seat), None)))
             first_seat, second_seat = (s for s in range(self.config.players) if s != step.seat)
             del out.broadcast[index]
             self.mesh.send(first_seat, [envelope])
@@ -394,7 +405,7 @@ class ForcedMoves(Replica):
     def forced(self, move: Move, reveal: bool = True) -> Step:
         prev = self.state_hash()
         proof = self._reveal_for(self.seat, move) if reveal else None
-        body = {"kind": "move", "move": encode_move(move), "reveal": proof}
+        body = MoveStep(move, proof)
         return self._own(Step(self.game, self.n + 1, self.seat, prev, body))
 
 
@@ -427,7 +438,7 @@ class LyingHand(ForcedMoves):
         truth = self.view()
         move = RevealHand(self.seat, tuple((slot, 0) for slot in hand))
         proof = self._reveal_for(self.seat, RevealHand(self.seat, tuple(truth.hand())))
-        body = {"kind": "move", "move": encode_move(move), "reveal": proof}
+        body = MoveStep(move, proof)
         return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
 
 
@@ -439,7 +450,8 @@ class SteeringSequencer(Replica):
         kept = [a for a in answers if not self.open_buy_answer(a).claim]
         if len(kept) == len(answers):
             return super().propose_buy(answers)
-        body = {"kind": "buy", "window": self.buy_window, "answers": kept}
+        assert self.buy_window is not None
+        body = BuyStep(self.buy_window, tuple(kept))
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
         return self._own(step, apply(self.state, ResolveBuy(())))
 
@@ -455,7 +467,7 @@ class CheatingDeckReplica(Replica):
         try:
             return super().propose_deck()
         except ProtocolError:
-            body = {"kind": "deck", "envelope": envelope}
+            body = DeckStep(envelope)
             return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
 
 

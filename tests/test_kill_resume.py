@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p_rommy.log.messages import decode
+from p2p_rommy.log.messages import DeckStep, MoveStep, decode
+from p2p_rommy.log.move_codec import encode_move
 from p2p_rommy.log.transcript import MAGIC, split_frames
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.codec import unpack
@@ -31,9 +32,9 @@ def step_kind(transcript: bytes, n: int) -> str:
     frames = split_frames(transcript[len(MAGIC) :]).frames
     record = unpack(frames[n])
     step = decode(unpack(record[0])[2])
-    if step.body["kind"] == "deck":
-        return unpack(unpack(step.body["envelope"])[2])["kind"]
-    return step.body["kind"]
+    if isinstance(step.body, DeckStep):
+        return unpack(unpack(step.body.envelope)[2])["kind"]
+    return step.kind
 
 
 # kill once the victim has committed this many steps; what the table does next
@@ -52,7 +53,7 @@ def last_move(data_dir: Path) -> list | None:
     if len(frames) < 2:
         return None
     step = decode(unpack(unpack(frames[-1])[0])[2])
-    return step.body.get("move")
+    return encode_move(step.body.move) if isinstance(step.body, MoveStep) else None
 
 
 def stop_in_a_buy_window(victim: subprocess.Popen, data_dir: Path) -> None:

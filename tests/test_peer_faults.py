@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import msgpack
 
-from p2p_rommy.log.messages import Ack, Step
+from p2p_rommy.engine.moves import DrawStock
+from p2p_rommy.log.messages import Ack, MoveStep, Step
 from tests.peer_table import PeerTable
 
 
@@ -41,7 +42,7 @@ def test_a_step_out_of_turn_is_refused_without_stopping_the_table():
         1,
         2,
         intruder.replica.state_hash(),
-        {"kind": "move", "move": ["draw", 2], "reveal": None},
+        MoveStep(DrawStock(2), None),
     )
     envelope = intruder.replica.identity.sign(rogue.encode())
     peer = table.peers[1]
@@ -63,7 +64,7 @@ def test_an_invalid_step_in_turn_is_refused_with_a_nack_naming_the_proposer():
         1,
         0,
         cheat.replica.state_hash(),
-        {"kind": "move", "move": ["draw", 0], "reveal": None},  # a move before the deal
+        MoveStep(DrawStock(0), None),  # a move before the deal
     )
     out = table.peers[1].receive(cheat.replica.identity.sign(rogue.encode()))
     assert table.peers[1].frozen and table.peers[1].culprit == 0
@@ -95,7 +96,7 @@ def test_two_signed_steps_for_one_number_are_kept_as_evidence():
         1,
         0,
         peer.replica.state_hash(),
-        {"kind": "move", "move": ["draw", 0], "reveal": None},
+        MoveStep(DrawStock(0), None),
     )
     second = cheat.replica.identity.sign(other.encode())
     peer.receive(second)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from p2p_rommy.engine.state import Phase
-from p2p_rommy.log.messages import decode
+from p2p_rommy.log.messages import DeckStep, decode
 from p2p_rommy.wire.codec import unpack
 from tests.peer_table import PeerTable
 
@@ -57,7 +57,7 @@ def test_concurrent_claims_one_winner_everywhere(priority, order_seed):
     winner = counts.index(1)
     # every peer committed the same resolution with three claims in it
     step = next(r for r in table.peers[0].records if _kind(r.step) == "buy")
-    answers = decode(unpack(step.step)[2]).body["answers"]
+    answers = decode(unpack(step.step)[2]).body.answers
     claimants = [decode(unpack(a)[2]).seat for a in answers]
     assert sorted(claimants) == sorted(eligible) and len(claimants) >= 3
     if priority == "lot":
@@ -124,11 +124,11 @@ def _lot(table: PeerTable, record, seat: int) -> bytes:
 
     body = decode(unpack(record.step)[2]).body
     game = table.config.game_id
-    commitments = _round_commitments(table, body["window"])
+    commitments = _round_commitments(table, body.window)
     return hashlib.sha256(
         b"p2p-rommy/v1/buy-lot\x00"
         + game
-        + body["window"].to_bytes(8, "big")
+        + body.window.to_bytes(8, "big")
         + b"".join(commitments)
         + bytes([seat])
     ).digest()
@@ -142,9 +142,9 @@ def _round_commitments(table: PeerTable, before: int) -> list[bytes]:
     found: dict[int, bytes] = {}
     for record in table.peers[0].records[:before]:
         body = decode(unpack(record.step)[2]).body
-        if body.get("kind") != "deck":
+        if not isinstance(body, DeckStep):
             continue
-        message = decode_deck(unpack(body["envelope"])[2])
+        message = decode_deck(unpack(body.envelope)[2])
         if isinstance(message, Commit):
             if len(found) == table.config.players:
                 found = {}
@@ -153,7 +153,7 @@ def _round_commitments(table: PeerTable, before: int) -> list[bytes]:
 
 
 def _kind(envelope: bytes) -> str:
-    return decode(unpack(envelope)[2]).body.get("kind")
+    return decode(unpack(envelope)[2]).kind
 
 
 def test_reordered_delivery_still_reaches_the_same_state():

@@ -12,7 +12,8 @@ import msgpack
 import pytest
 
 from p2p_rommy.cli import main
-from p2p_rommy.log.messages import Record, Step
+from p2p_rommy.engine.moves import Discard
+from p2p_rommy.log.messages import MoveStep, Record, Step
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.transcript import MAGIC, frame_record, parse
 from p2p_rommy.netsim import seeded_config, simulate_network
@@ -80,9 +81,10 @@ def test_a_signed_step_that_breaks_a_rule_names_its_seat(capsys, tmp_path, clean
     index = next(i for i, r in enumerate(records) if b"discard" in r.step)
     step = decode_log(msgpack.unpackb(records[index].step)[2])
     assert isinstance(step, Step)
-    move = list(step.body["move"])
-    move[2] = (move[2] + 1) % 52  # discard a slot that is not in the hand
-    forged = Step(step.game, step.n, step.seat, step.prev, {**step.body, "move": move})
+    assert isinstance(step.body, MoveStep) and isinstance(step.body.move, Discard)
+    other_slot = (step.body.move.slot + 1) % 52  # discard a slot that is not in the hand
+    move = Discard(step.seat, other_slot, step.body.move.card)
+    forged = Step(step.game, step.n, step.seat, step.prev, MoveStep(move, step.body.reveal))
     records[index] = Record(identities[step.seat].sign(forged.encode()), records[index].acks)
     code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
     assert code == 1 and "CHEATING DETECTED" in out, out

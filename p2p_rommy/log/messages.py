@@ -4,6 +4,9 @@ All travel in signed envelopes (protocol/SPEC.md §3.9). A step is signed by its
 one proposer and names the state hash it builds on; an ACK is a seat's signature
 on the state hash after the step; a committed record is the step's envelope with
 every seat's ACK envelope, so anyone can check the commit offline.
+
+A step's body is decoded once, schema-checked, into one of four typed values
+(`DeckStep`, `MoveStep`, `BuyStep`, `EndStep`); the layers above dispatch on its type.
 """
 
 from __future__ import annotations
@@ -11,10 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_rommy.engine.moves import Move, ResolveBuy, StartRound
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.move_codec import decode_move, encode_move
 from p2p_rommy.wire.codec import (
     MAX_BODY_BYTES,
     Schema,
+    array,
     blob,
     integer,
     kind_of,
@@ -32,6 +38,88 @@ def _any(value: Any, name: str) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
+class DeckStep:
+    """A deck-protocol message (its own envelope, signed by the same seat)."""
+
+    envelope: bytes
+
+    def wire(self) -> dict[str, Any]:
+        return {"kind": "deck", "envelope": self.envelope}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStep:
+    """An engine move by the proposer, with the mover's shares for the hidden cards it
+    shows (`reveal`, a `deck/shares` envelope) or None."""
+
+    move: Move
+    reveal: bytes | None
+
+    def wire(self) -> dict[str, Any]:
+        return {"kind": "move", "move": encode_move(self.move), "reveal": self.reveal}
+
+
+@dataclass(frozen=True, slots=True)
+class BuyStep:
+    """The resolution of the buy window opened by step `window`: every eligible seat's
+    signed answer (SPEC §4.7)."""
+
+    window: int
+    answers: tuple[bytes, ...]
+
+    def wire(self) -> dict[str, Any]:
+        return {"kind": "buy", "window": self.window, "answers": list(self.answers)}
+
+
+@dataclass(frozen=True, slots=True)
+class EndStep:
+    """Ending the game without `absent`, which never came back (SPEC §4.4)."""
+
+    absent: int
+    reason: str
+
+    def wire(self) -> dict[str, Any]:
+        return {"kind": "end", "absent": self.absent, "reason": self.reason}
+
+
+StepBody = DeckStep | MoveStep | BuyStep | EndStep
+_KINDS: dict[type, str] = {DeckStep: "deck", MoveStep: "move", BuyStep: "buy", EndStep: "end"}
+END_REASON_MAX = 200
+"""Characters in an end step's reason."""
+
+
+def _nil_or_blob(value: Any, name: str) -> bytes | None:
+    return None if value is None else blob()(value, name)
+
+
+_BODIES = {
+    "deck": Schema("deck", {"envelope": blob()}),
+    "move": Schema("move", {"move": lambda value, name: value, "reveal": _nil_or_blob}),
+    "buy": Schema("buy", {"window": integer(0, 2**40), "answers": array(blob(max_size=1024), 6)}),
+    "end": Schema("end", {"absent": integer(0, 5), "reason": text(END_REASON_MAX)}),
+}
+
+
+def decode_body(body: Any, sender: int | None) -> StepBody:
+    """A step's body as its typed value; `ProtocolError` naming `sender` if malformed."""
+    kind = kind_of(body, sender)
+    schema = _BODIES.get(kind)
+    if schema is None:
+        raise ProtocolError(sender, f"unknown step kind {kind!r}")
+    f = schema.check(body, sender)
+    if kind == "deck":
+        return DeckStep(f["envelope"])
+    if kind == "move":
+        move = decode_move(f["move"], sender)
+        if isinstance(move, StartRound | ResolveBuy) or move.seat != sender:
+            raise ProtocolError(sender, "a move for another seat, or one nobody proposes")
+        return MoveStep(move, f["reveal"])
+    if kind == "buy":
+        return BuyStep(f["window"], f["answers"])
+    return EndStep(f["absent"], f["reason"])
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """Step `n` proposed by `seat` on top of state hash `prev`; `body` says what it does."""
 
@@ -39,7 +127,12 @@ class Step:
     n: int
     seat: int
     prev: bytes
-    body: dict[str, Any]
+    body: StepBody
+
+    @property
+    def kind(self) -> str:
+        """``deck``, ``move``, ``buy`` or ``end``."""
+        return _KINDS[type(self.body)]
 
     def encode(self) -> bytes:
         return pack(
@@ -49,7 +142,7 @@ class Step:
                 "n": self.n,
                 "seat": self.seat,
                 "prev": self.prev,
-                "body": self.body,
+                "body": self.body.wire(),
             }
         )
 
@@ -184,9 +277,7 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
     if f.get("seat") != sender and sender is not None:
         raise ProtocolError(sender, "a message names another seat than its signer")
     if kind == "log/step":
-        if not isinstance(f["body"], dict):
-            raise ProtocolError(sender, "a step's body must be a map")
-        return Step(f["game"], f["n"], f["seat"], f["prev"], f["body"])
+        return Step(f["game"], f["n"], f["seat"], f["prev"], decode_body(f["body"], f["seat"]))
     if kind == "log/ack":
         return Ack(f["game"], f["n"], f["seat"], f["state"])
     if kind == "log/nack":

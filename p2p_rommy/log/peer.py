@@ -41,6 +41,7 @@ from p2p_rommy.log.messages import (
     Ack,
     BuyAnswer,
     Chat,
+    EndStep,
     Nack,
     Record,
     Step,
@@ -393,8 +394,8 @@ class Peer:
             else:
                 self._future.setdefault(step.n, {}).setdefault(step.seat, envelope)
             return out
-        if step.body.get("kind") == "end":
-            return self._on_end(step, envelope, now, source)
+        if isinstance(step.body, EndStep):
+            return self._on_end(step, step.body, envelope, now, source)
         if replica.tentative is not None and self._step_envelope is not None:
             # the step due is already held (the deck seat has moved on with it)
             expected = replica.tentative.proposer
@@ -432,13 +433,15 @@ class Peer:
         out.extend(self._try_commit(now))
         return out
 
-    def _on_end(self, step: Step, envelope: bytes, now: float, source: str) -> Output:
+    def _on_end(
+        self, step: Step, body: EndStep, envelope: bytes, now: float, source: str
+    ) -> Output:
         """A proposal to end the game without a seat: signed only by a peer that is
         itself waiting for that seat."""
         out = Output()
         if self._step_envelope is not None and same_body(self._step_envelope, envelope):
             return out
-        absent = step.body.get("absent")
+        absent = body.absent
         waiting = self.waiting(now)
         if waiting is None or waiting.seat != absent or absent == self.seat:
             self._refuse(

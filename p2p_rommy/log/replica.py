@@ -46,9 +46,17 @@ from p2p_rommy.engine.moves import (
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
-from p2p_rommy.log.messages import Ack, BuyAnswer, Step
+from p2p_rommy.log.messages import (
+    END_REASON_MAX,
+    Ack,
+    BuyAnswer,
+    BuyStep,
+    DeckStep,
+    EndStep,
+    MoveStep,
+    Step,
+)
 from p2p_rommy.log.messages import decode as decode_log
-from p2p_rommy.log.move_codec import decode_move, encode_move
 from p2p_rommy.wire.identity import Entropy, Identity, open_envelope, roster_of
 
 STATE_DOMAIN = b"p2p-rommy/v1/log-state\x00"
@@ -235,7 +243,7 @@ class Replica:
             self.n + 1,
             self.seat,
             self.state_hash(),
-            {"kind": "deck", "envelope": envelope},
+            DeckStep(envelope),
         )
         assert self.deck is not None
         self.outbox.extend(self.deck.seat.receive(envelope))
@@ -247,8 +255,8 @@ class Replica:
         after = apply(self.state, move)  # raises before anything is touched
         prev = self.state_hash()
         reveal = self._reveal_for(self.seat, move)
-        body = {"kind": "move", "move": encode_move(move), "reveal": reveal}
-        return self._own(Step(self.game, self.n + 1, self.seat, prev, body), after)
+        step = Step(self.game, self.n + 1, self.seat, prev, MoveStep(move, reveal))
+        return self._own(step, after)
 
     def propose_reveal(self) -> Step:
         hand = self.state.hands[self.seat]
@@ -260,10 +268,11 @@ class Replica:
         return self.propose_move(RevealHand(self.seat, cards))  # type: ignore[arg-type]
 
     def propose_buy(self, answers: list[bytes]) -> Step:
-        """The sequencer's resolution: the signed answers in the order it received them."""
-        body = {"kind": "buy", "window": self.buy_window, "answers": answers}
+        """The resolution of the open window: every eligible seat's signed answer."""
+        assert self.buy_window is not None
+        body = BuyStep(self.buy_window, tuple(answers))
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
-        return self._own(step, self._check_buy(step))
+        return self._own(step, self._check_buy(step, body))
 
     def end_proposer(self, absent: int) -> int:
         """Who proposes ending the game without `absent`: the lowest other seat."""
@@ -272,10 +281,12 @@ class Replica:
     def propose_end(self, absent: int, reason: str) -> Step:
         """End the game without `absent` (every other seat must sign): the scores so far
         stand. Replaces a pending step that `absent` never ACKed."""
-        body = {"kind": "end", "absent": absent, "reason": reason[:200]}
+        body = EndStep(absent, reason[:END_REASON_MAX])
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
-        self.tentative = Tentative(step.n, self.seat, self.state, self._end_hash(step), "end")
-        self._pending_end = (absent, body["reason"])
+        self.tentative = Tentative(
+            step.n, self.seat, self.state, self._end_hash(step.n, body), "end"
+        )
+        self._pending_end = (absent, body.reason)
         return step
 
     def pending_absent(self) -> int | None:
@@ -285,23 +296,23 @@ class Replica:
             return self._pending_end[0]
         return None
 
-    def _end_hash(self, step: Step) -> bytes:
+    def _end_hash(self, n: int, body: EndStep) -> bytes:
         """The state after an end step: the committed state, marked ended. The deck's
         context is left out: a pending deck step may have moved it on some peers."""
         return hashlib.sha256(
             STATE_DOMAIN
             + self.game
-            + step.n.to_bytes(8, "big")
+            + n.to_bytes(8, "big")
             + state_hash(self.state)
             + b"ended"
-            + bytes([step.body["absent"]])
+            + bytes([body.absent])
         ).digest()
 
     def _own(self, step: Step, after: GameState | None = None) -> Step:
         if after is None:
             after = self.state
         self.tentative = Tentative(
-            step.n, self.seat, after, self._hash_after(step.n, after), step.body["kind"]
+            step.n, self.seat, after, self._hash_after(step.n, after), step.kind
         )
         return step
 
@@ -328,8 +339,8 @@ class Replica:
             raise ProtocolError(sender, "step for another game", step.n)
         if step.n != self.n + 1:
             raise ProtocolError(sender, f"step {step.n} when step {self.n + 1} is due", step.n)
-        if step.body.get("kind") == "end":
-            return self._check_end(step)
+        if isinstance(step.body, EndStep):
+            return self._check_end(step, step.body)
         if step.prev != self.state_hash():
             raise ProtocolError(sender, "step does not build on the committed state", step.n)
         expected = self.expected_proposer()
@@ -337,29 +348,21 @@ class Replica:
             raise ProtocolError(
                 sender, f"it is seat {expected}'s step, not seat {sender}'s", step.n
             )
-        kind = step.body.get("kind")
-        if kind == "deck":
-            after = self._check_deck(step)
-        elif kind == "move":
-            after = self._check_move(step)
-        elif kind == "buy":
-            after = self._check_buy(step)
+        body = step.body
+        if isinstance(body, DeckStep):
+            after = self._check_deck(step, body)
+        elif isinstance(body, MoveStep):
+            after = self._check_move(step, body)
         else:
-            raise ProtocolError(sender, f"unknown step kind {kind!r}", step.n)
-        self.tentative = Tentative(step.n, sender, after, self._hash_after(step.n, after), kind)
+            after = self._check_buy(step, body)
+        self.tentative = Tentative(
+            step.n, sender, after, self._hash_after(step.n, after), step.kind
+        )
         return self.tentative
 
-    def _check_end(self, step: Step) -> Tentative:
-        body = step.body
-        absent, reason = body.get("absent"), body.get("reason")
-        if (
-            set(body) != {"kind", "absent", "reason"}
-            or not isinstance(absent, int)
-            or isinstance(absent, bool)
-            or not 0 <= absent < self.config.players
-            or not isinstance(reason, str)
-            or len(reason) > 200
-        ):
+    def _check_end(self, step: Step, body: EndStep) -> Tentative:
+        absent, reason = body.absent, body.reason
+        if not 0 <= absent < self.config.players:
             raise ProtocolError(step.seat, "malformed end step", step.n)
         if self.ended is not None or self.over:
             raise ProtocolError(step.seat, "the game is already over", step.n)
@@ -367,14 +370,14 @@ class Replica:
             raise ProtocolError(
                 step.seat, f"seat {self.end_proposer(absent)} proposes ending the game", step.n
             )
-        self.tentative = Tentative(step.n, step.seat, self.state, self._end_hash(step), "end")
+        self.tentative = Tentative(
+            step.n, step.seat, self.state, self._end_hash(step.n, body), "end"
+        )
         self._pending_end = (absent, reason)
         return self.tentative
 
-    def _check_deck(self, step: Step) -> GameState:
-        envelope = step.body.get("envelope")
-        if set(step.body) != {"kind", "envelope"} or not isinstance(envelope, bytes):
-            raise ProtocolError(step.seat, "malformed deck step", step.n)
+    def _check_deck(self, step: Step, body: DeckStep) -> GameState:
+        envelope = body.envelope
         if self.deck is None:
             raise ProtocolError(step.seat, "no deck protocol is running", step.n)
         opened = open_envelope(envelope, self.roster)
@@ -385,20 +388,15 @@ class Replica:
         self.deck.log.append(envelope)
         return self.state
 
-    def _check_move(self, step: Step) -> GameState:
-        body = step.body
-        if set(body) != {"kind", "move", "reveal"}:
-            raise ProtocolError(step.seat, "malformed move step", step.n)
-        move = decode_move(body["move"], step.seat)
-        if isinstance(move, StartRound | ResolveBuy) or move.seat != step.seat:
-            raise CheatDetected(step.seat, "a move for another seat", step.n)
+    def _check_move(self, step: Step, body: MoveStep) -> GameState:
+        move = body.move
         try:
             after = apply(self.state, move)
         except IllegalMove as error:
             raise CheatDetected(step.seat, f"illegal move: {error}", step.n) from None
         faces = dict(shown_faces(move))
         hidden = [slot for slot in faces if self.state.faces[slot] is None]
-        reveal = body["reveal"]
+        reveal = body.reveal
         if bool(hidden) != isinstance(reveal, bytes):
             raise CheatDetected(
                 step.seat, "shown cards without their proof, or a stray proof", step.n
@@ -425,15 +423,14 @@ class Replica:
         if self.seat is not None and step.seat == self.seat and self.deck is not None:
             self.deck.seat.adopt(envelope)
 
-    def _check_buy(self, step: Step) -> GameState:
-        body = step.body
-        if self.state.phase is not Phase.BUY or set(body) != {"kind", "window", "answers"}:
+    def _check_buy(self, step: Step, body: BuyStep) -> GameState:
+        if self.state.phase is not Phase.BUY:
             raise ProtocolError(step.seat, "no buy window to resolve", step.n)
-        if body["window"] != self.buy_window or not isinstance(body["answers"], list):
+        if body.window != self.buy_window:
             raise ProtocolError(step.seat, "the resolution is for another buy window", step.n)
         claims = []
         seen = set()
-        for envelope in body["answers"]:
+        for envelope in body.answers:
             answer = self.open_buy_answer(envelope)
             if answer.seat in seen:
                 raise ProtocolError(step.seat, f"seat {answer.seat} answers twice", step.n)
@@ -495,7 +492,7 @@ class Replica:
         """Validate a committed record's step and its ACKs: every seat's signature on
         the state hash this replica computes. Raises `ProtocolError`; on success the
         step is the tentative one, ready to `commit`."""
-        ending = step.body.get("kind") == "end"
+        ending = isinstance(step.body, EndStep)
         if self.tentative is None or (ending and self.tentative.kind != "end"):
             self.validate(step)  # an end step replaces a pending step the absent seat held up
         tentative = self.tentative
@@ -506,7 +503,7 @@ class Replica:
             raise ProtocolError(
                 None, f"step {step.n} is committed without every seat's ACK", step.n
             )
-        absent = step.body.get("absent") if tentative.kind == "end" else None
+        absent = step.body.absent if isinstance(step.body, EndStep) else None
         for seat, envelope in enumerate(acks):
             if seat == absent and envelope == b"":
                 continue  # the seat the others ended the game without

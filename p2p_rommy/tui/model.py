@@ -25,8 +25,7 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import _
-from p2p_rommy.log.messages import Record, decode
-from p2p_rommy.log.move_codec import decode_move
+from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step, decode
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import interpretations, meld_name
 from p2p_rommy.session import Session
@@ -329,15 +328,16 @@ class ClientModel:
         elif state.phase is not Phase.BUY:
             self.buy_opened_at = None
         step = decode(unpack(record.step)[2])
-        body = step.body  # type: ignore[union-attr]
-        if body.get("kind") == "move":
+        assert isinstance(step, Step)
+        body = step.body
+        if isinstance(body, MoveStep):
             from p2p_rommy.replay import _describe
 
-            move = decode_move(body["move"])
+            move = body.move
             self.log.append(
                 _describe(move, self.names, lambda slot: self.card_text(state.faces[slot]))
             )
-        elif body.get("kind") == "buy":
+        elif isinstance(body, BuyStep):
             buyers = [
                 self.names[seat]
                 for seat, (now, before) in enumerate(zip(state.buys, self._buys, strict=True))
