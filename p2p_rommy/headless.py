@@ -34,7 +34,7 @@ from p2p_rommy.net.lobby import (
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.session import Session
 from p2p_rommy.simulate import score_sheet
-from p2p_rommy.storage import GameStore, find_game
+from p2p_rommy.storage import GameStore, check_private, find_game, private_dir
 from p2p_rommy.wire.identity import Identity, fingerprint
 from p2p_rommy.wire.text import inert, printable
 
@@ -48,11 +48,12 @@ def load_identity(data_dir: Path) -> Identity:
     """This player's long-term key, made on first use and kept at mode 0600."""
     path = Path(data_dir) / "identity"
     if path.exists():
+        check_private(path, "identity key")
         data = path.read_bytes()
         if len(data) != 32:
             raise ConfigError(f"{path} is not a p2p-rommy identity (expected 32 bytes)")
         return Identity(data)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     identity = Identity.generate()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as file:

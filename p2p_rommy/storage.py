@@ -1,8 +1,10 @@
-"""Files at the edge: a game's transcript (fsync at every commit) and its secrets (0600).
+"""Files at the edge: a game's transcript (fsync at every commit) and its secrets.
 
 Layout: ``DATA_DIR/games/<game id hex>/transcript`` and ``.../secrets``. The
 default data dir is the platform's user data dir (``$XDG_DATA_HOME/p2p-rommy``
-or ``~/.local/share/p2p-rommy``).
+or ``~/.local/share/p2p-rommy``). Everything is private: directories 0700, files
+0600; a key or secrets file that others can read is refused, as OpenSSH refuses a
+private key with open permissions.
 """
 
 from __future__ import annotations
@@ -47,6 +49,32 @@ def find_game(data_dir: Path, game: str) -> Path:
     return found[0]
 
 
+def private_dir(path: Path) -> Path:
+    """`path` (and missing parents) as a directory only its owner can enter (0700)."""
+    path = Path(path)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o700)
+    return path
+
+
+def check_private(path: Path, what: str) -> None:
+    """`ConfigError` if others may read or write the file at `path` (SSH-style)."""
+    mode = Path(path).stat().st_mode & 0o777
+    if mode & 0o077:
+        raise ConfigError(
+            f"permissions {mode:04o} for {path} are too open: your {what} must not be "
+            f"readable by others. Fix it with: chmod 600 {path}"
+        )
+
+
+def private_file(path: Path, flags: int) -> int:
+    """An fd for `path` opened with `flags`, created 0600."""
+    fd = os.open(path, flags | os.O_CREAT, 0o600)
+    os.fchmod(fd, 0o600)
+    return fd
+
+
 def default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "p2p-rommy"
@@ -56,8 +84,9 @@ class GameStore:
     """Appends committed records to the transcript with fsync; keeps secrets private."""
 
     def __init__(self, data_dir: Path, game_id: bytes) -> None:
-        self.directory = Path(data_dir) / "games" / game_id.hex()
-        self.directory.mkdir(parents=True, exist_ok=True)
+        private_dir(data_dir)
+        private_dir(Path(data_dir) / "games")
+        self.directory = private_dir(Path(data_dir) / "games" / game_id.hex())
         self.transcript_path = self.directory / "transcript"
         self.secrets_path = self.directory / "secrets"
         self.addresses_path = self.directory / "peers"
@@ -66,7 +95,8 @@ class GameStore:
     def save_addresses(self, addresses: Addresses) -> None:
         """Where every seat listens: a restarted peer reconnects there."""
         data = pack({str(seat): [list(a) for a in found] for seat, found in addresses.items()})
-        self.addresses_path.write_bytes(data)
+        with os.fdopen(private_file(self.addresses_path, os.O_WRONLY | os.O_TRUNC), "wb") as file:
+            file.write(data)
 
     def load(self) -> SavedGame:
         """Read the saved game, cut a torn last record off the transcript, and reopen it
@@ -93,6 +123,7 @@ class GameStore:
             with open(self.transcript_path, "r+b") as file:
                 file.truncate(good)
                 os.fsync(file.fileno())
+        self.transcript_path.chmod(0o600)  # private, as files made by older releases were not
         self._file = open(self.transcript_path, "ab")  # noqa: SIM115 - kept open for appends
         return SavedGame(
             parsed.genesis, parsed.records, self._seeds(), self._addresses(), parsed.torn
@@ -101,6 +132,7 @@ class GameStore:
     def _seeds(self) -> dict[int, bytes]:
         if not self.secrets_path.exists():
             return {}
+        check_private(self.secrets_path, "round secrets file")
         seeds = {}
         for frame in split_frames(self.secrets_path.read_bytes()).frames:
             name, value = unpack(frame)
@@ -111,16 +143,23 @@ class GameStore:
     def _addresses(self) -> Addresses:
         if not self.addresses_path.exists():
             return {}
-        raw = unpack(self.addresses_path.read_bytes())
-        return {int(seat): [(str(h), int(p)) for h, p in found] for seat, found in raw.items()}
+        try:
+            raw = unpack(self.addresses_path.read_bytes())
+            return {int(seat): [(str(h), int(p)) for h, p in found] for seat, found in raw.items()}
+        except (ProtocolError, AttributeError, TypeError, ValueError):
+            raise ConfigError(
+                f"{self.addresses_path} is damaged (it lists where the others listen); "
+                "move it away and resume again to dial the addresses in the transcript"
+            ) from None
 
     def begin(self, genesis: Genesis) -> None:
         """Start a new transcript with the signed game config."""
-        with open(self.transcript_path, "wb") as file:
+        flags = os.O_WRONLY | os.O_TRUNC
+        with os.fdopen(private_file(self.transcript_path, flags), "wb") as file:
             file.write(MAGIC + frame_record(genesis.encode()))
             file.flush()
             os.fsync(file.fileno())
-        self._file = open(self.transcript_path, "ab")  # noqa: SIM115 - kept open for appends
+        self._file = os.fdopen(private_file(self.transcript_path, os.O_WRONLY | os.O_APPEND), "ab")
 
     def append(self, record: Record) -> None:
         assert self._file is not None, "begin() first"
@@ -130,9 +169,8 @@ class GameStore:
 
     def save_secret(self, name: str, value: bytes) -> None:
         """Add a named secret (a round seed, the identity) to the 0600 secrets file."""
-        fd = os.open(self.secrets_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        fd = private_file(self.secrets_path, os.O_WRONLY | os.O_APPEND)
         try:
-            os.fchmod(fd, 0o600)
             os.write(fd, frame_record(pack([name, value])))
             os.fsync(fd)
         finally:
