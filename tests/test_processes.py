@@ -53,6 +53,7 @@ def test_host_and_join_as_separate_processes(tmp_path):
     for process in [host, *joiners]:
         out, err = process.communicate(timeout=240)
         assert process.returncode == 0, err
+        assert "Traceback" not in err and "Error" not in err, err  # a normal game ends quietly
         outputs.append(out)
     assert all("Total" in out for out in outputs)
     assert len({out.split("transcript:")[0] for out in outputs}) == 1  # one score sheet

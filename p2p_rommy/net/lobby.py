@@ -473,6 +473,8 @@ class LobbyHost:
                 envelope = await connection.receive()
                 body = _body(member.key, envelope)
                 await self._inbox.put((member.key, body, envelope))
+        except asyncio.CancelledError:  # the lobby closed: a normal ending
+            writer.close()
         except (
             ProtocolError,
             OSError,

@@ -152,6 +152,21 @@ class Mesh:
         return key in self.keys and key != self.identity.public_key
 
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """An incoming connection, served until it ends or the mesh closes. The task is
+        the server's; it is tracked so `close` ends it, and its cancellation at the end
+        of a game is a normal ending, not an error for asyncio to print."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await self._accept(reader, writer)
+        except asyncio.CancelledError:
+            writer.close()
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         now = asyncio.get_running_loop().time()
