@@ -102,3 +102,21 @@ def test_two_signed_steps_for_one_number_are_kept_as_evidence():
     peer.receive(second)
     assert peer.frozen and "seat 0 signed two different steps for step 1" in peer.frozen
     assert peer.culprit == 0 and peer.evidence == [(first, second)]
+
+
+def test_acks_and_buy_answers_far_ahead_are_refused_not_kept():
+    """Bounded issue: ACKs and buy answers for steps far ahead are refused, so a seated
+    peer cannot make another keep them without bound."""
+    from p2p_rommy.log.messages import BuyAnswer
+
+    table, _ = started()
+    peer, flooder = table.peers[1], table.peers[2]
+    game = flooder.replica.game
+    for n in range(1, 200):
+        ack = Ack(game, n, 2, bytes(32))
+        answer = BuyAnswer(game, n, 2, True)
+        for message in (ack, answer):
+            peer.receive(flooder.replica.identity.sign(message.encode()), via=2)
+    assert len(peer._acks) <= 8 and len(peer._answers) <= 8
+    assert sum("too far ahead" in r for r in peer.refused) >= 2 * (199 - 8)
+    assert peer.frozen is None

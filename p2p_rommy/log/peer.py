@@ -489,6 +489,9 @@ class Peer:
     def _on_ack(self, ack: Ack, envelope: bytes) -> None:
         if ack.n <= self.replica.n:
             return
+        if ack.n > self.replica.n + FUTURE_STEPS:
+            self._refuse(f"seat {ack.seat}: an ACK of step {ack.n}, too far ahead")
+            return
         tentative = self.replica.tentative
         if (
             tentative is not None
@@ -510,6 +513,9 @@ class Peer:
         is_open = answer.window == self.replica.buy_window and self.replica.state.phase is Phase.BUY
         if not is_open and answer.window <= self.replica.n:
             self._refuse(f"seat {answer.seat}: a buy answer after its window closed")
+            return
+        if answer.window > self.replica.n + FUTURE_STEPS:
+            self._refuse(f"seat {answer.seat}: an answer for window {answer.window}, too far ahead")
             return
         answers = self._answers.setdefault(answer.window, [])
         held = next((e for seat, e in answers if seat == answer.seat), None)
@@ -620,6 +626,7 @@ class Peer:
             del self._acks[tentative.n]
             self._nacks.pop(tentative.n, None)
             self._dissenters.pop(tentative.n, None)
+            self._forget_closed_windows()
             early = self._future.pop(self.replica.n + 1, {})
             expected = self.replica.expected_proposer()
             following = early.get(expected) if expected is not None else None
@@ -632,6 +639,13 @@ class Peer:
             out.extend(self._duties(now))
             break
         return out
+
+    def _forget_closed_windows(self) -> None:
+        """Answers of windows that have closed are no longer needed (bounded memory)."""
+        replica = self.replica
+        still = replica.buy_window if replica.state.phase is Phase.BUY else None
+        self._answers = {w: a for w, a in self._answers.items() if w > replica.n or w == still}
+        self._answered = {w for w in self._answered if w > replica.n or w == still}
 
     # --- proposing ----------------------------------------------------------
 
