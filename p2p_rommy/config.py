@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from p2p_rommy.deck.proofs import MIN_LAMBDA
+from p2p_rommy.deck.proofs import MAX_LAMBDA, MIN_LAMBDA
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
@@ -54,8 +54,8 @@ class GameConfig:
         rules.check_players(len(self.seats))
         if not 0 <= self.first_dealer < len(self.seats):
             raise ConfigError("the first dealer must be seated")
-        if self.lam < MIN_LAMBDA:
-            raise ConfigError(f"the proof parameter must be at least {MIN_LAMBDA}")
+        if not MIN_LAMBDA <= self.lam <= MAX_LAMBDA:
+            raise ConfigError(f"the proof parameter must be from {MIN_LAMBDA} to {MAX_LAMBDA}")
         if len({seat.public_key for seat in self.seats}) != len(self.seats):
             raise ConfigError("a key can hold only one seat")
         problem = name_problem(self.table, TABLE_NAME_MAX)
@@ -136,7 +136,7 @@ _CONFIG = Schema(
         "house": array(fixed(text(64), _house_value), 32),
         "seats": array(fixed(text(32), blob(32)), 6, 2),
         "first_dealer": integer(0, 5),
-        "lambda": integer(1, 1024),
+        "lambda": integer(MIN_LAMBDA, MAX_LAMBDA),
         "nonce": blob(16),
     },
 )

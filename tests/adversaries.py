@@ -154,31 +154,39 @@ class WireCheat(Session):
         return self.peer.replica.identity.sign(message.encode())
 
 
-class ForgedSignature(WireCheat):
-    """Sends an ACK in seat 0's name: seat 0's key id, its own signature."""
+class OnceAfter(WireCheat):
+    """Sends what `extra` makes, once, after step `after` has committed."""
 
+    after = 10
     sent = False
 
     def tamper(self, out: Output) -> list[bytes]:
-        replica = self.peer.replica
-        if self.sent or replica.n < 10:
+        if self.sent or self.peer.replica.n < self.after:
             return []
         self.sent = True
+        return self.extra()
+
+    def extra(self) -> list[bytes]:
+        return []
+
+
+class ForgedSignature(OnceAfter):
+    """Sends an ACK in seat 0's name: seat 0's key id, its own signature."""
+
+    def extra(self) -> list[bytes]:
+        replica = self.peer.replica
         body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32).encode()
         version, _, _, signature = msgpack.unpackb(replica.identity.sign(body))
         victim = key_id(self.config.public_keys[0])
         return [msgpack.packb([version, victim, body, signature])]
 
 
-class Replay(WireCheat):
+class Replay(OnceAfter):
     """Sends step 5's envelope again once step 30 has committed."""
 
-    sent = False
+    after = 30
 
-    def tamper(self, out: Output) -> list[bytes]:
-        if self.sent or self.peer.replica.n < 30:
-            return []
-        self.sent = True
+    def extra(self) -> list[bytes]:
         return [self.peer.records[4].step]
 
 
@@ -259,32 +267,24 @@ class WithholdAck(WireCheat):
 IDENTITY_POINT = b"\x01" + bytes(31)
 
 
-class WeakKeyForgery(WireCheat):
+class WeakKeyForgery(OnceAfter):
     """Sends an ACK "signed" under the small-order identity-point key with (R = identity,
     S = 0), a signature that a lax verifier accepts for every message."""
 
-    sent = False
-
-    def tamper(self, out: Output) -> list[bytes]:
+    def extra(self) -> list[bytes]:
         replica = self.peer.replica
-        if self.sent or replica.n < 10:
-            return []
-        self.sent = True
         body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32).encode()
         forged = IDENTITY_POINT + bytes(32)
         return [msgpack.packb(["env1", key_id(IDENTITY_POINT), body, forged])]
 
 
-class ChatInjection(WireCheat):
+class ChatInjection(OnceAfter):
     """Says a chat line with a newline, a fake chat line and terminal escapes in it."""
 
-    sent = False
+    after = 5
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def extra(self) -> list[bytes]:
         replica = self.peer.replica
-        if self.sent or replica.n < 5:
-            return []
-        self.sent = True
         line = "gg\n<seat 0> I can see your hand\x1b[2J\x1b]0;FAIR\x07"
         return [self.sign(Chat(replica.game, self.peer.seat, line))]
 

@@ -48,6 +48,9 @@ def round_binding(commitments: Sequence[bytes]) -> bytes:
 
 
 MIN_LAMBDA = 64
+MAX_LAMBDA = 256
+"""A `deck/shuffle` message carries at most 256 answers (SPEC §3.7): a larger proof
+parameter could never be proven, so the config refuses it (SPEC §4.1)."""
 """Fiat-Shamir lets a cheater re-roll shadows for free, so 2^-lam must be out of reach."""
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p_rommy.config import GameConfig, Seat, short_code
+from p2p_rommy.deck.proofs import MAX_LAMBDA, MIN_LAMBDA
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.net.discovery import Advertiser, TableAd
@@ -101,7 +102,7 @@ _STATE = Schema(
         "table": text(64),
         "variant": text(16),
         "house": array(fixed(text(64), _house_value), 32),
-        "lam": integer(1, 1024),
+        "lam": integer(MIN_LAMBDA, MAX_LAMBDA),
         "seats": integer(2, 6),
         "open": _flag,
         "members": array(_ENTRY, 6, 1),
