@@ -200,6 +200,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RommyError as error:
         print(printable(f"rommy: {error}"), file=sys.stderr)
         return 2
+    except OSError as error:  # a file that cannot be read or written: say which, no traceback
+        where = f"{error.filename}: " if error.filename else ""
+        print(printable(f"rommy: {where}{error.strerror or error}"), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
 

@@ -316,6 +316,9 @@ async def resumed_session(
 async def _finish(session: Session, store: GameStore) -> int:
     config, peer = session.config, session.peer
     final = await session.run()
+    if session.halted is not None:
+        _say(f"stopped: {session.halted}")
+        return 1
     if peer.frozen:
         _say(f"the table froze: {peer.frozen}")
         return 1

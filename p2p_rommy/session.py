@@ -4,6 +4,13 @@ This is the async glue and nothing more: envelopes from the mesh go to the peer,
 what the peer wants to send goes to the mesh, committed records go to the
 transcript, and a ticker lets time pass for buy windows. Every rule, proof and
 vote lives in the sans-IO layers below.
+
+Durable or stopped: a round's seed and every committed record are on disk before
+anything that follows from them leaves this machine. If a write or fsync fails (a
+full disk), the session stops at once — nothing more is sent, the connections
+close, so the others see a stall naming this seat, not a cheat — and `halted` says
+what failed and where. Once there is space again, `rommy resume` fetches whatever
+the file lacks from the others: nothing is lost.
 """
 
 from __future__ import annotations
@@ -51,6 +58,8 @@ class Session:
         """Set whenever something a client would redraw has happened."""
         self._ticker: asyncio.Task[None] | None = None
         self._saved_rounds: set[int] = set()
+        self.halted: str | None = None
+        """Why this seat stopped on its own (a failed write), if it did."""
 
     async def listen(
         self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
@@ -70,7 +79,8 @@ class Session:
         try:
             async with asyncio.timeout(timeout):
                 await self.done.wait()
-            await self.mesh.flushed()
+            if self.halted is None:
+                await self.mesh.flushed()
         finally:
             await self.close()
         return self.peer.replica.state
@@ -97,9 +107,15 @@ class Session:
         self._handle(self.peer.link_up(seat, self.clock()))
 
     def _handle(self, out: Output) -> None:
-        self._save_seed()  # before anything that commits to it leaves this machine
-        for record in out.committed:
-            self._committed(record)
+        if self.halted is not None:
+            return
+        try:
+            self._save_seed()  # before anything that commits to it leaves this machine
+            for record in out.committed:
+                self._committed(record)
+        except OSError as error:
+            self._halt(error)
+            return
         if out.broadcast:
             self.mesh.broadcast(out.broadcast)
         for seat, envelope in out.direct:
@@ -108,6 +124,22 @@ class Session:
             self.changed.set()
         if self.peer.replica.over or self.peer.frozen:
             self.done.set()
+
+    def _halt(self, error: OSError) -> None:
+        """A write failed: stop sending, close the connections, say what and where."""
+        where = error.filename or (self.store.directory if self.store is not None else "?")
+        game = self.config.game_id.hex()[:16]
+        self.halted = (
+            f"cannot write {where}: {error.strerror or error}. This seat stops here and sends "
+            f"nothing more; the others wait for it. Nothing is lost: make room, then run "
+            f"rommy resume {game}"
+        )
+        log.error("%s", self.halted)
+        if self._ticker is not None:
+            self._ticker.cancel()
+        asyncio.get_running_loop().create_task(self.mesh.close())
+        self.changed.set()
+        self.done.set()
 
     def _committed(self, record: Record) -> None:
         if self.store is not None:

@@ -75,6 +75,17 @@ def private_file(path: Path, flags: int) -> int:
     return fd
 
 
+def _write_all(fd: int, data: bytes, path: Path) -> None:
+    """Write `data` to `fd` unbuffered and fsync it; `OSError` naming `path` on failure."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror, str(path)) from None
+
+
 def default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "p2p-rommy"
@@ -124,7 +135,7 @@ class GameStore:
                 file.truncate(good)
                 os.fsync(file.fileno())
         self.transcript_path.chmod(0o600)  # private, as files made by older releases were not
-        self._file = open(self.transcript_path, "ab")  # noqa: SIM115 - kept open for appends
+        self._file = open(self.transcript_path, "ab", buffering=0)  # noqa: SIM115 - kept open
         return SavedGame(
             parsed.genesis, parsed.records, self._seeds(), self._addresses(), parsed.torn
         )
@@ -159,20 +170,24 @@ class GameStore:
             file.write(MAGIC + frame_record(genesis.encode()))
             file.flush()
             os.fsync(file.fileno())
-        self._file = os.fdopen(private_file(self.transcript_path, os.O_WRONLY | os.O_APPEND), "ab")
+        flags = os.O_WRONLY | os.O_APPEND
+        self._file = os.fdopen(private_file(self.transcript_path, flags), "ab", buffering=0)
 
     def append(self, record: Record) -> None:
+        """Append a committed record and fsync; `OSError` naming the file if that fails
+        (the caller stops: a record that is not on disk must not be built upon)."""
         assert self._file is not None, "begin() first"
-        self._file.write(frame_record(record.encode()))
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        _write_all(self._file.fileno(), frame_record(record.encode()), self.transcript_path)
 
     def save_secret(self, name: str, value: bytes) -> None:
-        """Add a named secret (a round seed, the identity) to the 0600 secrets file."""
-        fd = private_file(self.secrets_path, os.O_WRONLY | os.O_APPEND)
+        """Add a named secret (a round seed, the identity) to the 0600 secrets file;
+        `OSError` naming the file if it cannot be made durable."""
         try:
-            os.write(fd, frame_record(pack([name, value])))
-            os.fsync(fd)
+            fd = private_file(self.secrets_path, os.O_WRONLY | os.O_APPEND)
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.secrets_path)) from None
+        try:
+            _write_all(fd, frame_record(pack([name, value])), self.secrets_path)
         finally:
             os.close(fd)
 

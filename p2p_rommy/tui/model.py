@@ -108,6 +108,8 @@ class ClientModel:
 
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
+        if self.session.halted is not None:
+            return self.session.halted
         if self.peer.frozen:
             return _("The table stopped: {report}").format(report=self.peer.frozen)
         state = self.replica.state
