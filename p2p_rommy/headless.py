@@ -292,7 +292,7 @@ async def resumed_session(
     if seat is None:
         raise ConfigError(f"this identity holds no seat in game {directory.name[:16]}")
     if saved.repaired:
-        _say(f"the transcript's last record was cut off ({saved.repaired}); it will be fetched")
+        _say(saved.repaired)
     replica = Replica(config, seat, identity, seeds=saved.seeds)
     try:
         for record in saved.records:

@@ -9,7 +9,9 @@ private key with open permissions.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +34,8 @@ class SavedGame:
     addresses: Addresses
     """Seat -> where it listened for the game (this seat's own port included)."""
     repaired: str | None
-    """What was cut off the transcript's tail (a crash in mid-write), if anything."""
+    """What was repaired in the transcript (a torn tail cut off, or a damaged file kept
+    aside), as a sentence for the player, if anything."""
 
 
 def find_game(data_dir: Path, game: str) -> Path:
@@ -102,6 +105,7 @@ class GameStore:
         self.secrets_path = self.directory / "secrets"
         self.addresses_path = self.directory / "peers"
         self._file = None
+        self._lock_fd: int | None = None
 
     def save_addresses(self, addresses: Addresses) -> None:
         """Where every seat listens: a restarted peer reconnects there."""
@@ -110,8 +114,19 @@ class GameStore:
             file.write(data)
 
     def load(self) -> SavedGame:
-        """Read the saved game, cut a torn last record off the transcript, and reopen it
-        for appending. `ConfigError` if the files are not this game's."""
+        """Read the saved game and reopen its transcript for appending. A torn last
+        record (a crash in mid-write) is cut off; damage anywhere else is never cut:
+        the damaged file is kept beside the new one, which holds the records before the
+        damage (the rest comes from the other seats). `ConfigError` if the files are not
+        this game's, or another process holds the game."""
+        self._lock()
+        try:
+            return self._load()
+        except BaseException:
+            self.close()  # a refused file: let go of the lock at once
+            raise
+
+    def _load(self) -> SavedGame:
         try:
             data = self.transcript_path.read_bytes()
         except OSError as error:
@@ -124,21 +139,49 @@ class GameStore:
             ) from None
         if parsed.genesis.config.game_id.hex() != self.directory.name:
             raise ConfigError(f"{self.transcript_path} belongs to another game")
+        repaired = None
         if parsed.damaged is not None:
-            raise ConfigError(
-                f"{self.transcript_path} is damaged ({parsed.damaged}); it is left as it is. "
-                "Keep a copy, and check it with rommy verify"
+            kept = self.directory / f"transcript.damaged-{int(time.time())}"
+            os.replace(self.transcript_path, kept)  # the damaged file, exactly as it was
+            good = MAGIC + frame_record(parsed.genesis.encode())
+            good += b"".join(frame_record(record.encode()) for record in parsed.records)
+            fd = private_file(self.transcript_path, os.O_WRONLY | os.O_TRUNC)
+            try:
+                _write_all(fd, good, self.transcript_path)
+            finally:
+                os.close(fd)
+            repaired = (
+                f"the transcript is damaged ({parsed.damaged}): it is kept as {kept.name}; "
+                f"its {len(parsed.records)} records before the damage are checked again and "
+                "the rest is fetched from the other seats"
             )
-        if parsed.torn is not None:
-            good = len(MAGIC) + split_frames(data[len(MAGIC) :]).good
+        elif parsed.torn is not None:
+            good_length = len(MAGIC) + split_frames(data[len(MAGIC) :]).good
             with open(self.transcript_path, "r+b") as file:
-                file.truncate(good)
+                file.truncate(good_length)
                 os.fsync(file.fileno())
+            repaired = (
+                f"the transcript's last record was cut off ({parsed.torn}, a crash in "
+                "mid-write); it will be fetched from the other seats"
+            )
         self.transcript_path.chmod(0o600)  # private, as files made by older releases were not
         self._file = open(self.transcript_path, "ab", buffering=0)  # noqa: SIM115 - kept open
-        return SavedGame(
-            parsed.genesis, parsed.records, self._seeds(), self._addresses(), parsed.torn
-        )
+        return SavedGame(parsed.genesis, parsed.records, self._seeds(), self._addresses(), repaired)
+
+    def _lock(self) -> None:
+        """Hold an advisory lock on the game dir while this store is open: a second
+        process on the same seat of the same game is refused, not interleaved."""
+        if self._lock_fd is not None:
+            return
+        fd = private_file(self.directory / "lock", os.O_WRONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ConfigError(
+                f"another rommy is playing this seat of the game in {self.directory}"
+            ) from None
+        self._lock_fd = fd
 
     def _seeds(self) -> dict[int, bytes]:
         if not self.secrets_path.exists():
@@ -165,6 +208,7 @@ class GameStore:
 
     def begin(self, genesis: Genesis) -> None:
         """Start a new transcript with the signed game config."""
+        self._lock()
         flags = os.O_WRONLY | os.O_TRUNC
         with os.fdopen(private_file(self.transcript_path, flags), "wb") as file:
             file.write(MAGIC + frame_record(genesis.encode()))
@@ -195,3 +239,6 @@ class GameStore:
         if self._file is not None:
             self._file.close()
             self._file = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the lock
+            self._lock_fd = None

@@ -53,7 +53,7 @@ MOMENTS = {
 }
 
 
-async def crash_and_resume(tmp_path, moment, victim: int = 1, seed: int = 4):
+async def crash_and_resume(tmp_path, moment, victim: int = 1, seed: int = 4, damage=None):
     variant, players, house = "rummy", 3, {"target_score": "1"}
     config, identities = seeded_config(variant, players, house, seed)
     genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
@@ -87,8 +87,14 @@ async def crash_and_resume(tmp_path, moment, victim: int = 1, seed: int = 4):
     await sessions[victim].close()  # the process dies: sockets close, nothing more is written
 
     store = GameStore(tmp_path / f"seat{victim}", config.game_id)
+    if damage is not None:
+        damage(store.transcript_path)
     saved = store.load()
-    assert saved.records == sessions[victim].peer.records
+    if damage is None:
+        assert saved.records == sessions[victim].peer.records
+    else:
+        assert saved.repaired and "damaged" in saved.repaired
+        assert saved.records == sessions[victim].peer.records[: len(saved.records)]
     resumed, _ = session_for(victim, saved.records, saved.seeds)
     resumed.store = store
     assert resumed.peer.catching_up
@@ -159,6 +165,27 @@ def test_the_others_end_the_game_without_a_seat_that_never_returns(tmp_path):
     assert "did not come back" in report.text()
 
 
+def flip_a_byte_in_the_middle(path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+def test_a_byte_flipped_mid_transcript_is_kept_aside_and_the_game_finishes(tmp_path):
+    """Bounded issue, no silent repair: damage before the last record is not cut off as
+    a torn tail; the damaged file is kept, the records before it are checked again, the
+    rest comes from the other seats, and the transcripts end byte-identical."""
+    sessions, _ = asyncio.run(
+        crash_and_resume(tmp_path, mid_turn, damage=flip_a_byte_in_the_middle)
+    )
+    assert all(s.peer.frozen is None and s.peer.replica.over for s in sessions)
+    kept = list((tmp_path / "seat1").glob("games/*/transcript.damaged-*"))
+    assert len(kept) == 1 and verify_transcript(kept[0].read_bytes()).status == "damaged"
+    data = [next((tmp_path / f"seat{s}").glob("games/*/transcript")).read_bytes() for s in range(3)]
+    assert data[0] == data[1] == data[2]
+    assert verify_transcript(data[0]).status == "fair"
+
+
 def test_resume_repairs_a_torn_last_record_and_refuses_foreign_files(tmp_path):
     from p2p_rommy.errors import ConfigError
     from p2p_rommy.storage import find_game
@@ -173,8 +200,12 @@ def test_resume_repairs_a_torn_last_record_and_refuses_foreign_files(tmp_path):
     path = store.transcript_path
     good = path.read_bytes()
     path.write_bytes(good + frame_record(b"a record cut by a crash")[:9])  # torn in mid-write
-    saved = GameStore(tmp_path, config.game_id).load()
-    assert saved.repaired and "torn" in saved.repaired
+    reopened = GameStore(tmp_path, config.game_id)
+    saved = reopened.load()
+    with pytest.raises(ConfigError, match="another rommy"):  # one process per seat
+        GameStore(tmp_path, config.game_id).load()
+    reopened.close()
+    assert saved.repaired and "cut off" in saved.repaired
     assert path.read_bytes() == good  # the torn tail is cut off; the rest kept
     assert saved.seeds == {0: b"\x05" * 32} and saved.addresses[1] == [("127.0.0.1", 4001)]
     assert find_game(tmp_path, config.game_id.hex()[:10]) == path.parent
