@@ -36,6 +36,13 @@ from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove, ProtocolError
+from p2p_rommy.limits import (
+    CHAT_BURST,
+    CHAT_LINES_PER_S,
+    SYNC_ASKS_PER_S,
+    SYNC_BURST,
+    TokenBucket,
+)
 from p2p_rommy.log.messages import (
     CHAT_MAX,
     Ack,
@@ -185,6 +192,8 @@ class Peer:
         self.commit_latencies: list[float] = []
         """Seconds from this seat's proposal to its commit, per step it proposed."""
         self.on_commit: Callable[[Record], None] | None = None
+        self._chat_buckets: dict[int, TokenBucket] = {}
+        self._ask_buckets: dict[int, TokenBucket] = {}
 
     # --- driving ----------------------------------------------------------
 
@@ -363,9 +372,19 @@ class Peer:
         elif isinstance(message, Nack):
             out.extend(self._on_nack(message))
         elif isinstance(message, Chat):
+            if not self._bucket(
+                self._chat_buckets, message.seat, CHAT_LINES_PER_S, CHAT_BURST, now
+            ):
+                self._refuse(f"from {source}: seat {message.seat} chats faster than allowed")
+                return out
             self.chat.append((message.seat, chat_line(message.text, CHAT_MAX)))
             self.chat_count += 1
         elif isinstance(message, Sync):
+            if message.ask and not self._bucket(
+                self._ask_buckets, message.seat, SYNC_ASKS_PER_S, SYNC_BURST, now
+            ):
+                self._refuse(f"from {source}: seat {message.seat} asks to catch up too often")
+                return out
             out.extend(self._on_sync(message, now))
         else:
             self._on_answer(message, envelope)
@@ -530,6 +549,13 @@ class Peer:
                 self._refuse(str(error))
                 return
         answers.append((answer.seat, envelope))
+
+    @staticmethod
+    def _bucket(
+        buckets: dict[int, TokenBucket], seat: int, rate: float, burst: int, now: float
+    ) -> bool:
+        """Whether `seat` may send one more of a rate-limited kind now (limits.py)."""
+        return buckets.setdefault(seat, TokenBucket(rate, burst)).take(now)
 
     # --- catching up ----------------------------------------------------------
 

@@ -37,6 +37,7 @@ from typing import Any
 from p2p_rommy.config import GameConfig, Seat, short_code
 from p2p_rommy.deck.proofs import MAX_LAMBDA, MIN_LAMBDA
 from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.limits import LOBBY_FRAME_BYTES, LOBBY_INBOX_MAX, LOBBY_STRIKES
 from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.net.discovery import Advertiser, TableAd
 from p2p_rommy.net.framing import frame, read_frame
@@ -69,6 +70,8 @@ COIN_DOMAIN = b"p2p-rommy/v1/coin\x00"
 MESSAGE = b"\x01"
 
 
+START_KINDS = frozenset({"coin/commit", "coin/reveal", "config"})
+"""What a member sends the creator once the start has begun, one of each."""
 MAX_ADDRESSES = 8
 """Game addresses one member may list."""
 
@@ -329,7 +332,7 @@ class Connection:
 
     async def receive(self) -> bytes:
         while True:
-            payload = await read_frame(self.reader)
+            payload = await read_frame(self.reader, LOBBY_FRAME_BYTES)
             if payload[:1] == MESSAGE:
                 return payload[1:]
 
@@ -371,7 +374,9 @@ class LobbyHost:
         self.port = 0
         self.open = True
         self._start = asyncio.Event()
-        self._inbox: asyncio.Queue[tuple[bytes, dict[str, Any], bytes]] = asyncio.Queue()
+        self._inbox: asyncio.Queue[tuple[bytes, dict[str, Any], bytes]] = asyncio.Queue(
+            maxsize=LOBBY_INBOX_MAX
+        )
 
     async def listen(self, host: str) -> int:
         self.server = await asyncio.start_server(self._accepted, host, 0)
@@ -470,10 +475,7 @@ class LobbyHost:
             await self._broadcast(self._state())
             if self.start_when is not None and len(self.members) >= self.start_when:
                 self._start.set()
-            while True:
-                envelope = await connection.receive()
-                body = _body(member.key, envelope)
-                await self._inbox.put((member.key, body, envelope))
+            await self._follow_member(member, connection)
         except asyncio.CancelledError:  # the lobby closed: a normal ending
             writer.close()
         except (
@@ -489,6 +491,25 @@ class LobbyHost:
                 log.info("%s left the table", member.name)
                 await self._advertise()
                 await self._broadcast(self._state())
+
+    async def _follow_member(self, member: Member, connection: Connection) -> None:
+        """Take a member's start messages: once the start has begun, one of each kind
+        (commit, reveal, config signature). Anything else is a strike; after
+        `LOBBY_STRIKES` the connection is closed (a member cannot fill the creator's
+        memory: nothing it sends is kept but these three)."""
+        sent: set[str] = set()
+        strikes = 0
+        while True:
+            envelope = await connection.receive()
+            body = _body(member.key, envelope)
+            kind = body.get("kind")
+            if self.open or kind not in START_KINDS or kind in sent or self._inbox.full():
+                strikes += 1
+                if strikes >= LOBBY_STRIKES:
+                    raise ProtocolError(member.name, "too many unexpected lobby messages")
+                continue
+            sent.add(kind)
+            self._inbox.put_nowait((member.key, body, envelope))
 
     async def _collect(self, kind: str, own: bytes, members: tuple[Member, ...]) -> list[bytes]:
         got = {self.identity.public_key: own}

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.limits import OUTBOX_MAX
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
 from p2p_rommy.net.timing import (
@@ -133,8 +134,16 @@ class Mesh:
             self.send(seat, envelopes)
 
     def send(self, seat: int, envelopes: Sequence[bytes]) -> None:
-        """Queue envelopes for one seat; they go out when (or once again) connected."""
+        """Queue envelopes for one seat; they go out when (or once again) connected. A
+        link that falls more than `OUTBOX_MAX` behind is cut and its queue dropped:
+        when it comes back, catch-up (`log/sync`) resends what it lacks."""
         link = self.links[seat]
+        if len(link.outbox) + len(envelopes) > OUTBOX_MAX:
+            log.warning("seat %d fell too far behind; its queue is dropped", seat)
+            link.outbox.clear()
+            if link.writer is not None:
+                link.writer.close()
+            return
         link.outbox.extend(envelopes)
         link.wake.set()
 
