@@ -18,7 +18,7 @@ from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.messages import decode_record
 from p2p_rommy.net.framing import read_frame
 from p2p_rommy.wire.codec import unpack
-from p2p_rommy.wire.identity import open_envelope
+from p2p_rommy.wire.identity import Identity, open_envelope
 from tests.peer_table import PeerTable
 
 TABLE = PeerTable("rummy", 3, {"target_score": "15"})
@@ -119,3 +119,47 @@ def test_declared_sizes_do_not_allocate():
     tracemalloc.stop()
     assert peak < 16 << 20  # well under what the announced sizes would take
     assert PEER.receive(FIRST[0]).broadcast  # and the honest step still goes through
+
+
+# --- the lobby: every decoder a joiner or the creator runs on what the other sent ---
+
+LOBBY = bytes(32)
+CREATOR = Identity.generate()
+
+
+def lobby_decoders(value: object) -> None:
+    from p2p_rommy.net.lobby import _BEGIN, LobbyState, Member
+
+    for decode in (
+        lambda v: LobbyState.parse(v, LOBBY, CREATOR.public_key),
+        lambda v: Member.from_wire(v, LOBBY),
+        lambda v: _BEGIN.check(v),
+    ):
+        with contextlib.suppress(ProtocolError):  # anything else fails the test
+            decode(value)
+
+
+lobby_kinds = st.sampled_from(["lobby/state", "lobby/begin", "lobby/join", "lobby/relay"])
+
+
+@given(lobby_kinds, msgpack_values, msgpack_values)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_lobby_messages_of_any_shape_parse_or_raise_the_protocol_error(kind, body, extra):
+    members = [[CREATOR.public_key, body], [extra, body]]
+    for value in (
+        body,
+        {"kind": kind, "lobby": LOBBY, "members": members},
+        {"kind": kind, "lobby": LOBBY, "table": body, "variant": extra, "members": body},
+        [CREATOR.public_key, body],
+        [extra, CREATOR.sign(msgpack.packb(body) if not isinstance(body, float) else b"")],
+    ):
+        lobby_decoders(value)
+
+
+@given(st.binary(max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_lobby_entries_of_random_bytes_are_refused(data):
+    from p2p_rommy.net.lobby import Member
+
+    with contextlib.suppress(ProtocolError):
+        Member.from_entry(CREATOR.public_key, data, LOBBY)

@@ -154,7 +154,10 @@ class Member:
 
     @staticmethod
     def from_wire(value: Any, lobby: bytes) -> Member:
-        key, entry = _ENTRY(value, "member")
+        try:
+            key, entry = _ENTRY(value, "member")
+        except SchemaError as error:
+            raise ProtocolError("the creator", f"malformed member: {error}") from None
         return Member.from_entry(key, entry, lobby)
 
 
