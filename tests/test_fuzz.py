@@ -163,3 +163,24 @@ def test_lobby_entries_of_random_bytes_are_refused(data):
 
     with contextlib.suppress(ProtocolError):
         Member.from_entry(CREATOR.public_key, data, LOBBY)
+
+
+@given(st.lists(st.one_of(st.binary(max_size=200), msgpack_values.map(msgpack.packb)), max_size=4))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_relayed_coin_items_parse_or_raise_the_protocol_error(items):
+    from p2p_rommy.net.lobby import Coin, Member, TableSettings, join_entry
+    from p2p_rommy.rules import ruleset
+
+    member = Identity.generate()
+    members = tuple(
+        Member.from_entry(i.public_key, join_entry(i, LOBBY, name, []), LOBBY)
+        for i, name in ((CREATOR, "Ann"), (member, "Bo"))
+    )
+    rules = ruleset("rummy")
+    settings_ = TableSettings("T", "rummy", rules.house.values, 64, rules.max_players)
+    coin = Coin(LOBBY, member, settings_, members)
+    signed = [member.sign(item) for item in items]
+    for take in (coin.take_commits, coin.take_reveals):
+        for batch in (items, signed):
+            with contextlib.suppress(ProtocolError):
+                take(batch)

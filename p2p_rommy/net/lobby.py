@@ -112,6 +112,10 @@ _STATE = Schema(
     },
 )
 _BEGIN = Schema("lobby/begin", {"lobby": blob(32), "members": array(_ENTRY, 6, 2)})
+_COIN = {
+    "coin/commit": Schema("coin/commit", {"lobby": blob(32), "digest": blob(32)}),
+    "coin/reveal": Schema("coin/reveal", {"lobby": blob(32), "value": blob(32)}),
+}
 
 
 def join_entry(
@@ -300,15 +304,15 @@ class Coin:
         return Genesis(self.config, config_bytes, tuple(by_key[k] for k in self.config.public_keys))
 
     def _open(self, envelope: bytes, kind: str) -> tuple[int, dict[str, Any]]:
+        """A member's signed coin message of `kind`, schema-checked, for this table."""
+        if not isinstance(envelope, bytes):
+            raise ProtocolError("the creator", "a relayed item is not an envelope")
         opened = open_envelope(envelope, self.roster())
-        body = unpack(opened.body, opened.seat)
-        if (
-            not isinstance(body, dict)
-            or body.get("kind") != kind
-            or body.get("lobby") != self.lobby
-        ):
-            raise ProtocolError(opened.seat, f"expected a {kind} for this table")
-        return opened.seat, body
+        name = self.members[opened.seat].name
+        fields = _COIN[kind].check(unpack(opened.body, name), name)
+        if fields["lobby"] != self.lobby:
+            raise ProtocolError(name, f"a {kind} for another table")
+        return opened.seat, fields
 
 
 @dataclass
