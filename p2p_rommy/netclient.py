@@ -53,6 +53,7 @@ async def host_in_client(
         rules.min_players,
         identity.public_key,
         start=lobby.start_now,
+        remove=lobby.remove,
         known=KnownPlayers(options.data_dir),
         creator=identity.public_key,
         lobby=lobby.lobby,

@@ -133,3 +133,34 @@ def test_a_creator_that_stops_after_the_reveals_is_named_for_it(monkeypatch):
         assert isinstance(result, ProtocolError), result
         assert "stopped the start after every coin value" in result.reason
         assert "Ann" in result.reason and creator in result.reason
+
+
+def test_a_member_who_leaves_or_is_sent_away_no_longer_holds_a_seat():
+    """Bounded issue: a ghost joiner is dropped when its connection closes, and the
+    creator can send a squatter away; the seat count is never filled by them."""
+
+    async def go() -> tuple[list[str], list[str], object]:
+        rules = ruleset("rummy")
+        settings = TableSettings("Ghosts", "rummy", rules.house.values, 64, rules.max_players)
+        host = LobbyHost(Identity.generate(), "Ann", settings, [], LOCAL, None, advertise=False)
+        await host.listen(LOCAL)
+        ghost, squatter = Identity.generate(), Identity.generate()
+        ghosting = asyncio.create_task(join_table(ghost, "Ghost", LOCAL, host.port, None, []))
+        squatting = asyncio.create_task(join_table(squatter, "Squat", LOCAL, host.port, None, []))
+        while len(host.members) < 3:
+            await asyncio.sleep(0.02)
+        seated = [m.name for m in host.members]
+        ghosting.cancel()  # the ghost's process goes away
+        with contextlib.suppress(asyncio.CancelledError):
+            await ghosting
+        host.remove(squatter.public_key)
+        outcome = await asyncio.gather(squatting, return_exceptions=True)
+        while len(host.members) > 1:
+            await asyncio.sleep(0.02)
+        left = [m.name for m in host.members]
+        await host.close()
+        return seated, left, outcome[0]
+
+    seated, left, squatter_outcome = asyncio.run(asyncio.wait_for(go(), 30))
+    assert sorted(seated) == ["Ann", "Ghost", "Squat"] and left == ["Ann"]
+    assert isinstance(squatter_outcome, ProtocolError)

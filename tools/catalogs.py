@@ -69,9 +69,17 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "starter: plasser og første giver trekkes med en felles mynt...",
     ),
     "Leave the table? y / n": ("Forlad bordet? y / n", "Forlate bordet? y / n"),
-    "Enter starts the game with {count} players; q leaves": (
-        "Enter starter spillet med {count} spillere; q forlader bordet",
-        "Enter starter spillet med {count} spillere; q forlater bordet",
+    "Enter starts the game with {count} players; x sends a player away; q leaves": (
+        "Enter starter spillet med {count} spillere; x sender en spiller væk; q forlader bordet",
+        "Enter starter spillet med {count} spillere; x sender en spiller bort; q forlater bordet",
+    ),
+    "{name} was sent away from the table": (
+        "{name} blev sendt væk fra bordet",
+        "{name} ble sendt bort fra bordet",
+    ),
+    "Send away which player? 2-{last}, Esc cancels": (
+        "Send hvilken spiller væk? 2-{last}, Esc fortryder",
+        "Send hvilken spiller bort? 2-{last}, Esc avbryter",
     ),
     "waiting for players ({count}/{needed} needed); q leaves": (
         "venter på spillere ({count}/{needed} kræves); q forlader bordet",

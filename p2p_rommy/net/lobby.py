@@ -391,6 +391,13 @@ class LobbyHost:
         await self._advertise()
         return self.port
 
+    def remove(self, key: bytes) -> None:
+        """The creator sends a member away (a ghost, a squatter): its connection closes,
+        and it leaves the table as if it had gone."""
+        connection = self.connections.get(key)
+        if connection is not None and self.open:
+            connection.writer.close()
+
     def start_now(self) -> None:
         """The creator starts the game (from the client)."""
         self._start.set()

@@ -35,6 +35,9 @@ class LobbyModel:
     """This player's public key."""
     start: Callable[[], None] | None = None
     """The creator's start (None for a player who joined)."""
+    remove: Callable[[bytes], None] | None = None
+    """The creator's way to send a member away (None for a player who joined)."""
+    removing: bool = False
     members: list[tuple[str, bytes]] = field(default_factory=list)
     known: KnownPlayers | None = None
     """Players met before: a known name with a new key is warned about."""
@@ -84,16 +87,31 @@ class LobbyModel:
         self.status = _("starting: seats and the first dealer are drawn by a joint coin...")
         self.start()
 
+    def choose_removal(self) -> None:
+        """`x`: the creator picks a player to send away by number."""
+        if self.remove is not None and len(self.members) > 1:
+            self.removing = True
+
+    def remove_number(self, number: int) -> None:
+        self.removing = False
+        if self.remove is None or not 2 <= number <= len(self.members):
+            return
+        name, key = self.members[number - 1]
+        self.remove(key)
+        self.status = _("{name} was sent away from the table").format(name=name)
+
     def prompt(self) -> str:
+        if self.removing:
+            return _("Send away which player? 2-{last}, Esc cancels").format(last=len(self.members))
         if self.confirm_quit:
             return _("Leave the table? y / n")
         if self.status:
             return self.status
         if self.start is not None:
             if len(self.members) >= self.min_players:
-                return _("Enter starts the game with {count} players; q leaves").format(
-                    count=len(self.members)
-                )
+                return _(
+                    "Enter starts the game with {count} players; x sends a player away; q leaves"
+                ).format(count=len(self.members))
             return _("waiting for players ({count}/{needed} needed); q leaves").format(
                 count=len(self.members), needed=self.min_players
             )
@@ -137,6 +155,21 @@ def build_lobby_app(model: LobbyModel, input=None, output=None) -> Application: 
     @kb.add("enter", filter=idle)
     def _start(event) -> None:  # type: ignore[no-untyped-def]
         model.start_game()
+
+    @kb.add("x", filter=idle)
+    def _remove(event) -> None:  # type: ignore[no-untyped-def]
+        """Send a player away (the creator)."""
+        model.choose_removal()
+
+    for digit in "23456":
+
+        @kb.add(digit, filter=Condition(lambda: model.removing))
+        def _remove_number(event, digit=digit) -> None:  # type: ignore[no-untyped-def]
+            model.remove_number(int(digit))
+
+    @kb.add("escape", filter=Condition(lambda: model.removing))
+    def _cancel_remove(event) -> None:  # type: ignore[no-untyped-def]
+        model.removing = False
 
     @kb.add("q")
     @kb.add("c-c")
