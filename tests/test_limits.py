@@ -86,3 +86,25 @@ def test_a_lobby_member_that_floods_the_creator_is_cut_off():
 
     closed, names = asyncio.run(go())
     assert closed and names == ["Ann"]  # cut off, and gone from the table
+
+
+def test_handshake_slots_keep_a_reserve_for_the_seats_own_addresses():
+    """Strangers rotating their source address can fill the handshake slots, but not the
+    reserve kept for the addresses the seated peers listed (a returning seat gets in)."""
+    from p2p_rommy.net.timing import (
+        MAX_PENDING_HANDSHAKES,
+        MAX_PENDING_PER_SOURCE,
+        RESERVED_FOR_SEATS,
+    )
+
+    identities = [Identity.generate() for _ in range(3)]
+    mesh = Mesh(identities[0], bytes(32), 0, [i.public_key for i in identities], lambda s, e: True)
+    mesh.links[1].addresses = [("192.0.2.11", 4001)]
+    mesh._pending_handshakes = MAX_PENDING_HANDSHAKES  # the strangers hold every slot
+    assert not mesh._admit("192.0.2.99", 0.0)
+    assert mesh._admit("192.0.2.11", 0.0)  # seat 1's own address: the reserve
+    mesh._pending_handshakes = MAX_PENDING_HANDSHAKES + RESERVED_FOR_SEATS
+    assert not mesh._admit("192.0.2.11", 0.0)  # the reserve is bounded too
+    mesh._pending_handshakes = 0
+    mesh._pending_from["192.0.2.50"] = MAX_PENDING_PER_SOURCE
+    assert not mesh._admit("192.0.2.50", 0.0) and mesh._admit("192.0.2.51", 0.0)

@@ -164,3 +164,44 @@ def test_a_member_who_leaves_or_is_sent_away_no_longer_holds_a_seat():
     seated, left, squatter_outcome = asyncio.run(asyncio.wait_for(go(), 30))
     assert sorted(seated) == ["Ann", "Ghost", "Squat"] and left == ["Ann"]
     assert isinstance(squatter_outcome, ProtocolError)
+
+
+def test_a_thousand_idle_connections_are_shed_and_a_real_joiner_gets_in(monkeypatch):
+    """Bounded issue: connections that never finish their handshake or never join are
+    capped while pending and closed after their timeout; the table stays joinable."""
+    from p2p_rommy.net import handshake as handshake_module
+
+    monkeypatch.setattr(handshake_module, "HANDSHAKE_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(lobby_module, "LOBBY_REPLY_TIMEOUT_S", 1.0)
+
+    async def go() -> tuple[int, list[str]]:
+        rules = ruleset("rummy")
+        settings = TableSettings("Idle", "rummy", rules.house.values, 64, rules.max_players)
+        host = LobbyHost(Identity.generate(), "Ann", settings, [], LOCAL, None, advertise=False)
+        await host.listen(LOCAL)
+        idle = []
+        for i in range(1000):
+            source = f"127.0.{1 + i // 250}.{2 + i % 250}"
+            with contextlib.suppress(OSError):
+                idle.append(
+                    (await asyncio.open_connection(LOCAL, host.port, local_addr=(source, 0)))[1]
+                )
+        await asyncio.sleep(2.5)  # every idle connection has timed out by now
+        assert host._pending == 0 and not host._pending_from
+        joiner = asyncio.create_task(
+            join_table(Identity.generate(), "Bo", LOCAL, host.port, None, [])
+        )
+        while len(host.members) < 2:
+            await asyncio.sleep(0.02)
+        joiner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await joiner
+        for writer in idle:
+            writer.close()
+        names = [m.name for m in host.members]
+        await host.close()
+        return host.refused_connections, names
+
+    refused, names = asyncio.run(asyncio.wait_for(go(), 60))
+    assert refused >= 1000 - 32 - 8  # beyond the pending cap, refused at once
+    assert names == ["Ann", "Bo"]

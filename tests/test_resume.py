@@ -53,7 +53,32 @@ MOMENTS = {
 }
 
 
-async def crash_and_resume(tmp_path, moment, victim: int = 1, seed: int = 4, damage=None):
+async def slowloris(targets: list[tuple[str, int]], stop: asyncio.Event) -> int:
+    """Silent connections to every target from rotating 127.0.0.x source addresses,
+    re-opened as they are dropped, until `stop`; returns how many were opened."""
+    opened, held = 0, []
+    source = 2
+    while not stop.is_set():
+        for host, port in targets * 8:
+            source = source % 250 + 2
+            try:
+                _, writer = await asyncio.open_connection(
+                    host, port, local_addr=(f"127.0.0.{source}", 0)
+                )
+                held.append(writer)
+                opened += 1
+            except OSError:
+                pass
+        held = [w for w in held if not w.is_closing()][-400:]
+        await asyncio.sleep(0.005)
+    for writer in held:
+        writer.close()
+    return opened
+
+
+async def crash_and_resume(
+    tmp_path, moment, victim: int = 1, seed: int = 4, damage=None, siege: bool = False
+):
     variant, players, house = "rummy", 3, {"target_score": "1"}
     config, identities = seeded_config(variant, players, house, seed)
     genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
@@ -95,6 +120,11 @@ async def crash_and_resume(tmp_path, moment, victim: int = 1, seed: int = 4, dam
     else:
         assert saved.repaired and "damaged" in saved.repaired
         assert saved.records == sessions[victim].peer.records[: len(saved.records)]
+    stop = asyncio.Event()
+    if siege:  # strangers hold every handshake slot the others have, from many addresses
+        targets = [addresses[s][0] for s in range(players) if s != victim]
+        sieging = asyncio.create_task(slowloris(targets, stop))
+        await asyncio.sleep(1.0)
     resumed, _ = session_for(victim, saved.records, saved.seeds)
     resumed.store = store
     assert resumed.peer.catching_up
@@ -102,9 +132,13 @@ async def crash_and_resume(tmp_path, moment, victim: int = 1, seed: int = 4, dam
     resumed.connect(addresses)
     sessions[victim] = resumed
     resumed.start()
-    async with asyncio.timeout(240):
+    async with asyncio.timeout(60 if siege else 240):
         while not all(s.peer.replica.over or s.peer.frozen for s in sessions):
             await asyncio.sleep(0.05)
+    stop.set()
+    if siege:
+        assert await sieging > 100
+        assert all(s.mesh.refused_connections > 50 for i, s in enumerate(sessions) if i != victim)
     for session in sessions:
         await session.mesh.flushed()
         await session.close()
@@ -163,6 +197,16 @@ def test_the_others_end_the_game_without_a_seat_that_never_returns(tmp_path):
     report = verify_transcript(data)
     assert report.fair and report.finished, report.text()
     assert "did not come back" in report.text()
+
+
+def test_a_resumed_seat_gets_back_in_during_a_slowloris_from_rotating_addresses(tmp_path):
+    """Bounded issue: silent connections from many source addresses fill the handshake
+    slots, but the addresses the seats listed keep a reserve: the resumed seat gets in."""
+    sessions, _ = asyncio.run(crash_and_resume(tmp_path, mid_turn, siege=True))
+    assert all(s.peer.frozen is None and s.peer.replica.over for s in sessions)
+    assert all(s.peer.replica.ended is None for s in sessions)  # nobody was ended out
+    data = [next((tmp_path / f"seat{s}").glob("games/*/transcript")).read_bytes() for s in range(3)]
+    assert data[0] == data[1] == data[2]
 
 
 def flip_a_byte_in_the_middle(path) -> None:

@@ -42,7 +42,12 @@ from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.net.discovery import Advertiser, TableAd
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
-from p2p_rommy.net.timing import LOBBY_REPLY_TIMEOUT_S, START_STAGE_TIMEOUT_S
+from p2p_rommy.net.timing import (
+    LOBBY_REPLY_TIMEOUT_S,
+    MAX_PENDING_HANDSHAKES,
+    MAX_PENDING_PER_SOURCE,
+    START_STAGE_TIMEOUT_S,
+)
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.wire.codec import (
     Schema,
@@ -381,6 +386,10 @@ class LobbyHost:
         self.port = 0
         self.open = True
         self._start = asyncio.Event()
+        self._pending = 0
+        self._pending_from: dict[str, int] = {}
+        self.refused_connections = 0
+        """Connections closed at once: too many still proving a key or owing a join."""
         self._inbox: asyncio.Queue[tuple[bytes, dict[str, Any], bytes]] = asyncio.Queue(
             maxsize=LOBBY_INBOX_MAX
         )
@@ -468,7 +477,46 @@ class LobbyHost:
             with contextlib.suppress(OSError):
                 await connection.send(envelope)
 
+    def _admit(self, address: str) -> bool:
+        """A new connection may start only while fewer than `MAX_PENDING_HANDSHAKES` are
+        still proving a key or owing their join (`MAX_PENDING_PER_SOURCE` per address):
+        idle connections cannot pile up, and each is shed after its timeout."""
+        return (
+            self._pending < MAX_PENDING_HANDSHAKES
+            and self._pending_from.get(address, 0) < MAX_PENDING_PER_SOURCE
+        )
+
     async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        if not self._admit(address):
+            self.refused_connections += 1
+            writer.close()
+            return
+        self._pending += 1
+        self._pending_from[address] = self._pending_from.get(address, 0) + 1
+        pending = [True]
+        try:
+            await self._join(reader, writer, address, pending)
+        finally:
+            if pending[0]:  # it never joined
+                self._release(address)
+
+    def _release(self, address: str) -> None:
+        self._pending -= 1
+        self._pending_from[address] -= 1
+        if not self._pending_from[address]:
+            del self._pending_from[address]
+
+    async def _join(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        address: str,
+        pending: list[bool],
+    ) -> None:
+        """Handshake, join, then follow the member until its connection ends; `pending`
+        is cleared (and the slot released) once it has joined."""
         member: Member | None = None
         try:
             proven = await handshake(reader, writer, self.identity, self.lobby, lambda key: True)
@@ -481,6 +529,8 @@ class LobbyHost:
             if any(m.key == joining.key for m in self.members):
                 raise ProtocolError(None, "that key is already at the table")
             member = joining
+            self._release(address)  # joined: no longer pending
+            pending[0] = False
             self.members.append(member)
             self.connections[member.key] = connection
             log.info("%s joined (%s)", member.name, fingerprint(member.key))

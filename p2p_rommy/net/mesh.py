@@ -27,10 +27,13 @@ from p2p_rommy.net.timing import (
     FAILED_HANDSHAKES_BEFORE_PENALTY,
     HEARTBEAT_S,
     MAX_PENDING_HANDSHAKES,
+    MAX_PENDING_PER_SOURCE,
     MAX_STRIKES,
     PENALTY_S,
     RECONNECT_FIRST_S,
     RECONNECT_MAX_S,
+    REMEMBERED_ADDRESSES,
+    RESERVED_FOR_SEATS,
 )
 from p2p_rommy.wire.identity import Identity
 
@@ -80,6 +83,7 @@ class Mesh:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
         self._pending_handshakes = 0
+        self._pending_from: dict[str, int] = {}
         self._failed: dict[str, int] = {}
         self._penalty: dict[str, float] = {}
         self.refused_connections = 0
@@ -179,13 +183,12 @@ class Mesh:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         now = asyncio.get_running_loop().time()
-        if self._penalty.get(address, 0.0) > now or (
-            self._pending_handshakes >= MAX_PENDING_HANDSHAKES
-        ):
+        if not self._admit(address, now):
             self.refused_connections += 1
             writer.close()
             return
         self._pending_handshakes += 1
+        self._pending_from[address] = self._pending_from.get(address, 0) + 1
         try:
             proven = await handshake(reader, writer, self.identity, self.table, self._allowed)
         except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
@@ -199,6 +202,9 @@ class Mesh:
             return
         finally:
             self._pending_handshakes -= 1
+            self._pending_from[address] -= 1
+            if not self._pending_from[address]:
+                del self._pending_from[address]
         seat = self.keys.index(proven.public_key)
         await self._serve(self.links[seat], reader, writer, address)
 
@@ -226,6 +232,24 @@ class Mesh:
                 return
             await asyncio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX_S)
+
+    def _admit(self, address: str, now: float) -> bool:
+        """Whether a new connection from `address` may start its handshake: not under a
+        penalty, not too many from one address, and a free slot — where the addresses
+        the seated peers listed keep a reserve of slots of their own."""
+        if len(self._penalty) > REMEMBERED_ADDRESSES or len(self._failed) > REMEMBERED_ADDRESSES:
+            self._penalty = {a: t for a, t in self._penalty.items() if t > now}
+            self._failed.clear()
+        if self._penalty.get(address, 0.0) > now:
+            return False
+        if self._pending_from.get(address, 0) >= MAX_PENDING_PER_SOURCE:
+            return False
+        if self._pending_handshakes < MAX_PENDING_HANDSHAKES:
+            return True
+        seated = {host for link in self.links.values() for host, _ in link.addresses}
+        return address in seated and (
+            self._pending_handshakes < MAX_PENDING_HANDSHAKES + RESERVED_FOR_SEATS
+        )
 
     async def _serve(
         self,

@@ -26,6 +26,13 @@ connections from that address are refused for this long."""
 MAX_PENDING_HANDSHAKES = 32
 """Connections still proving a key; more are closed at once (a flood)."""
 FAILED_HANDSHAKES_BEFORE_PENALTY = 5
+MAX_PENDING_PER_SOURCE = 8
+"""Connections from one address still proving a key (a 6-seat table dials 5 at once)."""
+RESERVED_FOR_SEATS = 8
+"""Handshake slots beyond `MAX_PENDING_HANDSHAKES` kept for the addresses seated peers
+listed: strangers rotating their source address cannot lock a returning seat out."""
+REMEMBERED_ADDRESSES = 1024
+"""Addresses whose failures and penalties are remembered; beyond it, the expired go."""
 START_STAGE_TIMEOUT_S = 30.0
 """Each stage of a lobby's start (coin commits, coin reveals, config signatures) must
 complete within this time; then the start stops, naming who did not send theirs."""
