@@ -311,13 +311,32 @@ def _tables(args: argparse.Namespace) -> int:
     return run(list_tables(args.interface, args.wait))
 
 
+TRANSCRIPT_MAX_BYTES = 1 << 30
+"""Largest transcript file read (1 GiB; a 7-round lp match is a few MB)."""
+
+
+def read_transcript_file(path: Path) -> bytes:
+    """A transcript file's bytes; `OSError` (with a reason) for anything that is not a
+    regular file of a sane size: a FIFO or `/dev/zero` must not be read forever."""
+    import errno
+    import stat
+
+    status = os.stat(path)  # before opening: opening a FIFO would wait for a writer
+    if not stat.S_ISREG(status.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a pipe or a device?)")
+    if status.st_size > TRANSCRIPT_MAX_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {TRANSCRIPT_MAX_BYTES >> 20} MiB")
+    with open(path, "rb") as file:
+        return file.read(TRANSCRIPT_MAX_BYTES + 1)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from p2p_rommy.verify import UnreadableTranscript, verify_transcript
 
     try:
-        data = args.transcript.read_bytes()
+        data = read_transcript_file(args.transcript)
     except OSError as error:
-        print(f"rommy: cannot read {args.transcript}: {error.strerror}", file=sys.stderr)
+        print(printable(f"rommy: cannot read {args.transcript}: {error.strerror}"), file=sys.stderr)
         return 2
     try:
         report = verify_transcript(data)
@@ -333,7 +352,7 @@ def _replay(args: argparse.Namespace) -> int:
     from p2p_rommy.verify import UnreadableTranscript
 
     try:
-        data = args.transcript.read_bytes()
+        data = read_transcript_file(args.transcript)
         lines = replay_lines(data, args.round, args.ascii)
     except OSError as error:
         print(f"rommy: cannot read {args.transcript}: {error.strerror}", file=sys.stderr)

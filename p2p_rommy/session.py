@@ -96,9 +96,9 @@ class Session:
 
     def _on_message(self, seat: int, envelope: bytes) -> bool:
         """Hand an envelope to the peer; False if it refused it (the mesh counts those)."""
-        refused = len(self.peer.refused)
+        refused = self.peer.refused_count
         self._handle(self.peer.receive(envelope, self.clock(), seat))
-        return len(self.peer.refused) == refused
+        return self.peer.refused_count == refused
 
     def _on_change(self) -> None:
         self.changed.set()

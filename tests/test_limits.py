@@ -4,6 +4,7 @@ queue is bounded, and a lobby member cannot make the creator keep what it sends.
 from __future__ import annotations
 
 import asyncio
+import os
 
 from p2p_rommy.limits import CHAT_BURST, OUTBOX_MAX, SYNC_BURST, TokenBucket
 from p2p_rommy.log.messages import Chat, Sync
@@ -15,6 +16,12 @@ from p2p_rommy.rules import ruleset
 from p2p_rommy.wire.codec import pack
 from p2p_rommy.wire.identity import Identity
 from tests.peer_table import PeerTable
+
+
+def rss_mb() -> float:
+    """This process's resident memory now, in MiB (from /proc)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
 
 
 def test_a_token_bucket_allows_a_burst_then_its_rate():
@@ -69,8 +76,9 @@ def test_a_lobby_member_that_floods_the_creator_is_cut_off():
         writer.write(frame(MESSAGE + join_entry(flooder, host.lobby, "Mal", [])))
         big = flooder.sign(pack({"kind": "lobby/chatter", "pad": bytes(60_000)}))
         closed = False
+        before = rss_mb()
         try:
-            for _ in range(50):
+            for _ in range(1000):  # 60 MB of signed lobby messages
                 writer.write(frame(MESSAGE + big))
                 await writer.drain()
             async with asyncio.timeout(5):
@@ -79,13 +87,15 @@ def test_a_lobby_member_that_floods_the_creator_is_cut_off():
         except (ConnectionError, asyncio.IncompleteReadError):
             closed = True
         await asyncio.sleep(0.2)
+        grown = rss_mb() - before
         names = [m.name for m in host.members]
         writer.close()
         await host.close()
-        return closed, names
+        return closed, names, grown
 
-    closed, names = asyncio.run(go())
+    closed, names, grown = asyncio.run(go())
     assert closed and names == ["Ann"]  # cut off, and gone from the table
+    assert grown < 20, grown  # the creator kept none of it
 
 
 def test_handshake_slots_keep_a_reserve_for_the_seats_own_addresses():

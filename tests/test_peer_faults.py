@@ -9,6 +9,7 @@ import msgpack
 
 from p2p_rommy.engine.moves import DrawStock
 from p2p_rommy.log.messages import Ack, MoveStep, Step
+from p2p_rommy.log.peer import REFUSED_KEPT
 from tests.peer_table import PeerTable
 
 
@@ -49,7 +50,9 @@ def test_a_step_out_of_turn_is_refused_without_stopping_the_table():
     before = (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative)
     out = peer.receive(envelope, via=2)
     assert out.broadcast == [] and peer.frozen is None
-    assert peer.refused == ["from seat 2: seat 2 proposed step 1 out of turn (it is seat 0's step)"]
+    assert list(peer.refused) == [
+        "from seat 2: seat 2 proposed step 1 out of turn (it is seat 0's step)"
+    ]
     assert (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative) == before
     assert peer.receive(outputs[0][0]).broadcast  # seat 0's step is still ACKed
     peer.receive(envelope, via=2)  # and the rogue step stays refused while it is pending
@@ -118,5 +121,7 @@ def test_acks_and_buy_answers_far_ahead_are_refused_not_kept():
         for message in (ack, answer):
             peer.receive(flooder.replica.identity.sign(message.encode()), via=2)
     assert len(peer._acks) <= 8 and len(peer._answers) <= 8
-    assert sum("too far ahead" in r for r in peer.refused) >= 2 * (199 - 8)
+    assert peer.refused_count >= 2 * (199 - 8)  # every one refused...
+    assert len(peer.refused) <= REFUSED_KEPT  # ...and the reasons kept are bounded too
+    assert all("too far ahead" in r for r in peer.refused)
     assert peer.frozen is None

@@ -190,3 +190,14 @@ def test_replay_shows_every_hand_of_a_finished_round(capsys, tmp_path, clean):
     path.write_bytes(cut)
     assert main(["replay", str(path)]) == 0
     assert "??" in capsys.readouterr().out
+
+
+def test_a_pipe_or_a_device_is_refused_not_read_forever(capsys, tmp_path):
+    """Bounded issue: `rommy verify` on a FIFO or /dev/zero says so and exits 2."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero"):
+        assert main(["verify", str(path)]) == 2
+        assert "not a regular file" in capsys.readouterr().err

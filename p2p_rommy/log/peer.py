@@ -75,6 +75,8 @@ STALL_AFTER_S = 30.0
 """Waiting this long for one seat's message is reported as a stall naming the seat."""
 CHAT_KEPT = 500
 """Chat lines kept in memory (the oldest go first)."""
+REFUSED_KEPT = 200
+"""Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
 FUTURE_STEPS = 8
 """How far ahead of its committed state a peer keeps steps that arrived early."""
 
@@ -158,7 +160,10 @@ class Peer:
         self.culprit: int | None = None
         """The seat the evidence blames for the freeze, when it does."""
         self.evidence: list[tuple[bytes, bytes]] = []
-        self.refused: list[str] = []
+        self.refused: deque[str] = deque(maxlen=REFUSED_KEPT)
+        """The latest refusals (input dropped with a reason), the oldest going first."""
+        self.refused_count = 0
+        """Refusals since the start (`refused` keeps only the latest)."""
         self.chat: deque[tuple[int, str]] = deque(maxlen=CHAT_KEPT)
         """(seat, text) of the latest chat lines, this seat's own included, as received."""
         self.chat_count = 0
@@ -742,6 +747,7 @@ class Peer:
     def _refuse(self, reason: str) -> None:
         log.warning("refused: %s", reason)
         self.refused.append(reason)
+        self.refused_count += 1
 
     def _note(self, note: str) -> None:
         log.info("note: %s", note)

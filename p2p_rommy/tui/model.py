@@ -250,11 +250,14 @@ class ClientModel:
         for seat, text in list(peer.chat)[len(peer.chat) - new_chat :]:
             self.log.append(f"{self.names[seat]}: {text}")
         self._seen["chat"] = peer.chat_count
-        for reason in peer.refused[self._seen["refused"] :]:
+        new_refused = min(peer.refused_count - self._seen["refused"], len(peer.refused))
+        for reason in list(peer.refused)[len(peer.refused) - new_refused :]:
             self.log.append(_("refused: {reason}").format(reason=reason))
         for entry in [*peer.stalls[self._seen["stalls"] :], *peer.notes[self._seen["notes"] :]]:
             self.log.append(str(entry))
-        self._seen.update(refused=len(peer.refused), stalls=len(peer.stalls), notes=len(peer.notes))
+        self._seen.update(
+            refused=peer.refused_count, stalls=len(peer.stalls), notes=len(peer.notes)
+        )
         return list(self.log)
 
     def hide_scores(self) -> None:
