@@ -99,13 +99,19 @@ class RerollingCreator(LobbyHost):
     """A creator that sees every coin value and then stops the start (to open the table
     again until the seating suits it)."""
 
+    hangs_up = False
+
     async def _relay(self, stage: str, items: list[bytes]) -> None:
         if stage == "reveals":
+            if self.hangs_up:
+                for connection in self.connections.values():
+                    connection.writer.close()
             await asyncio.sleep(3600)
         await super()._relay(stage, items)
 
 
-def test_a_creator_that_stops_after_the_reveals_is_named_for_it(monkeypatch):
+@pytest.mark.parametrize("hangs_up", [False, True], ids=["goes-quiet", "hangs-up"])
+def test_a_creator_that_stops_after_the_reveals_is_named_for_it(monkeypatch, hangs_up):
     """Trust issue, attack 6: everyone commits before anyone reveals, and a creator that
     stops after seeing the values cannot do so unseen: every joiner names it."""
     monkeypatch.setattr(lobby_module, "START_STAGE_TIMEOUT_S", 2.0)
@@ -115,6 +121,7 @@ def test_a_creator_that_stops_after_the_reveals_is_named_for_it(monkeypatch):
         creator = Identity.generate()
         settings = TableSettings("Reroll", "rummy", rules.house.values, 64, rules.max_players)
         host = RerollingCreator(creator, "Ann", settings, [], LOCAL, 3, advertise=False)
+        host.hangs_up = hangs_up
         await host.listen(LOCAL)
         running = asyncio.create_task(host.run())
         joining = [
@@ -131,7 +138,7 @@ def test_a_creator_that_stops_after_the_reveals_is_named_for_it(monkeypatch):
     creator, results = asyncio.run(go())
     for result in results:
         assert isinstance(result, ProtocolError), result
-        assert "stopped the start after every coin value" in result.reason
+        assert "the start stopped after you revealed your coin value" in result.reason
         assert "Ann" in result.reason and creator in result.reason
 
 

@@ -688,13 +688,19 @@ async def _follow(
     config: GameConfig | None = None
     revealed = False
     while True:
-        wait = START_STAGE_TIMEOUT_S if coin is not None else None
+        # after the start began, twice the creator's own stage timeout: an honest creator
+        # gives up first (and says why in its own log) before a joiner blames it
+        wait = 2 * START_STAGE_TIMEOUT_S if coin is not None else None
         if state is None:
             wait = LOBBY_REPLY_TIMEOUT_S
         try:
             async with asyncio.timeout(wait):
                 envelope = await connection.receive()
         except TimeoutError:
+            raise ProtocolError(None, _silence(state, proven.public_key, revealed)) from None
+        except (asyncio.IncompleteReadError, ConnectionError):
+            if not revealed:
+                raise
             raise ProtocolError(None, _silence(state, proven.public_key, revealed)) from None
         body = _body(connection.key, envelope)
         kind = body.get("kind")
@@ -754,8 +760,9 @@ def _silence(state: LobbyState | None, creator: bytes, revealed: bool) -> str:
     name = state.members[0].name
     if revealed:
         return (
-            f"{name} ({who}), the table's creator, stopped the start after every coin "
-            "value was revealed to it. A creator who does this can draw the seats again "
-            "until they suit it: if it happens again, play at another table"
+            f"the start stopped after you revealed your coin value: {name} ({who}), the "
+            "table's creator, sees every value before anyone else. A creator who stops "
+            "here can draw the seats again until they suit it: if it happens again at "
+            "this table, play at another"
         )
     return f"the start stopped: {name} ({who}), the table's creator, went quiet"
