@@ -31,6 +31,11 @@ from p2p_rommy.storage import GameStore
 
 log = logging.getLogger(__name__)
 
+PAUSE_NOTICE = "pausing: my disk is full, I will be back with rommy resume"
+"""What a seat that cannot write says to the table (as chat) before it stops."""
+PAUSE_FLUSH_S = 2.0
+"""How long a stopping seat waits for that word to go out."""
+
 
 class Session:
     def __init__(
@@ -137,9 +142,15 @@ class Session:
         log.error("%s", self.halted)
         if self._ticker is not None:
             self._ticker.cancel()
-        asyncio.get_running_loop().create_task(self.mesh.close())
+        # a signed word to the table (not part of the game), then nothing more
+        self.mesh.broadcast(self.peer.say(PAUSE_NOTICE).broadcast)
+        asyncio.get_running_loop().create_task(self._stop_after_notice())
         self.changed.set()
         self.done.set()
+
+    async def _stop_after_notice(self) -> None:
+        await self.mesh.flushed(PAUSE_FLUSH_S)
+        await self.mesh.close()
 
     def _committed(self, record: Record) -> None:
         if self.store is not None:

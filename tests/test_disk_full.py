@@ -72,6 +72,7 @@ async def fill_up_and_resume(tmp_path):
             await asyncio.sleep(0.05)
     halted = victim.halted
     stalled = [s.peer.frozen for s in others]
+    assert all(any("disk is full" in text for _, text in s.peer.chat) for s in others)
     stopped_at = victim.peer.replica.n
     await victim.close()
 
