@@ -315,31 +315,40 @@ TRANSCRIPT_MAX_BYTES = 1 << 30
 """Largest transcript file read (1 GiB; a 7-round lp match is a few MB)."""
 
 
-def read_transcript_file(path: Path) -> bytes:
-    """A transcript file's bytes; `OSError` (with a reason) for anything that is not a
-    regular file of a sane size: a FIFO or `/dev/zero` must not be read forever."""
+def regular_file(path: Path) -> int:
+    """`path`'s size; `OSError` (with a reason) unless it is a regular file: a FIFO or
+    `/dev/zero` must not be read forever. Checked before opening (opening a FIFO waits
+    for a writer)."""
     import errno
     import stat
 
-    status = os.stat(path)  # before opening: opening a FIFO would wait for a writer
+    status = os.stat(path)
     if not stat.S_ISREG(status.st_mode):
         raise OSError(errno.EINVAL, "not a regular file (a pipe or a device?)")
-    if status.st_size > TRANSCRIPT_MAX_BYTES:
+    return status.st_size
+
+
+def read_transcript_file(path: Path) -> bytes:
+    """A transcript file's bytes, for `rommy replay` (which shows every step, so holds
+    them); `OSError` for a non-regular file or one over `TRANSCRIPT_MAX_BYTES`."""
+    import errno
+
+    if regular_file(path) > TRANSCRIPT_MAX_BYTES:
         raise OSError(errno.EFBIG, f"larger than {TRANSCRIPT_MAX_BYTES >> 20} MiB")
     with open(path, "rb") as file:
         return file.read(TRANSCRIPT_MAX_BYTES + 1)
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from p2p_rommy.verify import UnreadableTranscript, verify_transcript
+    from p2p_rommy.verify import UnreadableTranscript, verify_stream
 
     try:
-        data = read_transcript_file(args.transcript)
+        regular_file(args.transcript)
+        with open(args.transcript, "rb") as file:
+            report = verify_stream(file)  # one record at a time
     except OSError as error:
         print(printable(f"rommy: cannot read {args.transcript}: {error.strerror}"), file=sys.stderr)
         return 2
-    try:
-        report = verify_transcript(data)
     except UnreadableTranscript as error:
         print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
         return 2

@@ -22,16 +22,17 @@ damage, naming nobody. The verdicts and their exit codes:
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode
+from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode, decode_record
 from p2p_rommy.log.replica import Replica
-from p2p_rommy.log.transcript import parse
+from p2p_rommy.log.transcript import MAGIC, FrameReader, check_genesis
 from p2p_rommy.wire.identity import fingerprint, open_envelope
 
 EXIT_FAIR = 0
@@ -187,18 +188,38 @@ class VerifyReport:
 
 
 def verify_transcript(data: bytes) -> VerifyReport:
-    """Check a transcript; raise `UnreadableTranscript` if it is not one."""
+    """Check a transcript held in memory (see `verify_stream`)."""
+    return verify_stream(io.BytesIO(data))
+
+
+def verify_stream(file: BinaryIO) -> VerifyReport:
+    """Check a transcript read from `file` one record at a time (memory is bounded by
+    the largest record, not the file); `UnreadableTranscript` if it is not one."""
+    if file.read(len(MAGIC)) != MAGIC:
+        raise UnreadableTranscript("not a p2p-rommy transcript (bad magic line)")
+    reader = FrameReader(file)
+    frames = iter(reader)
+    first = next(frames, None)
+    if first is None:
+        problem = reader.damaged or reader.torn
+        raise UnreadableTranscript(
+            "the transcript has no game config" + (f" ({problem})" if problem else "")
+        )
     try:
-        parsed = parse(data)
+        config = check_genesis(first).config
     except ProtocolError as error:
         raise UnreadableTranscript(error.reason) from None
-    config = parsed.genesis.config
     report = VerifyReport(config)
     replica = Replica(config, None, None)
     roster = replica.roster
-    for n, record in enumerate(parsed.records, start=1):
+    for n, payload in enumerate(frames, start=1):
         if replica.over:
-            report.damage = f"{len(parsed.records) - n + 1} records after the game's end"
+            report.damage = f"records after the game's end (from record {n})"
+            break
+        try:
+            record = decode_record(payload)
+        except ProtocolError as error:
+            report.damage = f"record {n} is unreadable ({error.reason})"
             break
         try:
             _check_record(replica, roster, n, record)
@@ -211,18 +232,18 @@ def verify_transcript(data: bytes) -> VerifyReport:
             break
         report.steps = n
     if report.damage is None and report.what is None:
-        if parsed.damaged is not None:
-            report.damage = parsed.damaged
-        elif parsed.torn is not None and replica.over:
-            report.damage = f"bytes after the game's end ({parsed.torn})"
+        if reader.damaged is not None:
+            report.damage = reader.damaged
+        elif reader.torn is not None and replica.over:
+            report.damage = f"bytes after the game's end ({reader.torn})"
     report.rounds = [_summary(config, round_no, audit) for round_no, audit in replica.audits]
     report.cards = {round_no: dict(audit.cards) for round_no, audit in replica.audits}
     report.scores = replica.state.scores
     report.finished = replica.over
     if replica.ended is not None:
         report.absent, report.ended = replica.ended
-    if parsed.torn:
-        report.pending.append(f"the transcript ends in {parsed.torn} (a crash in mid-write)")
+    if reader.torn and report.damage is None:
+        report.pending.append(f"the transcript ends in {reader.torn} (a crash in mid-write)")
     if report.fair and not replica.over and replica.deck is not None:
         report.pending.append(
             f"the seeds of round {replica.deck.seat.params.round_no + 1} (the round is not over): "

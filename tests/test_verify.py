@@ -201,3 +201,23 @@ def test_a_pipe_or_a_device_is_refused_not_read_forever(capsys, tmp_path):
     for path in (fifo, "/dev/zero"):
         assert main(["verify", str(path)]) == 2
         assert "not a regular file" in capsys.readouterr().err
+
+
+def test_verify_streams_one_record_at_a_time(tmp_path, clean):
+    """Bounded issue: memory is bounded by the largest record, not the file: a
+    transcript twenty times as long (a finished game followed by copies of its records,
+    which is damage) is checked without holding it."""
+    import tracemalloc
+
+    from p2p_rommy.verify import verify_stream
+
+    tail = b"".join(frame_record(r.encode()) for r in _records(clean)) * 20
+    path = tmp_path / "long"
+    path.write_bytes(clean + tail)
+    tracemalloc.start()
+    with open(path, "rb") as file:
+        report = verify_stream(file)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert report.status == "damaged" and "after the game's end" in report.damage
+    assert peak < len(clean) + len(tail) // 4  # far less than the file

@@ -11,8 +11,11 @@ Pure encoding here; the file lives in `p2p_rommy.storage`.
 
 from __future__ import annotations
 
+import io
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from p2p_rommy.config import GameConfig, decode_config
 from p2p_rommy.errors import ProtocolError
@@ -109,37 +112,77 @@ class Split:
 
 def split_frames(data: bytes) -> Split:
     """The whole frames in `data`, and what stopped the reading, if anything."""
-    frames: list[bytes] = []
-    offset = 0
-    while offset < len(data):
-        size = int.from_bytes(data[offset : offset + 4], "big") if len(data) - offset >= 8 else -1
-        end = offset + 4 + size
-        if size < 0 or end + 4 > len(data) or _crc(data[offset + 4 : end]) != data[end : end + 4]:
-            later = _next_frame(data, offset + 1)
-            if later is not None:
-                return Split(frames, offset, damaged=f"a damaged record at byte {offset}")
-            return Split(frames, offset, torn=f"a torn record at byte {offset}")
-        frames.append(data[offset + 4 : end])
-        offset = end + 4
-    return Split(frames, offset)
+    reader = FrameReader(io.BytesIO(data))
+    frames = list(reader)
+    return Split(frames, reader.good, reader.torn, reader.damaged)
+
+
+MAX_FRAME_BYTES = 4 << 20
+"""Largest frame read (a record holds at most a 1 MiB step and six small ACKs)."""
+FRAME_START = 0x92
+"""Every frame's payload is a two-item msgpack array (genesis or record)."""
+SCAN_CHUNK_BYTES = 1 << 20
+"""How much of a damaged file is searched at a time for a good frame after the damage."""
+
+
+class FrameReader:
+    """The frames of a file, one at a time: memory is bounded by the largest frame, not
+    the file. Once iteration stops, `torn` or `damaged` says why if it was not the end:
+    a bad frame with no whole, CRC-correct frame after it is a torn tail (a crash in
+    mid-write); with one after it, damage. Offsets count from where reading began."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self.file = file
+        self.base = file.tell()
+        self.good = 0
+        """Bytes of whole frames read so far."""
+        self.torn: str | None = None
+        self.damaged: str | None = None
+
+    def __iter__(self) -> Iterator[bytes]:
+        while True:
+            start = self.file.tell()
+            header = self.file.read(4)
+            if not header:
+                return
+            payload = b""
+            size = int.from_bytes(header, "big") if len(header) == 4 else -1
+            if 0 <= size <= MAX_FRAME_BYTES:
+                payload = self.file.read(size)
+                check = self.file.read(4)
+            if size < 0 or size > MAX_FRAME_BYTES or len(payload) < size or _crc(payload) != check:
+                offset = start - self.base
+                if self._frame_after(start + 1):
+                    self.damaged = f"a damaged record at byte {offset}"
+                else:
+                    self.torn = f"a torn record at byte {offset}"
+                return
+            self.good = self.file.tell() - self.base
+            yield payload
+
+    def _frame_after(self, start: int) -> bool:
+        """Whether a whole, CRC-correct frame begins anywhere at or after `start`."""
+        position = start + 4  # a payload's first byte, at the earliest
+        while True:
+            self.file.seek(position)
+            chunk = self.file.read(SCAN_CHUNK_BYTES)
+            if not chunk:
+                return False
+            at = chunk.find(bytes([FRAME_START]))
+            while at != -1:
+                if self._whole_frame_at(position + at - 4):
+                    return True
+                at = chunk.find(bytes([FRAME_START]), at + 1)
+            position += len(chunk)
+
+    def _whole_frame_at(self, offset: int) -> bool:
+        self.file.seek(offset)
+        size = int.from_bytes(self.file.read(4), "big")
+        if size > MAX_FRAME_BYTES:
+            return False
+        payload = self.file.read(size)
+        return len(payload) == size and _crc(payload) == self.file.read(4)
 
 
 def _crc(payload: bytes) -> bytes:
     return zlib.crc32(payload).to_bytes(4, "big")
-
-
-FRAME_START = 0x92
-"""Every frame's payload is a two-item msgpack array (genesis or record)."""
-
-
-def _next_frame(data: bytes, start: int) -> int | None:
-    """The offset of a whole, CRC-correct frame at or after `start`, if there is one."""
-    at = data.find(bytes([FRAME_START]), start + 4)
-    while at != -1:
-        offset = at - 4
-        size = int.from_bytes(data[offset:at], "big")
-        end = at + size
-        if end + 4 <= len(data) and _crc(data[at:end]) == data[end : end + 4]:
-            return offset
-        at = data.find(bytes([FRAME_START]), at + 1)
-    return None
