@@ -211,7 +211,78 @@ def _peers(quick: bool) -> Figures:
             process.wait(timeout=900)
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     figures["peers.peak_rss_mb"] = round(peak_kb / 1024, 1)
+    figures["peers.flood_rss_mb"] = round(flood_growth_mb(2_000 if quick else 20_000), 1)
     return figures
+
+
+def _rss_mb() -> float:
+    """This process's resident memory now, in MiB (from /proc)."""
+    import os
+
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+
+
+def flood_growth_mb(count: int) -> float:
+    """The largest growth of this process's memory while a seated peer takes `count` each
+    of future ACKs, future buy answers, catch-up asks and chat lines from another seat,
+    and while a lobby creator takes a member's flood of 60 KB messages."""
+    import asyncio
+
+    from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
+    from p2p_rommy.log.peer import Peer
+    from p2p_rommy.log.replica import Replica
+    from p2p_rommy.netsim import seeded_config
+
+    before = _rss_mb()
+    grown = 0.0
+    config, identities = seeded_config("rummy", 3, {}, 1)
+    peer = Peer(Replica(config, 1, identities[1]))
+    game, sign = config.game_id, identities[2].sign
+    for i in range(count):
+        now = i / 1000
+        for message in (
+            Ack(game, 100 + i, 2, bytes(32)),
+            BuyAnswer(game, 100 + i, 2, True),
+            Sync(game, 2, 0, True),
+            Chat(game, 2, f"flood {i}"),
+        ):
+            peer.receive(sign(message.encode()), now, 2)
+        if i % 1000 == 0:
+            grown = max(grown, _rss_mb() - before)
+    grown = max(grown, _rss_mb() - before)
+    asyncio.run(_lobby_flood(count // 20))
+    return max(grown, _rss_mb() - before)
+
+
+async def _lobby_flood(messages: int) -> None:
+    """A member sends `messages` signed 60 KB lobby messages to a creator."""
+    import asyncio
+
+    from p2p_rommy.net.framing import frame
+    from p2p_rommy.net.handshake import handshake
+    from p2p_rommy.net.lobby import MESSAGE, LobbyHost, TableSettings, join_entry
+    from p2p_rommy.rules.variants import ruleset
+    from p2p_rommy.wire.codec import pack
+    from p2p_rommy.wire.identity import Identity
+
+    rules = ruleset("rummy")
+    settings = TableSettings("Flood", "rummy", rules.house.values, 64, rules.max_players)
+    host = LobbyHost(Identity.generate(), "Ann", settings, [], "127.0.0.1", None, advertise=False)
+    await host.listen("127.0.0.1")
+    flooder = Identity.generate()
+    reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+    await handshake(reader, writer, flooder, host.lobby, lambda key: True)
+    writer.write(frame(MESSAGE + join_entry(flooder, host.lobby, "Mal", [])))
+    big = frame(MESSAGE + flooder.sign(pack({"kind": "lobby/chatter", "pad": bytes(60_000)})))
+    try:
+        for _ in range(messages):
+            writer.write(big)
+            await writer.drain()
+    except (ConnectionError, OSError):
+        pass
+    writer.close()
+    await host.close()
 
 
 class _Timed:

@@ -745,9 +745,11 @@ class Peer:
         return self.replica.identity.sign(message.encode())
 
     def _refuse(self, reason: str) -> None:
-        log.warning("refused: %s", reason)
         self.refused.append(reason)
         self.refused_count += 1
+        if self.refused_count <= REFUSED_KEPT or self.refused_count % 1000 == 0:
+            # a flood of bad input must not become a flood of log lines
+            log.warning("refused (%d so far): %s", self.refused_count, reason)
 
     def _note(self, note: str) -> None:
         log.info("note: %s", note)
