@@ -75,6 +75,8 @@ STALL_AFTER_S = 30.0
 """Waiting this long for one seat's message is reported as a stall naming the seat."""
 CHAT_KEPT = 500
 """Chat lines kept in memory (the oldest go first)."""
+EVIDENCE_KEPT = 16
+"""Pairs of contradicting signed messages kept as proof (more prove nothing new)."""
 REFUSED_KEPT = 200
 """Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
 FUTURE_STEPS = 8
@@ -763,7 +765,8 @@ class Peer:
 
     def _equivocation(self, first: bytes, second: bytes, what: str = "steps") -> None:
         """Two different messages signed by one seat for one step number: proof."""
-        self.evidence.append((first, second))
+        if len(self.evidence) < EVIDENCE_KEPT:  # one proof names the seat; a few suffice
+            self.evidence.append((first, second))
         seat = decode_step_or_ack_seat(first)
         report = f"seat {seat} signed two different {what} for step {decode_step_number(first)}"
         report += " (kept as proof)"
