@@ -65,6 +65,7 @@ class Session:
         self._saved_rounds: set[int] = set()
         self.halted: str | None = None
         """Why this seat stopped on its own (a failed write), if it did."""
+        self._stopping: asyncio.Task[None] | None = None
 
     async def listen(
         self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
@@ -144,7 +145,7 @@ class Session:
             self._ticker.cancel()
         # a signed word to the table (not part of the game), then nothing more
         self.mesh.broadcast(self.peer.say(PAUSE_NOTICE).broadcast)
-        asyncio.get_running_loop().create_task(self._stop_after_notice())
+        self._stopping = asyncio.get_running_loop().create_task(self._stop_after_notice())
         self.changed.set()
         self.done.set()
 
