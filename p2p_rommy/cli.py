@@ -33,9 +33,17 @@ def _table_name(value: str) -> str:
     return _name(value, TABLE_NAME_MAX)
 
 
-def _default_name(fallback: str) -> str:
-    name = os.environ.get("USER", "")[:32]
-    return name if name_problem(name) is None else fallback
+def _default_name(fallback: str, machine: bool = True) -> str:
+    """The login name, else (at a network table) the machine's name, else `fallback`."""
+    import socket
+
+    names = [os.environ.get("USER", "")]
+    if machine:
+        names.append(socket.gethostname().split(".")[0])
+    for name in names:
+        if name_problem(name[:32]) is None:
+            return name[:32]
+    return fallback
 
 
 def _house_arg(parser: argparse.ArgumentParser) -> None:
@@ -80,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help="random, easy, normal or hard (default normal)",
     )
-    play.add_argument("--name", type=_name, default=_default_name("You"))
+    play.add_argument("--name", type=_name, default=_default_name("You", machine=False))
     play.add_argument("--seed", type=int, help="repeatable deals and bots")
     play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
     _lang_arg(play)

@@ -73,3 +73,14 @@ def test_printed_text_keeps_its_own_lines_and_escapes_the_rest():
     assert out.endswith("at step 9: x")
     ad = TableAd(FAKE_VERDICT, "lp", 1, 6, True, "abcd-0123-4567-89ab", bytes(32), (), 1)
     assert "\x1b" not in inert(ad.describe())
+
+
+def test_players_who_share_a_name_are_numbered_on_screen():
+    from p2p_rommy.wire.text import distinct_names
+
+    assert distinct_names(["Player", "Ann", "Player", "Player"]) == [
+        "Player",
+        "Ann",
+        "Player 2",
+        "Player 3",
+    ]

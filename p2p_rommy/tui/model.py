@@ -30,6 +30,7 @@ from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import interpretations, meld_name
 from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack
+from p2p_rommy.wire.text import distinct_names
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -40,7 +41,7 @@ class ClientModel:
         self.peer = session.peer
         self.replica = self.peer.replica
         self.config = session.config
-        self.names = [seat.name for seat in self.config.seats]
+        self.names = distinct_names([seat.name for seat in self.config.seats])
         self.deck = composition(self.config.rules.deck_size)
         self.ascii_only = ascii_only
         self.selected: set[int] = set()

@@ -62,6 +62,16 @@ def player_name(name: object, limit: int = NAME_MAX) -> str:
     return name
 
 
+def distinct_names(names: list[str]) -> list[str]:
+    """The names as shown: a name that several players share is numbered ("Player 2")."""
+    seen: dict[str, int] = {}
+    shown = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        shown.append(name if seen[name] == 1 else f"{name} {seen[name]}")
+    return shown
+
+
 def chat_line(text: str, limit: int) -> str:
     """A chat line as shown: one line, whitespace collapsed, nothing that steers."""
     return inert(" ".join(text.split()))[:limit]
