@@ -98,6 +98,7 @@ def start_table(tmp_path: Path, name: str, variant: str, house: str, bot: str = 
     return host, victim, other
 
 
+@pytest.mark.timeout(600)  # a whole 7-round lp match: ~130 s alone, twice that beside other tests
 @pytest.mark.parametrize("moment", [*MOMENTS, "buy window"])
 def test_sigkill_then_rommy_resume_finishes_the_match(tmp_path, moment):
     if moment == "buy window":
@@ -119,7 +120,7 @@ def test_sigkill_then_rommy_resume_finishes_the_match(tmp_path, moment):
     game = next((tmp_path / "Bo" / "games").iterdir()).name
     resumed = rommy("resume", game[:12], "--bot", bot, data=tmp_path / "Bo")
     for process in (host, other, resumed):
-        out, err = process.communicate(timeout=400)
+        out, err = process.communicate(timeout=540)
         assert process.returncode == 0, err
         assert "Total" in out
     _, err = victim.communicate()
