@@ -2,7 +2,7 @@
 
 Such text must be inert wherever it is shown: an escape sequence in a player's name
 must not rewrite a verdict line on a terminal, a newline must not fake a chat line or
-an opponent's row. Names are validated where they enter (`player_name`); everything
+an opponent's row. Names are validated where they enter (`name_problem`); everything
 drawn or printed goes through `inert` (or `printable` for text of several lines).
 """
 
@@ -51,15 +51,6 @@ def name_problem(name: object, limit: int = NAME_MAX) -> str | None:
     if name != name.strip() or any(unicodedata.category(c) in _HIDDEN for c in name):
         return "a name must not contain control characters, line breaks or outer spaces"
     return None
-
-
-def player_name(name: object, limit: int = NAME_MAX) -> str:
-    """`name` if it may stand for a player (or table), else `ValueError` saying why."""
-    problem = name_problem(name, limit)
-    if problem is not None:
-        raise ValueError(problem)
-    assert isinstance(name, str)
-    return name
 
 
 def distinct_names(names: list[str]) -> list[str]:
