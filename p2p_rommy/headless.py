@@ -19,6 +19,7 @@ from p2p_rommy.bots import make_bot
 from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.known_players import KnownPlayers
+from p2p_rommy.limits import END_AFTER_S
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.net.discovery import TableAd, find_tables, local_addresses
@@ -38,8 +39,6 @@ from p2p_rommy.storage import GameStore, check_private, find_game, private_dir
 from p2p_rommy.wire.identity import Identity, fingerprint
 from p2p_rommy.wire.text import inert, printable
 
-END_AFTER_S = 300.0
-"""A bot seat proposes to end the game without a seat it has waited for this long."""
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 """``random`` plays random-legal moves; the others are the heuristic bot's levels."""
 

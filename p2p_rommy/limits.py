@@ -1,13 +1,87 @@
-"""Rate limits on what a peer may ask of another, and the token bucket that keeps them.
+"""Every limit and every timing constant, in one place, each with its unit and reason.
 
-Sans-IO: a bucket is told the time (`now`, seconds on any monotonic clock). Each limit
-is a named constant with its unit; SPEC §4.3 states them. (Sizes and timeouts of the
-network layer are in `net/timing.py`.)
+SPEC §4.9 lists them (a test checks that it names each one with its value). Sans-IO
+helpers for them live here too: the token bucket that enforces rates, and the key
+that groups source addresses into networks for penalties.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
+
+# --- sizes on the wire ------------------------------------------------------------
+
+FRAME_CAP_BYTES = 2 << 20
+"""Largest frame accepted on a game connection (2 MiB): a 110-card shuffle is ~20 KiB."""
+LOBBY_FRAME_BYTES = 64 << 10
+"""Largest lobby frame (64 KiB): a lobby message is at most a few kilobytes."""
+LOBBY_UNSENT_BYTES = 256 << 10
+"""A lobby member that leaves this much of what it was sent unread is dropped."""
+
+# --- timeouts and clocks (seconds) ------------------------------------------------
+
+HANDSHAKE_TIMEOUT_S = 10.0
+"""A peer that has not proved its key by then is dropped."""
+FRAME_TIMEOUT_S = 30.0
+"""Once a frame's length has arrived, its body must follow within this time."""
+HEARTBEAT_S = 2.0
+"""How often an idle connection sends a ping."""
+DEAD_AFTER_S = 60.0
+"""Silence after which a peer counts as disconnected. Generous: a peer busy verifying
+a 6-seat shuffle (several seconds of CPU) in the same process must not look dead."""
+RECONNECT_FIRST_S = 0.2
+"""The first delay before redialling a dropped seat; it doubles on each failure..."""
+RECONNECT_MAX_S = 5.0
+"""...up to this delay."""
+TICK_S = 0.1
+"""How often a session lets time pass (buy windows, stalls)."""
+STALL_AFTER_S = 30.0
+"""Waiting this long for one seat's message is reported as a stall naming the seat."""
+RESYNC_S = 1.5
+"""Without progress for this long, a peer asks everyone for what it may have missed."""
+ASK_AGAIN_S = 5.0
+"""A seat that has not answered an ask (it may have been lost) is asked again after this."""
+END_AFTER_S = 300.0
+"""A bot seat proposes to end the game without a seat it has waited for this long."""
+PAUSE_FLUSH_S = 2.0
+"""How long a seat that cannot write waits for its pause notice to go out."""
+START_STAGE_TIMEOUT_S = 30.0
+"""Each stage of a lobby's start (coin commits, coin reveals, config signatures) must
+complete within this time; then the start stops, naming who did not send theirs."""
+LOBBY_REPLY_TIMEOUT_S = 20.0
+"""A joiner that hears nothing from the table's creator for this long gives up; a
+lobby connection that has proved its key must send its join within this time."""
+
+# --- connections (before and after the handshake) ----------------------------------
+
+MAX_PENDING_HANDSHAKES = 32
+"""Connections still proving a key (or, at a lobby, owing their join); more are
+closed at once."""
+MAX_PENDING_PER_SOURCE = 8
+"""Of those, from one address (a 6-seat table dials 5 at once)."""
+MAX_PENDING_PER_NETWORK = 16
+"""Of those, from one source network (`SOURCE_NETWORK_V4_BITS`, `_V6_BITS`): a guest
+rotating through the addresses of its network still holds at most this many."""
+SOURCE_NETWORK_V4_BITS = 24
+"""IPv4 addresses that share this prefix count as one source network."""
+SOURCE_NETWORK_V6_BITS = 64
+"""IPv6 addresses that share this prefix count as one source network."""
+RESERVED_FOR_SEATS = 8
+"""Handshake slots beyond `MAX_PENDING_HANDSHAKES` kept for the addresses seated peers
+listed: strangers rotating their source address cannot lock a returning seat out."""
+MAX_STRIKES = 20
+"""Refused messages on one game connection before it is closed."""
+FAILED_HANDSHAKES_BEFORE_PENALTY = 5
+"""Failed handshakes from one source network before it is penalised."""
+PENALTY_S = 2.0
+"""After closing a connection for garbage (or several failed handshakes), new
+connections from that source network are refused for this long (the addresses seated
+peers listed are judged on their own)."""
+REMEMBERED_ADDRESSES = 1024
+"""Sources whose failures and penalties are remembered; beyond it, the expired go."""
+
+# --- what one peer may ask of another --------------------------------------------
 
 CHAT_LINES_PER_S = 1.0
 """Chat lines a seat may send per second, on average."""
@@ -17,19 +91,28 @@ SYNC_ASKS_PER_S = 1.0
 """Catch-up asks (`log/sync` with ask) a seat may send per second, on average."""
 SYNC_BURST = 4
 """Catch-up asks a seat may send at once (one per reconnect, one per quiet spell)."""
+FUTURE_STEPS = 8
+"""How far ahead of its committed state a peer keeps steps, ACKs and buy answers that
+arrived early; later ones are refused."""
 OUTBOX_MAX = 4096
 """Envelopes queued for one link; a link that falls further behind is cut and resynced."""
-LOBBY_INBOX_MAX = 64
-"""Lobby messages waiting for the creator to read them."""
 LOBBY_STRIKES = 5
 """Unexpected lobby messages from one member before its connection is closed."""
-LOBBY_FRAME_BYTES = 64 << 10
-"""Largest lobby frame (64 KiB): a lobby message is at most a few hundred bytes."""
+
+# --- what a peer keeps in memory ---------------------------------------------------
+
+CHAT_KEPT = 500
+"""Chat lines kept in memory (the oldest go first)."""
+EVIDENCE_KEPT = 16
+"""Pairs of contradicting signed messages kept as proof (more prove nothing new)."""
+REFUSED_KEPT = 200
+"""Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
 
 
 @dataclass
 class TokenBucket:
-    """`rate` tokens a second, at most `burst` saved up; `take` spends one if it can."""
+    """`rate` tokens a second, at most `burst` saved up; `take` spends one if it can.
+    Sans-IO: told the time (`now`, seconds on any monotonic clock)."""
 
     rate: float
     burst: int
@@ -45,3 +128,17 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+def source_network(address: str) -> str:
+    """The source network `address` belongs to, for penalties and per-network caps
+    (like OpenSSH's PerSourceNetBlockSize): 10.0.0.7 → "10.0.0.0/24". An address that
+    does not parse is its own network."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    bits = SOURCE_NETWORK_V4_BITS if ip.version == 4 else SOURCE_NETWORK_V6_BITS
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))

@@ -1,7 +1,7 @@
 """``rommy host|join|resume`` in the full-screen client: the lobby screen until the game
 starts, then the game screen on this seat's network session.
 
-I/O glue only: the lobby protocol is `p2p_rommy.net.lobby`, the session
+I/O glue only: the lobby protocol is `p2p_rommy.lobby`, the session
 `p2p_rommy.session`, the screens `p2p_rommy.tui`.
 """
 

@@ -23,18 +23,16 @@ from collections.abc import Callable
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.state import GameState
+from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Output, Peer
 from p2p_rommy.net.mesh import Mesh
-from p2p_rommy.net.timing import TICK_S
 from p2p_rommy.storage import GameStore
 
 log = logging.getLogger(__name__)
 
 PAUSE_NOTICE = "pausing: my disk is full, I will be back with rommy resume"
 """What a seat that cannot write says to the table (as chat) before it stops."""
-PAUSE_FLUSH_S = 2.0
-"""How long a stopping seat waits for that word to go out."""
 
 
 class Session:

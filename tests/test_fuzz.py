@@ -121,25 +121,36 @@ def test_declared_sizes_do_not_allocate():
     assert PEER.receive(FIRST[0]).broadcast  # and the honest step still goes through
 
 
-# --- the lobby: every decoder a joiner or the creator runs on what the other sent ---
+# --- the lobby: every decoder a joiner or the creator runs, and both state machines ---
 
 LOBBY = bytes(32)
 CREATOR = Identity.generate()
+MEMBER = Identity.generate()
+lobby_kinds = st.sampled_from(
+    [
+        "lobby/state",
+        "lobby/begin",
+        "lobby/join",
+        "lobby/relay",
+        "coin/commit",
+        "coin/reveal",
+        "config",
+    ]
+)
 
 
 def lobby_decoders(value: object) -> None:
-    from p2p_rommy.net.lobby import _BEGIN, LobbyState, Member
+    from p2p_rommy.lobby.messages import Member, from_creator, from_member
 
+    packed = msgpack.packb(value) if not isinstance(value, float) else b""
     for decode in (
-        lambda v: LobbyState.parse(v, LOBBY, CREATOR.public_key),
         lambda v: Member.from_wire(v, LOBBY),
-        lambda v: _BEGIN.check(v),
+        lambda v: from_creator(CREATOR.public_key, CREATOR.sign(packed), LOBBY),
+        lambda v: from_member(MEMBER.public_key, MEMBER.sign(packed), LOBBY, "Bo"),
+        lambda v: Member.from_entry(MEMBER.public_key, MEMBER.sign(packed), LOBBY),
     ):
         with contextlib.suppress(ProtocolError):  # anything else fails the test
             decode(value)
-
-
-lobby_kinds = st.sampled_from(["lobby/state", "lobby/begin", "lobby/join", "lobby/relay"])
 
 
 @given(lobby_kinds, msgpack_values, msgpack_values)
@@ -150,6 +161,8 @@ def test_lobby_messages_of_any_shape_parse_or_raise_the_protocol_error(kind, bod
         body,
         {"kind": kind, "lobby": LOBBY, "members": members},
         {"kind": kind, "lobby": LOBBY, "table": body, "variant": extra, "members": body},
+        {"kind": kind, "lobby": LOBBY, "stage": body, "items": extra},
+        {"kind": kind, "lobby": LOBBY, "digest": body},
         [CREATOR.public_key, body],
         [extra, CREATOR.sign(msgpack.packb(body) if not isinstance(body, float) else b"")],
     ):
@@ -159,28 +172,75 @@ def test_lobby_messages_of_any_shape_parse_or_raise_the_protocol_error(kind, bod
 @given(st.binary(max_size=300))
 @settings(max_examples=200, deadline=None)
 def test_lobby_entries_of_random_bytes_are_refused(data):
-    from p2p_rommy.net.lobby import Member
+    from p2p_rommy.lobby import Member
 
     with contextlib.suppress(ProtocolError):
         Member.from_entry(CREATOR.public_key, data, LOBBY)
 
 
+def lobby_settings():
+    from p2p_rommy.lobby import TableSettings
+    from p2p_rommy.rules import ruleset
+
+    rules = ruleset("rummy")
+    return TableSettings("T", "rummy", rules.house.values, 64, rules.max_players)
+
+
 @given(st.lists(st.one_of(st.binary(max_size=200), msgpack_values.map(msgpack.packb)), max_size=4))
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_relayed_coin_items_parse_or_raise_the_protocol_error(items):
-    from p2p_rommy.net.lobby import Coin, Member, TableSettings, join_entry
-    from p2p_rommy.rules import ruleset
+    from p2p_rommy.lobby import Coin, Member, join_entry
+    from p2p_rommy.lobby.messages import STAGES
 
-    member = Identity.generate()
     members = tuple(
         Member.from_entry(i.public_key, join_entry(i, LOBBY, name, []), LOBBY)
-        for i, name in ((CREATOR, "Ann"), (member, "Bo"))
+        for i, name in ((CREATOR, "Ann"), (MEMBER, "Bo"))
     )
-    rules = ruleset("rummy")
-    settings_ = TableSettings("T", "rummy", rules.house.values, 64, rules.max_players)
-    coin = Coin(LOBBY, member, settings_, members)
-    signed = [member.sign(item) for item in items]
-    for take in (coin.take_commits, coin.take_reveals):
-        for batch in (items, signed):
+    signed = [MEMBER.sign(item) for item in items]
+    for batch in (items, signed):
+        coin = Coin(LOBBY, MEMBER, lobby_settings(), members, bytes(32))
+        for stage in STAGES:
             with contextlib.suppress(ProtocolError):
-                take(batch)
+                coin.take_relay(stage, tuple(batch))
+
+
+def signed_lobby_message(identity: Identity, kind: str, body: object, extra: object) -> bytes:
+    fields = {"kind": kind, "lobby": LOBBY}
+    if isinstance(body, dict):
+        fields.update(body)
+    else:
+        fields["value"] = body
+    fields["extra"] = extra
+    return identity.sign(msgpack.packb(fields))
+
+
+@given(st.lists(st.tuples(lobby_kinds, msgpack_values, msgpack_values, st.booleans()), max_size=8))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_lobby_machines_refuse_garbage_without_changing_state(messages):
+    """Bounded issue: the `Host` takes any signed garbage from a member as a strike
+    (never an exception, never a change of its members or phase), and a `Joiner`
+    refuses garbage from the creator with the protocol error, its state unchanged."""
+    from p2p_rommy.lobby import Drop, Host, Joiner, join_entry
+    from p2p_rommy.lobby.messages import Member
+
+    host = Host(CREATOR, "Ann", lobby_settings(), [], LOBBY, bytes(32))
+    host.join(MEMBER.public_key, join_entry(MEMBER, LOBBY, "Bo", []), 0.0)
+    joiner = Joiner(MEMBER, "Bo", [], LOBBY, CREATOR.public_key, bytes(32), 0.0)
+    joiner.receive(host.state(), 0.0)
+    members = list(host.members)
+    for i, (kind, body, extra, raw) in enumerate(messages):
+        garbage = (
+            MEMBER.sign(msgpack.packb(body))
+            if raw
+            else signed_lobby_message(MEMBER, kind, body, extra)
+        )
+        effects = host.receive(MEMBER.public_key, garbage, float(i))
+        assert all(isinstance(e, Drop) for e in effects)  # strikes, at most a drop
+        assert host.members == members and host.phase == "open"
+        from_creator = signed_lobby_message(CREATOR, kind, body, extra)
+        state = joiner.state
+        with contextlib.suppress(ProtocolError):
+            joiner.receive(from_creator, float(i))
+            raise AssertionError("garbage from the creator was taken")
+        assert joiner.state == state and joiner.coin is None
+    assert isinstance(members[1], Member)

@@ -14,13 +14,13 @@ import msgpack
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.deck.vectors import StreamEntropy
+from p2p_rommy.limits import PENALTY_S
 from p2p_rommy.log.messages import Step, decode
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
 from p2p_rommy.net.mesh import MESSAGE
-from p2p_rommy.net.timing import PENALTY_S
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack

@@ -101,20 +101,89 @@ def test_a_lobby_member_that_floods_the_creator_is_cut_off():
 def test_handshake_slots_keep_a_reserve_for_the_seats_own_addresses():
     """Strangers rotating their source address can fill the handshake slots, but not the
     reserve kept for the addresses the seated peers listed (a returning seat gets in)."""
-    from p2p_rommy.net.timing import (
+    from p2p_rommy.limits import (
         MAX_PENDING_HANDSHAKES,
-        MAX_PENDING_PER_SOURCE,
         RESERVED_FOR_SEATS,
     )
 
     identities = [Identity.generate() for _ in range(3)]
     mesh = Mesh(identities[0], bytes(32), 0, [i.public_key for i in identities], lambda s, e: True)
     mesh.links[1].addresses = [("192.0.2.11", 4001)]
-    mesh._pending_handshakes = MAX_PENDING_HANDSHAKES  # the strangers hold every slot
-    assert not mesh._admit("192.0.2.99", 0.0)
-    assert mesh._admit("192.0.2.11", 0.0)  # seat 1's own address: the reserve
-    mesh._pending_handshakes = MAX_PENDING_HANDSHAKES + RESERVED_FOR_SEATS
-    assert not mesh._admit("192.0.2.11", 0.0)  # the reserve is bounded too
-    mesh._pending_handshakes = 0
-    mesh._pending_from["192.0.2.50"] = MAX_PENDING_PER_SOURCE
-    assert not mesh._admit("192.0.2.50", 0.0) and mesh._admit("192.0.2.51", 0.0)
+    seated = mesh._seated()
+    admission = mesh.admission
+    for i in range(MAX_PENDING_HANDSHAKES):  # strangers from many networks hold every slot
+        assert admission.admit(f"198.51.{i}.7", 0.0, seated)
+    assert not admission.admit("192.0.2.99", 0.0, seated)
+    for _ in range(RESERVED_FOR_SEATS):  # seat 1's own address: the reserve
+        assert admission.admit("192.0.2.11", 0.0, seated)
+    assert not admission.admit("192.0.2.11", 0.0, seated)  # the reserve is bounded too
+
+
+def test_pending_caps_and_penalties_are_per_source_network():
+    """Bounded issue: a guest rotating through its network's addresses is one source."""
+    from p2p_rommy.limits import (
+        FAILED_HANDSHAKES_BEFORE_PENALTY,
+        MAX_PENDING_PER_NETWORK,
+        MAX_PENDING_PER_SOURCE,
+        PENALTY_S,
+        source_network,
+    )
+    from p2p_rommy.net.admission import Admission
+
+    assert source_network("10.1.2.3") == source_network("10.1.2.200") == "10.1.2.0/24"
+    assert source_network("::ffff:10.1.2.3") == "10.1.2.0/24"
+    assert source_network("fe80::1:2") == source_network("fe80::9") != source_network("fe81::1")
+    admission = Admission()
+    for _ in range(MAX_PENDING_PER_SOURCE):
+        assert admission.admit("10.1.2.3", 0.0)
+    assert not admission.admit("10.1.2.3", 0.0)  # one address
+    for i in range(MAX_PENDING_PER_NETWORK - MAX_PENDING_PER_SOURCE):
+        assert admission.admit(f"10.1.2.{10 + i}", 0.0)
+    assert not admission.admit("10.1.2.99", 0.0)  # its whole network
+    assert admission.admit("10.1.3.1", 0.0)  # the next network is another source
+    admission.release("10.1.2.3")
+    assert admission.admit("10.1.2.99", 0.0)  # a released slot is free again
+    for i in range(FAILED_HANDSHAKES_BEFORE_PENALTY):  # failures from rotating addresses
+        admission.failed(f"10.9.9.{i}", 0.0)
+    assert not admission.admit("10.9.9.200", 1.0)  # the network waits out its penalty
+    assert admission.admit("10.9.9.200", PENALTY_S + 0.1)
+    admission.penalise("10.7.7.7", 0.0, seated={"10.7.7.8"})
+    assert admission.admit("10.7.7.8", 0.1, seated={"10.7.7.8"})  # a seat is judged alone
+    assert not admission.admit("10.7.7.9", 0.1, seated={"10.7.7.8"})
+
+
+def test_spec_lists_every_limit_with_its_value():
+    """Bounded issue: every limit is a named constant with its unit, in one module,
+    stated in SPEC §4.9 (this test fails if the two drift apart)."""
+    import re
+    from pathlib import Path
+
+    from p2p_rommy import limits
+
+    spec = Path(__file__).parent.parent / "protocol" / "SPEC.md"
+    section = spec.read_text().split("### 4.9 Limits", 1)[1]
+    stated = {
+        name: float(value)
+        for name, value in re.findall(r"^\| `([A-Z0-9_]+)` \| ([0-9.]+)", section, re.MULTILINE)
+    }
+    constants = {
+        name: value
+        for name, value in vars(limits).items()
+        if name.isupper() and isinstance(value, int | float)
+    }
+    assert stated == {name: float(value) for name, value in constants.items()}
+
+
+def test_timing_constants_live_only_in_the_limits_module():
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).parent.parent / "p2p_rommy"
+    elsewhere = [
+        f"{path.relative_to(package)}: {line.strip()}"
+        for path in package.rglob("*.py")
+        if path.name != "limits.py"
+        for line in path.read_text().splitlines()
+        if re.match(r"[A-Z][A-Z0-9_]*_(S|MS)\s*[:=]", line)
+    ]
+    assert not elsewhere, elsewhere

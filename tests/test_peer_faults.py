@@ -8,8 +8,8 @@ from __future__ import annotations
 import msgpack
 
 from p2p_rommy.engine.moves import DrawStock
+from p2p_rommy.limits import REFUSED_KEPT
 from p2p_rommy.log.messages import Ack, MoveStep, Step
-from p2p_rommy.log.peer import REFUSED_KEPT
 from tests.peer_table import PeerTable
 
 

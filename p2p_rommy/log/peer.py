@@ -37,8 +37,15 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove, ProtocolError
 from p2p_rommy.limits import (
+    ASK_AGAIN_S,
     CHAT_BURST,
+    CHAT_KEPT,
     CHAT_LINES_PER_S,
+    EVIDENCE_KEPT,
+    FUTURE_STEPS,
+    REFUSED_KEPT,
+    RESYNC_S,
+    STALL_AFTER_S,
     SYNC_ASKS_PER_S,
     SYNC_BURST,
     TokenBucket,
@@ -69,18 +76,6 @@ class Player(Protocol):
         """Claim (True) or pass (False) in the open buy window; None: not decided yet
         (asked again as time passes)."""
         ...
-
-
-STALL_AFTER_S = 30.0
-"""Waiting this long for one seat's message is reported as a stall naming the seat."""
-CHAT_KEPT = 500
-"""Chat lines kept in memory (the oldest go first)."""
-EVIDENCE_KEPT = 16
-"""Pairs of contradicting signed messages kept as proof (more prove nothing new)."""
-REFUSED_KEPT = 200
-"""Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
-FUTURE_STEPS = 8
-"""How far ahead of its committed state a peer keeps steps that arrived early."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +109,6 @@ class Stall:
 
     def __str__(self) -> str:
         return f"seat {self.seat} has not sent {self.what} for {self.seconds:.0f} s"
-
-
-RESYNC_S = 1.5
-"""Without progress for this long, a peer asks everyone for what it may have missed."""
-ASK_AGAIN_S = 5.0
-"""A seat that has not answered an ask (it may have been lost) is asked again after this."""
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.net.timing import FRAME_CAP_BYTES, FRAME_TIMEOUT_S
+from p2p_rommy.limits import FRAME_CAP_BYTES, FRAME_TIMEOUT_S
 
 
 def frame(payload: bytes) -> bytes:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.limits import HANDSHAKE_TIMEOUT_S
 from p2p_rommy.net.framing import frame, read_frame
-from p2p_rommy.net.timing import HANDSHAKE_TIMEOUT_S
 from p2p_rommy.wire.codec import Schema, blob, integer, pack, unpack
 from p2p_rommy.wire.identity import Identity, valid_public_key, verify_signature
 

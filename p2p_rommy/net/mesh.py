@@ -19,22 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.limits import OUTBOX_MAX
-from p2p_rommy.net.framing import frame, read_frame
-from p2p_rommy.net.handshake import handshake
-from p2p_rommy.net.timing import (
+from p2p_rommy.limits import (
     DEAD_AFTER_S,
-    FAILED_HANDSHAKES_BEFORE_PENALTY,
     HEARTBEAT_S,
-    MAX_PENDING_HANDSHAKES,
-    MAX_PENDING_PER_SOURCE,
     MAX_STRIKES,
-    PENALTY_S,
+    OUTBOX_MAX,
     RECONNECT_FIRST_S,
     RECONNECT_MAX_S,
-    REMEMBERED_ADDRESSES,
-    RESERVED_FOR_SEATS,
 )
+from p2p_rommy.net.admission import Admission
+from p2p_rommy.net.framing import frame, read_frame
+from p2p_rommy.net.handshake import handshake
 from p2p_rommy.wire.identity import Identity
 
 log = logging.getLogger(__name__)
@@ -82,10 +77,7 @@ class Mesh:
         self.address: tuple[str, int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
-        self._pending_handshakes = 0
-        self._pending_from: dict[str, int] = {}
-        self._failed: dict[str, int] = {}
-        self._penalty: dict[str, float] = {}
+        self.admission = Admission()
         self.refused_connections = 0
         """Connections closed before or at the handshake (strangers, floods, garbage)."""
 
@@ -183,28 +175,21 @@ class Mesh:
         peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
         now = asyncio.get_running_loop().time()
-        if not self._admit(address, now):
+        seated = self._seated()
+        if not self.admission.admit(address, now, seated):
             self.refused_connections += 1
             writer.close()
             return
-        self._pending_handshakes += 1
-        self._pending_from[address] = self._pending_from.get(address, 0) + 1
         try:
             proven = await handshake(reader, writer, self.identity, self.table, self._allowed)
         except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
             log.info("refused a connection from %s: %s", address, error)
             self.refused_connections += 1
-            self._failed[address] = self._failed.get(address, 0) + 1
-            if self._failed[address] >= FAILED_HANDSHAKES_BEFORE_PENALTY:
-                self._failed[address] = 0
-                self._penalty[address] = now + PENALTY_S
+            self.admission.failed(address, now, seated)
             writer.close()
             return
         finally:
-            self._pending_handshakes -= 1
-            self._pending_from[address] -= 1
-            if not self._pending_from[address]:
-                del self._pending_from[address]
+            self.admission.release(address)
         seat = self.keys.index(proven.public_key)
         await self._serve(self.links[seat], reader, writer, address)
 
@@ -233,23 +218,9 @@ class Mesh:
             await asyncio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX_S)
 
-    def _admit(self, address: str, now: float) -> bool:
-        """Whether a new connection from `address` may start its handshake: not under a
-        penalty, not too many from one address, and a free slot — where the addresses
-        the seated peers listed keep a reserve of slots of their own."""
-        if len(self._penalty) > REMEMBERED_ADDRESSES or len(self._failed) > REMEMBERED_ADDRESSES:
-            self._penalty = {a: t for a, t in self._penalty.items() if t > now}
-            self._failed.clear()
-        if self._penalty.get(address, 0.0) > now:
-            return False
-        if self._pending_from.get(address, 0) >= MAX_PENDING_PER_SOURCE:
-            return False
-        if self._pending_handshakes < MAX_PENDING_HANDSHAKES:
-            return True
-        seated = {host for link in self.links.values() for host, _ in link.addresses}
-        return address in seated and (
-            self._pending_handshakes < MAX_PENDING_HANDSHAKES + RESERVED_FOR_SEATS
-        )
+    def _seated(self) -> set[str]:
+        """The hosts the seated peers listed (judged on their own at admission)."""
+        return {host for link in self.links.values() for host, _ in link.addresses}
 
     async def _serve(
         self,
@@ -281,7 +252,8 @@ class Mesh:
         except ProtocolError as error:
             log.warning("closed the connection to seat %d: %s", link.seat, error)
             if address is not None:
-                self._penalty[address] = asyncio.get_running_loop().time() + PENALTY_S
+                now = asyncio.get_running_loop().time()
+                self.admission.penalise(address, now, self._seated())
         except (OSError, asyncio.IncompleteReadError, TimeoutError) as error:
             log.info("connection to seat %d ended: %s", link.seat, error or type(error).__name__)
         finally:

@@ -2,7 +2,7 @@
 house rules; the creator starts the game by hand once enough players are seated.
 
 The model only holds what the lobby reported and what the player asked for; the
-lobby protocol itself lives in `p2p_rommy.net.lobby`.
+lobby protocol itself lives in `p2p_rommy.lobby`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from prompt_toolkit.widgets import Frame
 
 from p2p_rommy.i18n import _
 from p2p_rommy.known_players import KnownPlayers
-from p2p_rommy.net.lobby import LobbyState, Member, table_code
+from p2p_rommy.lobby import LobbyState, Member, table_code
 from p2p_rommy.tui.app import STYLE
 from p2p_rommy.wire.identity import fingerprint
 
