@@ -96,6 +96,11 @@ FUTURE_STEPS = 8
 arrived early; later ones are refused."""
 OUTBOX_MAX = 4096
 """Envelopes queued for one link; a link that falls further behind is cut and resynced."""
+LOBBY_FRAMES_PER_S = 2.0
+"""Frames a lobby connection may send per second, on average (a member sends four
+messages in all: its join and one of each start message)..."""
+LOBBY_FRAMES_BURST = 8
+"""...and at once; a connection over its rate is closed."""
 LOBBY_STRIKES = 5
 """Unexpected lobby messages from one member before its connection is closed."""
 

@@ -15,7 +15,14 @@ import secrets
 from collections.abc import Callable
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.limits import LOBBY_FRAME_BYTES, LOBBY_REPLY_TIMEOUT_S, LOBBY_UNSENT_BYTES
+from p2p_rommy.limits import (
+    LOBBY_FRAME_BYTES,
+    LOBBY_FRAMES_BURST,
+    LOBBY_FRAMES_PER_S,
+    LOBBY_REPLY_TIMEOUT_S,
+    LOBBY_UNSENT_BYTES,
+    TokenBucket,
+)
 from p2p_rommy.lobby import (
     Begun,
     Changed,
@@ -63,6 +70,7 @@ class Connection:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, key: bytes
     ) -> None:
         self.reader, self.writer, self.key = reader, writer, key
+        self.bucket = TokenBucket(LOBBY_FRAMES_PER_S, LOBBY_FRAMES_BURST)
 
     def send(self, envelope: bytes) -> bool:
         """Queue `envelope`; False if the other side has stopped reading."""
@@ -71,9 +79,14 @@ class Connection:
         self.writer.write(frame(MESSAGE + envelope))
         return True
 
-    async def receive(self) -> bytes:
+    async def receive(self, limited: bool = False) -> bytes:
+        """The next message; with `limited`, `ProtocolError` once the other side sends
+        frames faster than `LOBBY_FRAMES_PER_S` (a creator never does: not limited)."""
+        loop = asyncio.get_running_loop()
         while True:
             payload = await read_frame(self.reader, LOBBY_FRAME_BYTES)
+            if limited and not self.bucket.take(loop.time()):
+                raise ProtocolError(None, "too many lobby frames")
             if payload[:1] == MESSAGE:
                 return payload[1:]
 
@@ -264,7 +277,7 @@ class LobbyHost:
             proven = await handshake(reader, writer, self.identity, self.lobby, lambda key: True)
             connection = Connection(reader, writer, proven.public_key)
             async with asyncio.timeout(LOBBY_REPLY_TIMEOUT_S):
-                entry = await connection.receive()
+                entry = await connection.receive(limited=True)
             if connection.key in self.connections:
                 raise ProtocolError(None, "that key is already at the table")
             effects = self.host.join(connection.key, entry, self._now())
@@ -282,7 +295,7 @@ class LobbyHost:
         """Pass a member's messages to the machine until its connection ends."""
         try:
             while self.connections.get(connection.key) is connection:
-                envelope = await connection.receive()
+                envelope = await connection.receive(limited=True)
                 self._apply(self.host.receive(connection.key, envelope, self._now()))
         except (ProtocolError, OSError, asyncio.IncompleteReadError, ValueError) as error:
             log.info("lobby connection of %s ended: %s", fingerprint(connection.key), error)
