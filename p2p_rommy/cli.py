@@ -72,6 +72,16 @@ def _use_language(args: argparse.Namespace) -> None:
     use(args.lang or default_language())
 
 
+def _colour_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--four-colour",
+        "--four-color",
+        dest="four_colour",
+        action="store_true",
+        help="a colour for each suit (spades plain, hearts red, diamonds blue, clubs green)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rommy", description="Peer-to-peer rummy for the home network, with fair dealing."
@@ -91,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", type=_name, default=_default_name("You", machine=False))
     play.add_argument("--seed", type=int, help="repeatable deals and bots")
     play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
+    _colour_arg(play)
+    play.add_argument(
+        "--data-dir",
+        type=Path,
+        help="where the game's transcript is kept (default: the user's data dir)",
+    )
     _lang_arg(play)
     _house_arg(play)
 
@@ -129,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
             help="play this seat with a bot, without the client (random, easy, normal, hard)",
         )
         sub.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
+        _colour_arg(sub)
         _lang_arg(sub)
         if name:  # a resumed seat keeps the name in its game's config
             sub.add_argument("--name", type=_name, default=_default_name("Player"))
@@ -194,12 +211,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--quick", action="store_true", help="small cases and few repetitions (a smoke test)"
     )
+    for sub in commands.choices.values():  # a wrong option is reported with its command's usage
+        sub.set_defaults(command_parser=sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        (getattr(args, "command_parser", None) or parser).error(
+            f"unrecognized arguments: {' '.join(extra)}"
+        )
     if args.command is None:
         parser.print_help()
         return 0
@@ -286,9 +309,12 @@ def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise ConfigError("the full-screen client needs a terminal; seat a bot with --bot")
     _use_language(args)
     name = getattr(args, "name", "")
-    return SeatOptions(
-        name, args.data_dir or default_data_dir(), args.interface, args.bot, args.ascii
-    )
+    data_dir = args.data_dir or default_data_dir()
+    if args.bot is None:  # the full-screen client: nothing else may write to the terminal
+        from p2p_rommy.logfile import log_to_file
+
+        log_to_file(data_dir)
+    return SeatOptions(name, data_dir, args.interface, args.bot, args.ascii, args.four_colour)
 
 
 def _host(args: argparse.Namespace) -> int:
@@ -392,7 +418,12 @@ def _play(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise ConfigError("rommy play needs a terminal (for bots only: rommy simulate)")
     _use_language(args)
-    return run(play(args.variant, bots, house, args.name, args.seed, args.ascii))
+    from p2p_rommy.logfile import log_to_file
+    from p2p_rommy.storage import default_data_dir
+
+    data_dir = args.data_dir or default_data_dir()
+    log_to_file(data_dir)
+    return run(play(args.variant, bots, house, args.name, args.seed, args.ascii, args.four_colour))
 
 
 _COMMANDS = {

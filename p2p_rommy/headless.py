@@ -68,6 +68,8 @@ class SeatOptions:
     bot: str | None
     """A bot level, or None for the full-screen client."""
     ascii_only: bool = False
+    four_colour: bool = False
+    """Four suit colours in the client (colour-blind safe)."""
 
 
 def _game_socket(interface: str | None, port: int = 0) -> socket.socket:
@@ -268,7 +270,7 @@ async def resume_game(options: SeatOptions, game: str) -> int:
         from p2p_rommy.netclient import play_in_client
 
         session, _ = await resumed_session(options, game, None, None)
-        return await play_in_client(session, options.ascii_only)
+        return await play_in_client(session, options.ascii_only, four_colour=options.four_colour)
     bot = make_bot(options.bot, random.Random())
     session, store = await resumed_session(options, game, bot, END_AFTER_S)
     return await _finish(session, store)

@@ -11,21 +11,31 @@ import asyncio
 import hashlib
 import random
 import secrets
+from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.session import Session
+from p2p_rommy.storage import GameStore
 from p2p_rommy.wire.identity import Identity
 
 
 async def local_table(
-    variant: str, bots: list[str], house: dict[str, str], name: str, seed: int | None
+    variant: str,
+    bots: list[str],
+    house: dict[str, str],
+    name: str,
+    seed: int | None,
+    data_dir: Path | None = None,
 ) -> tuple[Session, list[Session]]:
     """The human's session (seat 0 of the config list, seated by the coin-free order) and
-    the bots' sessions, listening and connected, not yet started."""
+    the bots' sessions, listening and connected, not yet started. With `data_dir`, the
+    human's seat keeps its transcript and secrets there like a network seat (so
+    `rommy verify`, `rommy replay` and `rommy resume` work on a game against bots)."""
     players = len(bots) + 1
     if seed is None:
         entropies = [secrets.token_bytes for _ in range(players)]
@@ -45,16 +55,24 @@ async def local_table(
     config = GameConfig(
         variant, tuple(house.items()), seats, rng.randrange(players), table="local", nonce=nonce
     )
+    store = None
+    if data_dir is not None:
+        config_bytes = config.encode()
+        signatures = tuple(identity.sign(config_bytes) for identity in identities)
+        store = GameStore(data_dir, config.game_id)
+        store.begin(Genesis(config, config_bytes, signatures))
     sessions = []
     for seat in range(players):
         player = None if seat == 0 else make_bot(bots[seat - 1], random.Random(rng.getrandbits(64)))
         replica = Replica(config, seat, identities[seat], entropies[seat])
-        sessions.append(Session(Peer(replica, player), config))
+        sessions.append(Session(Peer(replica, player), config, store if seat == 0 else None))
     addresses = {
         seat: [await session.listen("127.0.0.1", 0)] for seat, session in enumerate(sessions)
     }
     for session in sessions:
         session.connect(addresses)
+    if store is not None:
+        store.save_addresses(addresses)
     return sessions[0], sessions[1:]
 
 
@@ -65,14 +83,16 @@ async def play(
     name: str,
     seed: int | None,
     ascii_only: bool,
+    four_colour: bool = False,
+    data_dir: Path | None = None,
 ) -> int:
     from p2p_rommy.tui.app import build_app
     from p2p_rommy.tui.model import ClientModel
 
-    human, others = await local_table(variant, bots, house, name, seed)
+    human, others = await local_table(variant, bots, house, name, seed, data_dir)
     robots = [asyncio.create_task(session.run()) for session in others]
     human.start()
-    model = ClientModel(human, ascii_only)
+    model = ClientModel(human, ascii_only, four_colour)
     app = build_app(model)
     try:
         await app.run_async()
@@ -81,4 +101,7 @@ async def play(
             task.cancel()
         await asyncio.gather(*robots, return_exceptions=True)
         await human.close()
+    if human.store is not None:
+        print(f"transcript: {human.store.transcript_path}")
+        print(f"check it: rommy verify {human.store.transcript_path}")
     return 0

@@ -117,16 +117,18 @@ async def _lobby_then_game(
         await shown
     started = lobby_task.result()
     session, _ = await open_session(options, identity, started, sock, None, None)
-    return await play_in_client(session, options.ascii_only, screen)
+    return await play_in_client(session, options.ascii_only, screen, options.four_colour)
 
 
-async def play_in_client(session: Session, ascii_only: bool, screen: Screen = TERMINAL) -> int:
+async def play_in_client(
+    session: Session, ascii_only: bool, screen: Screen = TERMINAL, four_colour: bool = False
+) -> int:
     """The game screen on a network session, until the player quits."""
     from p2p_rommy.tui.app import build_app
     from p2p_rommy.tui.model import ClientModel
 
     session.start()
-    model = ClientModel(session, ascii_only)
+    model = ClientModel(session, ascii_only, four_colour)
     screen.watch(model)
     try:
         await build_app(model, screen.input, screen.output).run_async()

@@ -133,3 +133,12 @@ def test_resume_explains_a_missing_game_and_needs_a_terminal_for_the_client(caps
     assert code == 2 and "no saved game 'abcdef12'" in err and "Traceback" not in err
     code, _, err = run(capsys, "resume", "abcdef12", "--data-dir", str(tmp_path))
     assert code == 2 and "needs a terminal; seat a bot with --bot" in err
+
+
+def test_a_wrong_option_is_reported_with_its_commands_usage(capsys):
+    """`rommy play --bogus` printed the top-level usage."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", "--bogus"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert "usage: rommy play" in err and "unrecognized arguments: --bogus" in err

@@ -17,44 +17,85 @@ ROOT = Path(__file__).resolve().parent.parent
 
 HELP_DA = """\
 Taster
-  A-Z      vælg eller fravælg et kort på hånden
+  A-Z 1-9  vælg eller fravælg et kort på hånden
   c        ryd valget og de forberedte meldinger
-  d        træk fra bunken                t   tag det kastede kort
+  d        træk fra bunken              t   tag det kastede kort
   m        forbered de valgte kort som en melding
-  r        en anden læsning af den sidste melding (række eller sæt, jokerens værdi)
+  r        en anden læsning af den sidste melding (række, sæt, joker)
   Enter    meld de forberedte meldinger (åbning: hele kravet på én gang)
-  o N      læg det valgte kort til melding N (1-9, 0 = 10)
+  o N      læg det valgte kort til melding N (skriv N, evt. Enter)
   w N      byt det valgte kort med jokeren i melding N
   x        kast det valgte kort
   k / p    Køb! (køb det kastede kort) / pas, mens købsvinduet er åbent
-  s        sortér efter kulør eller værdi   h   vis meldinger du kan lave
+  a        meld altid pas til Køb! (igen: slået fra)
+  s        sortér efter kulør eller værdi   h   meldinger du kan lave
+  v        pointtavlen for alle runder indtil nu
+  PgUp/Dn  rul bordet (Tab: rul loggen i stedet)
   e        afslut spillet uden en spiller, bordet længe har ventet på
-  i        spilkoden, alles fingeraftryk, hvordan man fortsætter
-  /        sig noget til bordet (Enter sender, Esc fortryder)
-  ?        denne hjælp                    q   afslut (spørger først)
+  i        spilkoden, fingeraftrykkene, hvordan man fortsætter
+  /        sig noget (Enter sender)  ?   denne hjælp   q   afslut
 """
 
 HELP_NB = """\
 Taster
-  A-Z      velg eller fjern et kort på hånden
+  A-Z 1-9  velg eller fjern et kort på hånden
   c        tøm valget og de forberedte meldingene
-  d        trekk fra bunken               t   ta det kastede kortet
+  d        trekk fra bunken             t   ta det kastede kortet
   m        forbered de valgte kortene som en melding
-  r        en annen lesning av den siste meldingen (rekke eller sett, jokerens verdi)
+  r        en annen lesning av den siste meldingen (rekke, sett, joker)
   Enter    meld de forberedte meldingene (åpning: hele kravet på én gang)
-  o N      legg det valgte kortet til melding N (1-9, 0 = 10)
+  o N      legg det valgte kortet til melding N (skriv N, ev. Enter)
   w N      bytt det valgte kortet med jokeren i melding N
   x        kast det valgte kortet
   k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent
-  s        sorter etter farge eller verdi   h   vis meldinger du kan lage
+  a        meld alltid pass på Kjøp! (igjen: slått av)
+  s        sorter etter farge eller verdi   h   meldinger du kan lage
+  v        poengtavlen for alle runder til nå
+  PgUp/Dn  rull bordet (Tab: rull loggen i stedet)
   e        avslutt spillet uten en spiller bordet lenge har ventet på
-  i        spillkoden, alles fingeravtrykk, hvordan man fortsetter
-  /        si noe til bordet (Enter sender, Esc avbryter)
-  ?        denne hjelpen                  q   avslutt (spør først)
+  i        spillkoden, fingeravtrykkene, hvordan man fortsetter
+  /        si noe (Enter sender)  ?   denne hjelpen   q   avslutt
 """
 
 # source string -> (Danish, Norwegian Bokmål)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "Scores so far (v closes)": ("Point indtil nu (v lukker)", "Poeng til nå (v lukker)"),
+    "{card} from {name}": ("{card} fra {name}", "{card} fra {name}"),
+    "lay off on meld": ("læg til melding", "legg til melding"),
+    "swap with the joker of meld": ("byt med jokeren i melding", "bytt med jokeren i melding"),
+    "{doing} {digits}_ (type its number, Enter; Esc cancels)": (
+        "{doing} {digits}_ (skriv nummeret, Enter; Esc fortryder)",
+        "{doing} {digits}_ (skriv nummeret, Enter; Esc avbryter)",
+    ),
+    "Køb {offer}? k buys, p passes{timer}": (
+        "Køb {offer}? k køber, p melder pas{timer}",
+        "Kjøp {offer}? k kjøper, p melder pass{timer}",
+    ),
+    "Køb {offer}: waiting for the others": (
+        "Køb {offer}: venter på de andre",
+        "Kjøp {offer}: venter på de andre",
+    ),
+    "auto-pass Køb! on": ("altid pas til Køb!: til", "alltid pass på Kjøp!: på"),
+    "auto-pass Køb! off": ("altid pas til Køb!: fra", "alltid pass på Kjøp!: av"),
+    "{name} has kept the table waiting for {seconds} s ({what})": (
+        "{name} har ladet bordet vente i {seconds} s ({what})",
+        "{name} har latt bordet vente i {seconds} s ({what})",
+    ),
+    "{name} buys {offer} (Køb!)": ("{name} køber {offer} (Køb!)", "{name} kjøper {offer} (Kjøp!)"),
+    "nobody bought {offer}": ("ingen købte {offer}", "ingen kjøpte {offer}"),
+    "(melds {first}-{last} of {count}; PgUp/PgDn)": (
+        "(meldinger {first}-{last} af {count}; PgUp/PgDn)",
+        "(meldinger {first}-{last} av {count}; PgUp/PgDn)",
+    ),
+    "1 card": ("1 kort", "1 kort"),
+    "auto-pass Køb! is on (a)": (
+        "altid pas til Køb! er slået til (a)",
+        "alltid pass på Kjøp! er på (a)",
+    ),
+    "No round has been scored yet.": (
+        "Ingen runde er talt op endnu.",
+        "Ingen runde er talt opp ennå.",
+    ),
     "Help (? closes)": ("Hjælp (? lukker)", "Hjelp (? lukker)"),
     "the table's creator starts the game": (
         "bordets opretter starter spillet",

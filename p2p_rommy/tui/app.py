@@ -10,6 +10,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import (
     BufferControl,
     ConditionalContainer,
+    Dimension,
     Float,
     FloatContainer,
     FormattedTextControl,
@@ -25,22 +26,39 @@ from p2p_rommy.i18n import _
 from p2p_rommy.tui import render
 from p2p_rommy.tui.model import LABELS, ClientModel
 
-STYLE = Style.from_dict(
-    {
-        "header": "reverse bold",
-        "status": "reverse",
-        "title": "bold",
-        "warning": "bold fg:ansired",
-        "red": "fg:ansired bold",
-        "black": "bold",
-        "joker": "fg:ansimagenta bold",
-        "hidden": "fg:ansigray",
-        "selected": "reverse",
-        "label": "fg:ansicyan",
-        "dim": "fg:ansigray",
-        "log": "fg:ansigray",
-    }
-)
+BASE_STYLE = {
+    "header": "reverse bold",
+    "status": "reverse",
+    "title": "bold",
+    "warning": "bold fg:ansired",
+    "joker": "fg:ansimagenta bold",
+    "hidden": "fg:ansigray",
+    "selected": "reverse",
+    "fresh": "underline",
+    "label": "fg:ansicyan",
+    "dim": "fg:ansigray",
+    "log": "fg:ansigray",
+}
+TWO_COLOURS = {
+    "suit-hearts": "fg:ansired bold",
+    "suit-diamonds": "fg:ansired bold",
+    "suit-spades": "bold",  # the terminal's own foreground: legible on dark and light
+    "suit-clubs": "bold",
+}
+FOUR_COLOURS = {
+    "suit-hearts": "fg:ansired bold",
+    "suit-diamonds": "fg:ansiblue bold",
+    "suit-spades": "bold",
+    "suit-clubs": "fg:ansigreen bold",
+}
+
+
+def style(four_colour: bool = False) -> Style:
+    """The client's style; `four_colour` gives each suit its own colour."""
+    return Style.from_dict({**BASE_STYLE, **(FOUR_COLOURS if four_colour else TWO_COLOURS)})
+
+
+STYLE = style()
 
 
 def _text(function, model: ClientModel, **window) -> Window:  # type: ignore[no-untyped-def]
@@ -81,7 +99,9 @@ def bindings(
         "d": model.draw,
         "t": model.take,
         "m": model.stage,
-        "enter": model.lay_down,
+        "enter": lambda: (
+            model.finish_meld_entry() if model.meld_entry is not None else model.lay_down()
+        ),
         "x": model.discard,
         "s": model.toggle_sort,
         "c": model.clear,
@@ -90,6 +110,7 @@ def bindings(
         "r": model.next_reading,
         "e": model.end_without_stalled,
         "space": model.hide_scores,
+        "a": model.toggle_auto_pass,
     }
     for key, action in simple.items():
 
@@ -97,18 +118,42 @@ def bindings(
         def _act(event, action=action) -> None:  # type: ignore[no-untyped-def]
             action()
 
-    for digit in "1234567890":
-        number = int(digit) or 10
+    for digit in "0123456789":
 
-        @kb.add("o", digit, filter=playing)
-        def _lay_off(event, number=number) -> None:  # type: ignore[no-untyped-def]
-            """Lay the selected card off on meld N."""
-            model.lay_off(number)
+        @kb.add(digit, filter=playing)
+        def _digit(event, digit=digit) -> None:  # type: ignore[no-untyped-def]
+            """A meld number after o or w; otherwise a card label."""
+            model.digit(digit)
 
-        @kb.add("w", digit, filter=playing)
-        def _swap(event, number=number) -> None:  # type: ignore[no-untyped-def]
-            """Swap the selected card for the joker in meld N."""
-            model.swap(number)
+    for key in "ow":
+
+        @kb.add(key, filter=playing)
+        def _meld_number(event, key=key) -> None:  # type: ignore[no-untyped-def]
+            """Lay off on (o) or swap with the joker of (w) meld N: type N."""
+            model.begin_meld_entry(key)
+
+    entering = Condition(lambda: model.meld_entry is not None)
+
+    @kb.add("escape", filter=entering)
+    def _cancel_number(event) -> None:  # type: ignore[no-untyped-def]
+        model.cancel_meld_entry()
+
+    @kb.add("pageup", filter=free)
+    def _page_up(event) -> None:  # type: ignore[no-untyped-def]
+        model.scroll(-5)
+
+    @kb.add("pagedown", filter=free)
+    def _page_down(event) -> None:  # type: ignore[no-untyped-def]
+        model.scroll(5)
+
+    @kb.add("tab", filter=playing)
+    def _switch_scroll(event) -> None:  # type: ignore[no-untyped-def]
+        model.switch_scroll()
+
+    @kb.add("v", filter=free)
+    def _history(event) -> None:  # type: ignore[no-untyped-def]
+        """Show or hide the score sheet of every round so far."""
+        model.show_history = not model.show_history
 
     @kb.add("h", filter=playing)
     def _hints(event) -> None:  # type: ignore[no-untyped-def]
@@ -173,12 +218,22 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
     status_window = Window(
         FormattedTextControl(lambda: render.status(model), focusable=True), height=1
     )
+    table_window = Window(
+        FormattedTextControl(
+            lambda: (
+                render.table(model, table_window.render_info.window_height)
+                if table_window.render_info is not None
+                else render.table(model)
+            )
+        )
+    )
     body = HSplit(
         [
             _text(render.header, model, height=1),
-            _text(render.opponents, model, height=5),
-            _text(render.table, model),
-            _text(render.hand, model, height=3),
+            _text(render.opponents, model, height=max(1, len(model.names) - 1)),
+            table_window,
+            _text(render.discard, model, height=1),
+            _text(render.hand, model, height=Dimension(min=2, max=6), wrap_lines=True),
             ConditionalContainer(
                 _text(render.scores, model),
                 filter=Condition(
@@ -189,14 +244,21 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
                     )
                 ),
             ),
-            Frame(_text(render.log, model, height=6), title=_("Log")),
+            Frame(_text(render.log, model, height=4), title=_("Log")),
             ConditionalContainer(chat_window, filter=Condition(lambda: model.chatting)),
             ConditionalContainer(status_window, filter=Condition(lambda: not model.chatting)),
         ]
     )
+    history_box = ConditionalContainer(
+        Frame(
+            Window(FormattedTextControl(lambda: render.history(model)), width=76),
+            title=_("Scores so far (v closes)"),
+        ),
+        filter=Condition(lambda: model.show_history),
+    )
     help_box = ConditionalContainer(
         Frame(
-            Window(FormattedTextControl(render.help_text), width=78, height=16),
+            Window(FormattedTextControl(render.help_text), width=76, height=19),
             title=_("Help (? closes)"),
         ),
         filter=Condition(lambda: model.show_help),
@@ -208,15 +270,29 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
         ),
         filter=Condition(lambda: model.show_info),
     )
-    root = FloatContainer(body, floats=[Float(help_box), Float(info_box)])
+    root = FloatContainer(body, floats=[Float(help_box), Float(info_box), Float(history_box)])
     app: Application = Application(
         layout=Layout(root, focused_element=status_window),
         key_bindings=bindings(model, chat_window, status_window),
-        style=STYLE,
+        style=style(model.four_colour),
         full_screen=True,
         mouse_support=False,
         input=input,
         output=output,
-        refresh_interval=0.5,
+        refresh_interval=1.0,  # the Køb! countdown; everything else redraws on events
     )
+    app.pre_run_callables.append(lambda: _redraw_on_events(app, model))
     return app
+
+
+def _redraw_on_events(app: Application, model: ClientModel) -> None:
+    """Redraw whenever the session says something changed (no polling)."""
+    changed = model.session.changed
+
+    async def watch() -> None:
+        while True:
+            await changed.wait()
+            changed.clear()
+            app.invalidate()
+
+    app.create_background_task(watch())

@@ -32,11 +32,15 @@ from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.text import distinct_names
 
-LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789"
+"""Card labels in hand order: a Løbere og Passere hand that bought often passes 26
+cards. The digits select cards unless a meld number is being typed (after o or w)."""
 
 
 class ClientModel:
-    def __init__(self, session: Session, ascii_only: bool = False) -> None:
+    def __init__(
+        self, session: Session, ascii_only: bool = False, four_colour: bool = False
+    ) -> None:
         self.session = session
         self.peer = session.peer
         self.replica = self.peer.replica
@@ -44,6 +48,24 @@ class ClientModel:
         self.names = distinct_names([seat.name for seat in self.config.seats])
         self.deck = composition(self.config.rules.deck_size)
         self.ascii_only = ascii_only
+        self.four_colour = four_colour
+        """Four suit colours (♠ default, ♥ red, ♦ blue, ♣ green) for colour-blind players."""
+        self.order: list[int] = []
+        """The hand's slots in the order shown: stable within a round (a drawn card goes
+        last) until the player sorts with `s`."""
+        self.fresh: set[int] = set()
+        """Cards drawn or bought since this player's last discard (highlighted)."""
+        self._order_round = -1
+        self.auto_pass = False
+        """Pass every Køb! window at once (the `a` key)."""
+        self.meld_entry: tuple[str, str] | None = None
+        """A meld number being typed after `o` (lay off) or `w` (swap): (key, digits)."""
+        self.table_scroll = 0
+        self.log_scroll = 0
+        self.scroll_log = False
+        """PageUp/PageDown scroll the log instead of the table (Tab switches)."""
+        self.show_history = False
+        """The score sheet of every round so far (the `v` key)."""
         self.selected: set[int] = set()
         self.staged: list[NewMeld] = []
         self.sort_by = "suit"
@@ -60,6 +82,8 @@ class ClientModel:
         self.show_scores = False
         """The score sheet after a round, until the player goes on."""
         self._buys = self.replica.state.buys
+        self._last_offer: str | None = None
+        """The card the open Køb! window offers, with its discarder (for the log)."""
         self.chatting = False
         """The chat line is open (keys type text instead of playing)."""
         self._seen = {"chat": 0, "refused": 0, "stalls": 0, "notes": 0}
@@ -79,21 +103,46 @@ class ClientModel:
 
     def hand(self) -> list[tuple[int, int]]:
         """(slot, card) in display order; the labels A, B, ... follow this order. A card
-        still being dealt (its shares not all in) shows up once its face is known."""
+        still being dealt (its shares not all in) shows up once its face is known; while
+        the deal goes on the hand is kept sorted, after it the order stays."""
         view = self.view
         if not view.state.hands:
             return []
-        faces = [(slot, view.face(slot)) for slot in view.state.hands[self.seat]]
-        cards = [(slot, face) for slot, face in faces if face is not None]
+        slots = view.state.hands[self.seat]
+        known = {slot: face for slot in slots if (face := view.face(slot)) is not None}
+        dealing = len(known) < len(slots)
+        if dealing or view.state.round_index != self._order_round or not self.order:
+            self._order_round = view.state.round_index
+            self.order = self._sorted(known)
+            self.fresh.clear()
+        else:
+            shown = set(self.order)
+            new = [slot for slot in known if slot not in shown]
+            self.fresh |= set(new)
+            self.order = [slot for slot in self.order if slot in known] + self._sorted(
+                {slot: known[slot] for slot in new}
+            )
+        return [(slot, known[slot]) for slot in self.order]
 
-        def key(item: tuple[int, int]) -> tuple[object, ...]:
-            card = self.deck.card(item[1])
+    def _sorted(self, cards: dict[int, int]) -> list[int]:
+        def key(slot: int) -> tuple[object, ...]:
+            card = self.deck.card(cards[slot])
             suit = card.suit.value if card.suit else "Z"
             return (
                 (suit, card.rank) if self.sort_by == "suit" else (card.rank == 0, card.rank, suit)
             )
 
         return sorted(cards, key=key)
+
+    def offer_text(self) -> str:
+        """The card a Køb! window offers and who discarded it ("5♣ from Bo")."""
+        state = self.replica.state
+        if state.offer is None:
+            return "?"
+        card = self.card_text(state.faces[state.offer])
+        if state.discarder is None:
+            return card
+        return _("{card} from {name}").format(card=card, name=self.names[state.discarder])
 
     def card_text(self, card_id: int | None) -> str:
         if card_id is None:
@@ -116,14 +165,19 @@ class ClientModel:
         state = self.replica.state
         if self.replica.over:
             return _("The match is over. q quits.")
+        if self.meld_entry is not None:
+            key, digits = self.meld_entry
+            doing = _("lay off on meld") if key == "o" else _("swap with the joker of meld")
+            return _("{doing} {digits}_ (type its number, Enter; Esc cancels)").format(
+                doing=doing, digits=digits
+            )
         if state.phase is Phase.BUY:
+            offer = self.offer_text()
             if self.seat in state.buy_eligible and not self.peer.answered_buy():
                 left = self.buy_seconds_left()
-                timer = f" ({left:.0f}s)" if left is not None else ""
-                return _("Køb! window open{timer}: k buys the discard, p passes").format(
-                    timer=timer
-                )
-            return _("Buy window open: waiting for the others")
+                timer = f", {left:.0f} s" if left is not None else ""
+                return _("Køb {offer}? k buys, p passes{timer}").format(offer=offer, timer=timer)
+            return _("Køb {offer}: waiting for the others").format(offer=offer)
         waiting = self.peer.waiting(time.monotonic())
         if waiting is not None and waiting.seat != self.seat:
             if self.replica.deck is not None and self.replica.deck.seat.tasks:
@@ -179,7 +233,59 @@ class ClientModel:
     def clear(self) -> None:
         self.selected.clear()
         self.staged.clear()
+        self.meld_entry = None
         self.status = ""
+
+    def digit(self, digit: str) -> None:
+        """A digit key: part of a meld number after o or w, otherwise a card label."""
+        if self.meld_entry is None:
+            self.select(digit)
+            return
+        key, digits = self.meld_entry
+        digits = (digits + digit).lstrip("0")
+        self.meld_entry = (key, digits)
+        if digits and int(digits) * 10 > len(self.replica.state.melds):
+            self.finish_meld_entry()  # no longer number can follow
+
+    def begin_meld_entry(self, key: str) -> None:
+        self.meld_entry = (key, "")
+
+    def finish_meld_entry(self) -> None:
+        if self.meld_entry is None:
+            return
+        key, digits = self.meld_entry
+        self.meld_entry = None
+        if not digits:
+            return
+        (self.lay_off if key == "o" else self.swap)(int(digits))
+
+    def cancel_meld_entry(self) -> None:
+        self.meld_entry = None
+
+    def toggle_auto_pass(self) -> None:
+        self.auto_pass = not self.auto_pass
+        self.status = _("auto-pass Køb! on") if self.auto_pass else _("auto-pass Køb! off")
+        if self.auto_pass:
+            self._auto_pass()
+
+    def _auto_pass(self) -> None:
+        state = self.replica.state
+        if (
+            state.phase is Phase.BUY
+            and self.seat in state.buy_eligible
+            and not self.peer.answered_buy()
+        ):
+            self.session.answer_buy(False)
+
+    def scroll(self, lines: int) -> None:
+        """PageUp/PageDown: scroll the table (or the log, after Tab)."""
+        if self.scroll_log:
+            self.log_scroll = max(0, self.log_scroll - lines)
+        else:
+            self.table_scroll = max(0, self.table_scroll + lines)
+
+    def switch_scroll(self) -> None:
+        self.scroll_log = not self.scroll_log
 
     def draw(self) -> None:
         self._submit(DrawStock(self.seat))
@@ -210,14 +316,14 @@ class ClientModel:
 
     def _describe_staged(self, readings: int) -> None:
         meld = self.staged[-1]
-        cards = " ".join(self.card_text(p.card) + self._stands_for(p) for p in meld.cards)
+        cards = " ".join(self.card_text(p.card) + self.stands_for(p) for p in meld.cards)
         name = meld_name(meld.kind, self.config.rules)
         more = _("; r: another of {count} readings").format(count=readings) if readings > 1 else ""
         self.status = _("staged {meld} {cards}{more}; Enter lays down").format(
             meld=name, cards=cards, more=more
         )
 
-    def _stands_for(self, placed) -> str:  # type: ignore[no-untyped-def]
+    def stands_for(self, placed) -> str:  # type: ignore[no-untyped-def]
         card = self.deck.card(placed.card)
         if rank_name(placed.rank) == rank_name(card.rank):  # a natural card (aces high or low)
             return ""
@@ -254,8 +360,14 @@ class ClientModel:
         new_refused = min(peer.refused_count - self._seen["refused"], len(peer.refused))
         for reason in list(peer.refused)[len(peer.refused) - new_refused :]:
             self.log.append(_("refused: {reason}").format(reason=reason))
-        for entry in [*peer.stalls[self._seen["stalls"] :], *peer.notes[self._seen["notes"] :]]:
-            self.log.append(str(entry))
+        for stall in peer.stalls[self._seen["stalls"] :]:
+            self.log.append(
+                _("{name} has kept the table waiting for {seconds} s ({what})").format(
+                    name=self.names[stall.seat], seconds=f"{stall.seconds:.0f}", what=stall.what
+                )
+            )
+        for note in peer.notes[self._seen["notes"] :]:
+            self.log.append(str(note))
         self._seen.update(
             refused=peer.refused_count, stalls=len(peer.stalls), notes=len(peer.notes)
         )
@@ -314,7 +426,10 @@ class ClientModel:
         self.status = _("Køb!") if claim else _("passed")
 
     def toggle_sort(self) -> None:
+        """Sort the hand by suit or by rank, once; the order then stays."""
         self.sort_by = "rank" if self.sort_by == "suit" else "suit"
+        hand = dict(self.hand())
+        self.order = self._sorted(hand)
 
     def _submit(self, move: Move) -> None:
         try:
@@ -327,7 +442,19 @@ class ClientModel:
 
     # --- the log ------------------------------------------------------------------
 
+    @staticmethod
+    def _defer(action) -> None:  # type: ignore[no-untyped-def]
+        """Run `action` once the step being committed is done (not inside the peer)."""
+        import asyncio
+        import contextlib
+
+        with contextlib.suppress(RuntimeError):  # no loop: a test driving the model by hand
+            asyncio.get_running_loop().call_soon(action)
+
     def _committed(self, record: Record) -> None:
+        """A step committed: the status gives way to the prompt (a message from a key
+        press is shown until the next event)."""
+        self.status = ""
         state = self.replica.state
         if state.phase is Phase.BUY and self.buy_opened_at is None:
             self.buy_opened_at = time.monotonic()
@@ -340,6 +467,8 @@ class ClientModel:
             from p2p_rommy.replay import _describe
 
             move = body.move
+            if isinstance(move, Discard) and move.seat == self.seat:
+                self.fresh.clear()
             self.log.append(
                 _describe(move, self.names, lambda slot: self.card_text(state.faces[slot]))
             )
@@ -349,12 +478,16 @@ class ClientModel:
                 for seat, (now, before) in enumerate(zip(state.buys, self._buys, strict=True))
                 if now > before
             ]
+            offer = self._last_offer or "?"
             self.log.append(
-                _("{name} buys the discard (Køb!)").format(name=buyers[0])
+                _("{name} buys {offer} (Køb!)").format(name=buyers[0], offer=offer)
                 if buyers
-                else _("nobody bought the discard")
+                else _("nobody bought {offer}").format(offer=offer)
             )
         self._buys = state.buys
+        self._last_offer = self.offer_text() if state.phase is Phase.BUY else None
+        if state.phase is Phase.BUY and self.auto_pass:
+            self._defer(self._auto_pass)
         if len(state.round_scores) > self.rounds_logged:
             self.rounds_logged = len(state.round_scores)
             self.show_scores = True

@@ -11,21 +11,23 @@ StyleText = list[tuple[str, str]]
 
 HELP_TEXT = N_("""\
 Keys
-  A-Z      select or unselect a card of your hand
+  A-Z 1-9  select or unselect a card of your hand
   c        clear the selection and staged melds
   d        draw from the stock          t   take the discard
   m        stage the selected cards as a meld
-  r        another reading of the last staged meld (set or run, what a joker is)
-  Enter    lay down the staged melds (your opening: the whole contract at once)
-  o N      lay off the selected card on meld N (1-9, 0 = 10)
+  r        another reading of the last staged meld (set or run, joker)
+  Enter    lay down the staged melds (your opening: the whole contract)
+  o N      lay off the selected card on meld N (type N, Enter if needed)
   w N      swap the selected card for the joker in meld N
   x        discard the selected card
   k / p    Køb! (buy the discard) / pass, while the buy window is open
-  s        sort by suit or by rank       h   show melds you could make
+  a        auto-pass every Køb! window (again: off)
+  s        sort by suit or by rank      h   melds you could make
+  v        the score sheet of every round so far
+  PgUp/Dn  scroll the table (Tab: scroll the log instead)
   e        end the game without a player the table has long waited for
-  i        the game code, everyone's key fingerprint, how to resume
-  /        say something to the table (Enter sends, Esc cancels)
-  ?        this help                     q   quit (asks first)
+  i        the game code, the fingerprints, how to resume
+  /        say something (Enter sends)  ?   this help    q   quit
 """)
 
 
@@ -34,12 +36,14 @@ def help_text() -> str:
 
 
 def _card_style(model: ClientModel, card_id: int | None) -> str:
+    """The style class of a card: `suit-spades` etc. (never a bare colour name: a class
+    called `black` is drawn #000000, invisible on a dark terminal)."""
     if card_id is None:
         return "class:hidden"
     card = model.deck.card(card_id)
-    if card.is_joker:
+    if card.is_joker or card.suit is None:
         return "class:joker"
-    return "class:red" if card.suit is not None and card.suit.is_red else "class:black"
+    return f"class:suit-{card.suit.name.lower()}"
 
 
 def header(model: ClientModel) -> StyleText:
@@ -87,7 +91,8 @@ def opponents(model: ClientModel) -> StyleText:
         if seat == model.seat:
             continue
         mark = "▶ " if state.current_seat == seat else "  "
-        link = "" if connected.get(seat, True) else _("  (disconnected)")
+        over = model.replica.over  # after the end, everyone hangs up: not news
+        link = "" if over or connected.get(seat, True) else _("  (disconnected)")
         opened = _("opened") if state.opened[seat] else _("not opened")
         count = len(state.hands[seat]) if state.hands else 0
         score = state.scores[seat]
@@ -97,32 +102,53 @@ def opponents(model: ClientModel) -> StyleText:
     return out
 
 
-def table(model: ClientModel) -> StyleText:
+def table(model: ClientModel, rows: int | None = None) -> StyleText:
+    """The melds, numbered (the numbers `o` and `w` take), grouped by owner; scrolled by
+    PageUp/PageDown when they do not fit."""
     state = model.replica.state
-    out: StyleText = [("class:title", _("Table") + "\n")]
-    if not state.melds:
-        out.append(("class:dim", "  " + _("no melds yet") + "\n"))
     numbered = sorted(enumerate(state.melds, start=1), key=lambda item: item[1].owner)
-    for number, meld in numbered:  # grouped by owner; the number is the one o/w take
-        out.append(("", f"  {number:>2} {model.names[meld.owner]:<10} "))
+    lines: list[StyleText] = []
+    for number, meld in numbered:
+        line: StyleText = [("", f"  {number:>2} {model.names[meld.owner]:<10} ")]
         for placed in meld.cards:
             card = model.deck.card(placed.card)
-            if card.is_joker:
-                from p2p_rommy.cards import rank_name
-
-                out.append(("class:joker", f"JK={rank_name(placed.rank)} "))
-            else:
-                out.append((_card_style(model, placed.card), model.card_text(placed.card) + " "))
+            text = model.card_text(placed.card) + model.stands_for(placed)
+            style = "class:joker" if card.is_joker else _card_style(model, placed.card)
+            line.append((style, text + " "))
+        lines.append(line)
+    model.table_scroll = min(model.table_scroll, max(0, len(lines) - 1))
+    start = model.table_scroll
+    shown = lines[start:] if rows is None else lines[start : start + max(1, rows - 1)]
+    more_above, more_below = start, len(lines) - start - len(shown)
+    title = _("Table")
+    if more_above or more_below:
+        title += "  " + _("(melds {first}-{last} of {count}; PgUp/PgDn)").format(
+            first=start + 1, last=start + len(shown), count=len(lines)
+        )
+    out: StyleText = [("class:title", title + "\n")]
+    if not lines:
+        out.append(("class:dim", "  " + _("no melds yet") + "\n"))
+    for line in shown:
+        out.extend(line)
         out.append(("", "\n"))
+    return out
+
+
+def discard(model: ClientModel) -> StyleText:
+    """The discard pile's top card: always on screen, however many melds are down."""
+    state = model.replica.state
     top = state.top_discard()
-    out.append(("", "\n  " + _("Discard:") + " "))
+    out: StyleText = [("", "  " + _("Discard:") + " ")]
     if top is None:
         out.append(("class:dim", _("empty")))
     else:
         card = state.faces[top]
         out.append((_card_style(model, card), model.card_text(card)))
-        out.append(("class:dim", "  " + _("({count} cards)").format(count=len(state.discard))))
-    out.append(("", "\n"))
+        count = len(state.discard)
+        pile = _("1 card") if count == 1 else _("{count} cards").format(count=count)
+        out.append(("class:dim", f"  ({pile})"))
+    if model.auto_pass:
+        out.append(("class:dim", "   " + _("auto-pass Køb! is on (a)")))
     return out
 
 
@@ -134,7 +160,11 @@ def hand(model: ClientModel) -> StyleText:
     out: StyleText = [("class:title", title + "\n  ")]
     for index, (slot, card) in enumerate(cards):
         label = LABELS[index] if index < len(LABELS) else "?"
-        style = _card_style(model, card) + (" class:selected" if slot in model.selected else "")
+        style = _card_style(model, card)
+        if slot in model.fresh:
+            style += " class:fresh"
+        if slot in model.selected:
+            style += " class:selected"
         out.append(("class:label", f"{label}:"))
         out.append((style, model.card_text(card)))
         out.append(("", " "))
@@ -164,9 +194,23 @@ def status(model: ClientModel) -> StyleText:
     return [("class:status", (" " + inert(line)).ljust(80))]
 
 
-def log(model: ClientModel, lines: int = 6) -> StyleText:
-    shown = model.log_lines()[-lines:]
+def log(model: ClientModel, lines: int = 4) -> StyleText:
+    """The last lines of the log; Tab then PageUp/PageDown scroll back."""
+    everything = model.log_lines()
+    model.log_scroll = min(model.log_scroll, max(0, len(everything) - lines))
+    end = len(everything) - model.log_scroll
+    shown = everything[max(0, end - lines) : end]
     return [("class:log", "\n".join(inert(line) for line in shown))]
+
+
+def history(model: ClientModel) -> StyleText:
+    """Every round's scores so far with the totals (the `v` key)."""
+    state = model.replica.state
+    if not state.round_scores:
+        return [("class:dim", _("No round has been scored yet.") + "\n")]
+    from p2p_rommy.simulate import score_sheet
+
+    return [("", score_sheet(state, model.names))]
 
 
 def scores(model: ClientModel) -> StyleText:
