@@ -80,7 +80,10 @@ def need_tmux() -> None:
 def test_play_a_turn_in_tmux(tmp_path):
     need_tmux()
     name = f"rommy{os.getpid()}"
-    command = f"{sys.executable} -m p2p_rommy play --bots 3 --seed 4 --name Tester --ascii"
+    command = (
+        f"{sys.executable} -m p2p_rommy play --bots 3 --seed 4 --name Tester --ascii "
+        f"--data-dir {tmp_path}"
+    )
     tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
     try:
         text = wait_for(name, lambda t: "Your turn: d draws" in t)

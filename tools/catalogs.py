@@ -59,6 +59,10 @@ Taster
 
 # source string -> (Danish, Norwegian Bokmål)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "wait for your turn (after drawing) to {doing}": (
+        "vent til din tur (efter du har trukket) for at {doing}",
+        "vent til din tur (etter at du har trukket) for å {doing}",
+    ),
     "Scores so far (v closes)": ("Point indtil nu (v lukker)", "Poeng til nå (v lukker)"),
     "{card} from {name}": ("{card} fra {name}", "{card} fra {name}"),
     "lay off on meld": ("læg til melding", "legg til melding"),
@@ -109,7 +113,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "starter: pladser og første giver trækkes med en fælles mønt...",
         "starter: plasser og første giver trekkes med en felles mynt...",
     ),
-    "Leave the table? y / n": ("Forlad bordet? y / n", "Forlate bordet? y / n"),
+    "Leave the table? y / n": ("Forlad bordet? j / n", "Forlate bordet? j / n"),
     "Enter starts the game with {count} players; x sends a player away; q leaves": (
         "Enter starter spillet med {count} spillere; x sender en spiller væk; q forlader bordet",
         "Enter starter spillet med {count} spillere; x sender en spiller bort; q forlater bordet",
@@ -275,7 +279,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "staged: {melds}": ("forberedt: {melds}", "forberedt: {melds}"),
     "you could meld: {melds}": ("du kan melde: {melds}", "du kan melde: {melds}"),
     "nothing yet": ("intet endnu", "ingenting ennå"),
-    "Quit the game? y / n": ("Afslut spillet? y / n", "Avslutte spillet? y / n"),
+    "Quit the game? y / n": ("Afslut spillet? j / n", "Avslutte spillet? j / n"),
     "Final score sheet": ("Endelig pointtavle", "Endelig poengtavle"),
     "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
     "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),

@@ -187,6 +187,7 @@ def bindings(
             model.confirm_quit = True
 
     @kb.add("y", filter=Condition(lambda: model.confirm_quit))
+    @kb.add("j", filter=Condition(lambda: model.confirm_quit))  # ja (Danish, Norwegian)
     def _yes(event) -> None:  # type: ignore[no-untyped-def]
         model.quit = True
         event.app.exit()

@@ -10,6 +10,7 @@ import time
 from collections import deque
 
 from p2p_rommy.cards import composition, rank_name
+from p2p_rommy.engine.apply import check_may_build
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
     Discard,
@@ -400,8 +401,17 @@ class ClientModel:
             if isinstance(move, kind) and move.meld == meld_number - 1 and move.card.slot == slot:  # type: ignore[attr-defined]
                 self._submit(move)
                 return
-        if not 0 < meld_number <= len(self.replica.state.melds):
+        state = self.replica.state
+        if not 0 < meld_number <= len(state.melds):
             self.status = _("there is no meld {number}").format(number=meld_number)
+            return
+        if state.current_seat != self.seat or state.phase is not Phase.PLAY:
+            self.status = _("wait for your turn (after drawing) to {doing}").format(doing=doing)
+            return
+        try:  # the reason it is not allowed yet, in the engine's words
+            check_may_build(state, self.seat, doing)
+        except IllegalMove as error:
+            self.status = str(error)
             return
         self.status = _("that card cannot {doing} on meld {number}").format(
             doing=doing, number=meld_number
