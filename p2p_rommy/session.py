@@ -5,6 +5,12 @@ what the peer wants to send goes to the mesh, committed records go to the
 transcript, and a ticker lets time pass for buy windows. Every rule, proof and
 vote lives in the sans-IO layers below.
 
+Off the event loop: every call into the peer (which may prove or verify a shuffle, a
+second of CPU) and every write to disk (with its fsync) runs in a worker thread, one
+call at a time per seat and in the order the events came (`_run`); only the sends
+and the client's redraws stay on the loop, so keys answer while a deal is computed.
+libsodium releases the GIL, so seats in one process compute in parallel.
+
 Durable or stopped: a round's seed and every committed record are on disk before
 anything that follows from them leaves this machine. If a write or fsync fails (a
 full disk), the session stops at once — nothing more is sent, the connections
@@ -16,13 +22,16 @@ the file lacks from the others: nothing is lost.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import socket
 import time
 from collections.abc import Callable
 
 from p2p_rommy.config import GameConfig
+from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
+from p2p_rommy.errors import IllegalMove
 from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Output, Peer
@@ -33,6 +42,9 @@ log = logging.getLogger(__name__)
 
 PAUSE_NOTICE = "pausing: my disk is full, I will be back with rommy resume"
 """What a seat that cannot write says to the table (as chat) before it stops."""
+
+WORKERS = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="rommy-peer")
+"""The threads peers compute in (shared by every seat in this process)."""
 
 
 class Session:
@@ -64,6 +76,9 @@ class Session:
         self.halted: str | None = None
         """Why this seat stopped on its own (a failed write), if it did."""
         self._stopping: asyncio.Task[None] | None = None
+        self._turn = asyncio.Lock()
+        """One call into the peer at a time, in the order they were asked for."""
+        self._tasks: set[asyncio.Task[object]] = set()
 
     async def listen(
         self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
@@ -74,7 +89,7 @@ class Session:
         self.mesh.connect(addresses)
 
     def start(self) -> None:
-        self._handle(self.peer.start(self.clock()))
+        self._later(lambda: self.peer.start(self.clock()))
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     async def run(self, timeout: float | None = None) -> GameState:
@@ -92,33 +107,70 @@ class Session:
     async def close(self) -> None:
         if self._ticker is not None:
             self._ticker.cancel()
+        for task in list(self._tasks):
+            task.cancel()
         await self.mesh.close()
-        if self.store is not None:
-            self.store.close()
+        async with self._turn:  # a call still computing finishes before the files close
+            if self.store is not None:
+                self.store.close()
 
     # --- plumbing -------------------------------------------------------------
 
-    def _on_message(self, seat: int, envelope: bytes) -> bool:
+    async def _on_message(self, seat: int, envelope: bytes) -> bool:
         """Hand an envelope to the peer; False if it refused it (the mesh counts those)."""
         refused = self.peer.refused_count
-        self._handle(self.peer.receive(envelope, self.clock(), seat))
+        await self._run(lambda: self.peer.receive(envelope, self.clock(), seat))
         return self.peer.refused_count == refused
 
     def _on_change(self) -> None:
         self.changed.set()
 
     def _on_link_up(self, seat: int) -> None:
-        self._handle(self.peer.link_up(seat, self.clock()))
+        self._later(lambda: self.peer.link_up(seat, self.clock()))
 
-    def _handle(self, out: Output) -> None:
-        if self.halted is not None:
-            return
+    def _later(
+        self, call: Callable[[], Output], on_refused: Callable[[Exception], None] | None = None
+    ) -> None:
+        """Run `call` in its turn without waiting for it (`on_refused` gets a refusal)."""
+        task = asyncio.get_running_loop().create_task(self._run(call, on_refused))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(
+        self, call: Callable[[], Output], on_refused: Callable[[Exception], None] | None = None
+    ) -> None:
+        """Call into the peer in a worker thread, in turn; make what it committed durable
+        there too; then send its messages from the loop."""
+        async with self._turn:
+            if self.halted is not None:
+                return
+            loop = asyncio.get_running_loop()
+            try:
+                out, failed = await loop.run_in_executor(WORKERS, self._call_and_store, call)
+            except IllegalMove as error:
+                if on_refused is None:
+                    raise
+                on_refused(error)
+                return
+            if failed is not None:
+                self._halt(failed)
+                return
+            self._handle(out)
+
+    def _call_and_store(self, call: Callable[[], Output]) -> tuple[Output, OSError | None]:
+        """In a worker thread: the peer's call, then its seed and records on disk."""
+        out = call()
         try:
             self._save_seed()  # before anything that commits to it leaves this machine
             for record in out.committed:
                 self._committed(record)
         except OSError as error:
-            self._halt(error)
+            return out, error
+        return out, None
+
+    def _handle(self, out: Output) -> None:
+        """On the loop, once `out`'s records are on disk: send, redraw, finish."""
+        if self.halted is not None:
             return
         if out.broadcast:
             self.mesh.broadcast(out.broadcast)
@@ -170,21 +222,26 @@ class Session:
     async def _tick(self) -> None:
         while True:
             await asyncio.sleep(TICK_S)
-            self._handle(self.peer.tick(self.clock()))
+            await self._run(lambda: self.peer.tick(self.clock()))
 
     # --- for the client -------------------------------------------------------
 
-    def submit(self, move) -> None:  # type: ignore[no-untyped-def]
-        """A move from the client; raises `IllegalMove` with the engine's reason."""
-        self._handle(self.peer.submit(move, self.clock()))
+    def submit(self, move: Move, on_refused: Callable[[Exception], None] | None = None) -> None:
+        """A move from the client, made in its turn; `on_refused` gets the engine's
+        `IllegalMove` if it is refused (the client checks first: see `ClientModel`)."""
+        self._later(lambda: self.peer.submit(move, self.clock()), on_refused or _ignore)
 
     def answer_buy(self, claim: bool) -> None:
-        self._handle(self.peer.answer_buy(claim, self.clock()))
+        self._later(lambda: self.peer.answer_buy(claim, self.clock()))
 
     def say(self, text: str) -> None:
         """A chat line to the table."""
-        self._handle(self.peer.say(text))
+        self._later(lambda: self.peer.say(text))
 
     def end_game(self, absent: int) -> None:
         """Propose to end the game without `absent` (see `Peer.end_game`)."""
-        self._handle(self.peer.end_game(absent, self.clock()))
+        self._later(lambda: self.peer.end_game(absent, self.clock()))
+
+
+def _ignore(error: Exception) -> None:
+    log.info("refused: %s", error)

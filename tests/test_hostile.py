@@ -80,12 +80,13 @@ async def attack(address, config, identities, victim: Session) -> dict[str, obje
     results["flood refused"] = victim.mesh.refused_connections
 
     await asyncio.sleep(PENALTY_S + 0.5)  # strangers from this address were rate-limited
-    # an insider: a connection that proves seat 2's key
-    reader, writer = await asyncio.open_connection(*address)
-    await handshake(reader, writer, identities[2], config.game_id, lambda key: True)
+    # an insider: a connection that proves seat 2's key (once there is a step to replay;
+    # it has the link until seat 2 itself redials, so it sends at once)
     peer = victim.peer
     while len(peer.records) < 5:
         await asyncio.sleep(0.05)
+    reader, writer = await asyncio.open_connection(*address)
+    await handshake(reader, writer, identities[2], config.game_id, lambda key: True)
     first = peer.records[0].step
     version, key, body, _ = msgpack.unpackb(first)
     other_game = unpack(body)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import socket
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from p2p_rommy.errors import ProtocolError
@@ -52,8 +53,9 @@ class Link:
 
 class Mesh:
     """The connections of one seat. `on_message(seat, envelope)` gets every envelope and
-    says whether it was accepted: a connection whose messages keep being refused is
-    closed, and its address waits before it may connect again."""
+    says whether it was accepted (or returns an awaitable that does: the link reads its
+    next message only then, so a flood waits on the peer): a connection whose messages
+    keep being refused is closed, and its address waits before it may connect again."""
 
     def __init__(
         self,
@@ -61,7 +63,7 @@ class Mesh:
         table: bytes,
         seat: int,
         keys: Sequence[bytes],
-        on_message: Callable[[int, bytes], bool | None],
+        on_message: Callable[[int, bytes], bool | Awaitable[bool | None] | None],
         on_change: Callable[[], None] | None = None,
         on_link_up: Callable[[int], None] | None = None,
     ) -> None:
@@ -243,7 +245,10 @@ class Mesh:
                 async with asyncio.timeout(DEAD_AFTER_S):
                     payload = await read_frame(reader)
                 if payload[:1] == MESSAGE:
-                    if self.on_message(link.seat, payload[1:]) is False:
+                    accepted = self.on_message(link.seat, payload[1:])
+                    if inspect.isawaitable(accepted):  # handled off the loop: wait for it
+                        accepted = await accepted
+                    if accepted is False:
                         strikes += 1
                         if strikes >= MAX_STRIKES:
                             raise ProtocolError(link.seat, "too many refused messages")

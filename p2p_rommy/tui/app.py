@@ -3,6 +3,8 @@ and key bindings that are tiny functions calling the model."""
 
 from __future__ import annotations
 
+import contextlib
+
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -61,8 +63,21 @@ def style(four_colour: bool = False) -> Style:
 STYLE = style()
 
 
+def _steady(draw):  # type: ignore[no-untyped-def]
+    """`draw`, or the last frame it drew if the state changed under it: the session's
+    worker thread commits while the loop draws (a container mutated mid-iteration)."""
+    last: list[object] = [[]]
+
+    def drawn():  # type: ignore[no-untyped-def]
+        with contextlib.suppress(RuntimeError):
+            last[0] = draw()
+        return last[0]
+
+    return drawn
+
+
 def _text(function, model: ClientModel, **window) -> Window:  # type: ignore[no-untyped-def]
-    return Window(FormattedTextControl(lambda: function(model)), **window)
+    return Window(FormattedTextControl(_steady(lambda: function(model))), **window)
 
 
 def bindings(
@@ -217,7 +232,7 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
         get_line_prefix=lambda line, wrap: [("class:status", " " + _("say:") + " ")],
     )
     status_window = Window(
-        FormattedTextControl(lambda: render.status(model), focusable=True), height=1
+        FormattedTextControl(_steady(lambda: render.status(model)), focusable=True), height=1
     )
     table_window = Window(
         FormattedTextControl(

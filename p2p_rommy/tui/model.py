@@ -6,11 +6,12 @@ the session, and a refusal comes back as the engine's own reason in the status l
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 
 from p2p_rommy.cards import composition, rank_name
-from p2p_rommy.engine.apply import check_may_build
+from p2p_rommy.engine.apply import apply, check_may_build
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
     Discard,
@@ -91,6 +92,10 @@ class ClientModel:
         self.readings: list[NewMeld] = []
         """Every reading of the last staged meld; `r` cycles through them."""
         self.peer.on_commit = self._committed
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a test driving the model by hand
+            self._loop = None
 
     # --- what is shown ------------------------------------------------------
 
@@ -442,24 +447,29 @@ class ClientModel:
         self.order = self._sorted(hand)
 
     def _submit(self, move: Move) -> None:
+        """Check the move against the rules here (the engine is pure and fast), then hand
+        it to the session, which makes it in its turn off the event loop."""
         try:
-            self.session.submit(move)
+            if self.replica.duty() != "move":
+                raise IllegalMove("it is not your turn to play")
+            apply(self.replica.state, move)
         except IllegalMove as error:
             self.status = str(error)
             return
+        self.session.submit(move, on_refused=self._refused)
         self.selected.clear()
         self.status = ""
 
+    def _refused(self, error: Exception) -> None:
+        self.status = str(error)
+
     # --- the log ------------------------------------------------------------------
 
-    @staticmethod
-    def _defer(action) -> None:  # type: ignore[no-untyped-def]
-        """Run `action` once the step being committed is done (not inside the peer)."""
-        import asyncio
-        import contextlib
-
-        with contextlib.suppress(RuntimeError):  # no loop: a test driving the model by hand
-            asyncio.get_running_loop().call_soon(action)
+    def _defer(self, action) -> None:  # type: ignore[no-untyped-def]
+        """Run `action` on the event loop once the step being committed is done (commits
+        are seen in the session's worker thread, inside the peer)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(action)
 
     def _committed(self, record: Record) -> None:
         """A step committed: the status gives way to the prompt (a message from a key
