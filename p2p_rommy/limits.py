@@ -112,6 +112,9 @@ EVIDENCE_KEPT = 16
 """Pairs of contradicting signed messages kept as proof (more prove nothing new)."""
 REFUSED_KEPT = 200
 """Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
+VERIFIED_PROOFS_KEPT = 4096
+"""Shuffle proofs remembered as verified in one process (a fingerprint each, 32 bytes):
+seats sharing a process check each proof once."""
 LOG_FILE_BYTES = 1 << 20
 """The client's log file (`rommy.log` in the data dir) is rotated at this size (1 MiB)..."""
 LOG_FILES_KEPT = 3

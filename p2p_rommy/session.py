@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import socket
 import time
@@ -145,8 +146,15 @@ class Session:
             if self.halted is not None:
                 return
             loop = asyncio.get_running_loop()
+            computing = loop.run_in_executor(WORKERS, self._call_and_store, call)
             try:
-                out, failed = await loop.run_in_executor(WORKERS, self._call_and_store, call)
+                out, failed = await asyncio.shield(computing)
+            except asyncio.CancelledError:
+                # the call goes on in its thread: hold the turn until it is done, so a
+                # closing session never closes its files under it or reads half of it
+                with contextlib.suppress(Exception):
+                    await computing
+                raise
             except IllegalMove as error:
                 if on_refused is None:
                     raise

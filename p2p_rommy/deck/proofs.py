@@ -23,11 +23,15 @@ answers, so the proof carries only scalars and permutations.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from p2p_rommy.deck import group
 from p2p_rommy.deck.derive import compose, invert, permutation_from_stream, u8, u16, u32
+from p2p_rommy.deck.parallel import each
+from p2p_rommy.limits import VERIFIED_PROOFS_KEPT
 from p2p_rommy.wire.identity import Entropy
 
 ALL = 255
@@ -190,16 +194,19 @@ def prove_shuffle(
     entropy: Entropy,
 ) -> ShuffleProof:
     inverse_scalar = group.scalar_invert(scalar)
-    shadows = []
     secrets_ = []
-    for _ in range(lam):
+    for _ in range(lam):  # all entropy first, in order: the proof is the same on any cores
         a = group.scalar_reduce(entropy(64))
         while not group.is_scalar(a):
             a = group.scalar_reduce(entropy(64))
         rho = permutation_from_stream(SHADOW_DOMAIN + entropy(32), len(inp))
-        points = shuffle(a, rho, inp)
-        shadows.append((group.mul_base(a), deck_digest(points)))
         secrets_.append((a, rho))
+
+    def shadow(secret: tuple[bytes, tuple[int, ...]]) -> tuple[bytes, bytes]:
+        a, rho = secret
+        return group.mul_base(a), deck_digest(shuffle(a, rho, inp))
+
+    shadows = each(shadow, secrets_)
     bits = _challenge_bits(context, key, inp, out, shadows)
     answers = []
     for bit, (a, rho) in zip(bits, secrets_, strict=True):
@@ -230,7 +237,80 @@ def verify_shuffle(
 
     `key` and `inp` must already be checked; the points of `out` are checked here
     (each must be valid and all distinct).
+
+    A proof already verified in this process, on exactly these inputs, is not verified
+    again: seats of one process (`rommy play`, a local table) each check every shuffle,
+    and the same function on the same bytes gives the same answer. Only successes are
+    remembered (the last `VERIFIED_PROOFS_KEPT`); a seat checking a proof another seat
+    is checking now waits for that result.
     """
+    fingerprint = _proof_fingerprint(context, key, inp, out, proof, lam)
+    with _VERIFIED_LOCK:
+        if fingerprint in _VERIFIED:
+            _VERIFIED.move_to_end(fingerprint)
+            return
+        running = _VERIFYING.get(fingerprint)
+        if running is None:
+            _VERIFYING[fingerprint] = threading.Event()
+    if running is not None:
+        running.wait()
+        with _VERIFIED_LOCK:
+            if fingerprint in _VERIFIED:
+                return
+        _verify_shuffle(context, key, inp, out, proof, lam)  # the other check failed
+        return
+    try:
+        _verify_shuffle(context, key, inp, out, proof, lam)
+        with _VERIFIED_LOCK:
+            _VERIFIED[fingerprint] = None
+            while len(_VERIFIED) > VERIFIED_PROOFS_KEPT:
+                _VERIFIED.popitem(last=False)
+    finally:
+        with _VERIFIED_LOCK:
+            _VERIFYING.pop(fingerprint).set()
+
+
+_VERIFIED: OrderedDict[bytes, None] = OrderedDict()
+_VERIFYING: dict[bytes, threading.Event] = {}
+_VERIFIED_LOCK = threading.Lock()
+
+
+def forget_verified() -> None:
+    """Forget which proofs were verified (a benchmark that must do the work itself)."""
+    with _VERIFIED_LOCK:
+        _VERIFIED.clear()
+
+
+def _proof_fingerprint(
+    context: ShuffleContext,
+    key: bytes,
+    inp: Sequence[bytes],
+    out: Sequence[bytes],
+    proof: ShuffleProof,
+    lam: int,
+) -> bytes:
+    """A hash of every input of `verify_shuffle`, unambiguous (fixed-size fields,
+    counted lists)."""
+    material = hashlib.sha256()
+    encoded = context.encode()
+    material.update(u32(len(encoded)) + encoded + key + u32(lam))
+    material.update(u32(len(inp)) + b"".join(inp) + u32(len(out)) + b"".join(out))
+    material.update(u32(len(proof.answers)))
+    for answer in proof.answers:
+        material.update(u8(int(answer.opened)) + u32(len(answer.scalar)) + answer.scalar)
+        material.update(u32(len(answer.permutation)))
+        material.update(b"".join(u32(i) for i in answer.permutation))
+    return material.digest()
+
+
+def _verify_shuffle(
+    context: ShuffleContext,
+    key: bytes,
+    inp: Sequence[bytes],
+    out: Sequence[bytes],
+    proof: ShuffleProof,
+    lam: int,
+) -> None:
     size = len(inp)
     if len(out) != size:
         raise ProofError(f"the shuffled deck has {len(out)} cards, not {size}")
@@ -241,20 +321,21 @@ def verify_shuffle(
             raise ProofError(f"card {index} of the shuffled deck is not a valid group point")
     if len(proof.answers) != lam:
         raise ProofError(f"the shuffle proof has {len(proof.answers)} shadows, not {lam}")
-    shadows = []
     for answer in proof.answers:
         if not group.is_scalar(answer.scalar) or not _is_permutation(answer.permutation, size):
             raise ProofError("a shuffle proof answer is malformed")
+
+    def shadow(answer: ShadowAnswer) -> tuple[bytes, bytes]:
         if answer.opened:
-            points = shuffle(answer.scalar, answer.permutation, inp)
-            shadow_key = group.mul_base(answer.scalar)
-        else:
-            rebuilt: list[bytes] = [b""] * size
-            for position, slot in enumerate(answer.permutation):
-                rebuilt[slot] = group.mul(answer.scalar, out[position])
-            points = tuple(rebuilt)
-            shadow_key = group.mul(answer.scalar, key)
-        shadows.append((shadow_key, deck_digest(points)))
+            return group.mul_base(answer.scalar), deck_digest(
+                shuffle(answer.scalar, answer.permutation, inp)
+            )
+        rebuilt: list[bytes] = [b""] * size
+        for position, slot in enumerate(answer.permutation):
+            rebuilt[slot] = group.mul(answer.scalar, out[position])
+        return group.mul(answer.scalar, key), deck_digest(rebuilt)
+
+    shadows = each(shadow, proof.answers)
     bits = _challenge_bits(context, key, inp, out, shadows)
     if any(bit == answer.opened for bit, answer in zip(bits, proof.answers, strict=True)):
         raise ProofError(

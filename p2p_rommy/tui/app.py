@@ -3,7 +3,7 @@ and key bindings that are tiny functions calling the model."""
 
 from __future__ import annotations
 
-import contextlib
+import logging
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -61,19 +61,38 @@ def style(four_colour: bool = False) -> Style:
 
 
 STYLE = style()
+log = logging.getLogger(__name__)
 
 
 def _steady(draw):  # type: ignore[no-untyped-def]
-    """`draw`, or the last frame it drew if the state changed under it: the session's
-    worker thread commits while the loop draws (a container mutated mid-iteration)."""
+    """`draw`, or the last frame it drew if it failed: the session's worker thread
+    commits while the loop draws, so a drawing can meet a state half way through a
+    step (a container changing under it); the next redraw is whole. Logged to the log
+    file, never shown."""
     last: list[object] = [[]]
 
     def drawn():  # type: ignore[no-untyped-def]
-        with contextlib.suppress(RuntimeError):
+        try:
             last[0] = draw()
+        except Exception:
+            log.debug("a frame was drawn again from the last one", exc_info=True)
         return last[0]
 
     return drawn
+
+
+def _guarded(handler):  # type: ignore[no-untyped-def]
+    """A key handler that cannot take the app down (see `_steady`): a failure is logged
+    and the key can be pressed again."""
+
+    def handle(event):  # type: ignore[no-untyped-def]
+        try:
+            return handler(event)
+        except Exception:
+            log.warning("a key press failed", exc_info=True)
+            return None
+
+    return handle
 
 
 def _text(function, model: ClientModel, **window) -> Window:  # type: ignore[no-untyped-def]
@@ -215,6 +234,8 @@ def bindings(
     def _interrupt(event) -> None:  # type: ignore[no-untyped-def]
         model.confirm_quit = True
 
+    for binding in kb.bindings:
+        binding.handler = _guarded(binding.handler)
     return kb
 
 
