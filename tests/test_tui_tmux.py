@@ -156,3 +156,44 @@ def test_the_lobby_and_game_screens_show_the_codes_everyone_compares(tmp_path):
             process.kill()
             outputs.append(process.communicate(timeout=30)[1])
     assert all(f"code {code}:" in err for err in outputs), outputs
+
+
+def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tmp_path):
+    """Client and performance issues: the deal (shuffle proofs and their checks) runs
+    off the event loop, so a key pressed during it is drawn at once. Prints the time to
+    the first hand and the key's latency (measured through tmux, so an upper bound);
+    only the latency is asserted, with room for a loaded CI machine."""
+    need_tmux()
+    name = f"rommydeal{os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy play --bots 3 --seed 4 --name Tester --ascii "
+        f"--lang en --data-dir {tmp_path}"
+    )
+    started = time.monotonic()
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    try:
+        wait_for(name, lambda t: "Shuffling and dealing" in t or "A:" in t, timeout=60)
+        dealing = "A:" not in screen(name)
+        pressed = time.monotonic()
+        tmux("send-keys", "-t", name, "?")
+        latency = None
+        while time.monotonic() - pressed < 10:
+            if "Help (? closes)" in screen(name):
+                latency = time.monotonic() - pressed
+                break
+            time.sleep(0.005)
+        tmux("send-keys", "-t", name, "?")
+        text = wait_for(name, lambda t: len(hand_of(t)) >= 11, timeout=120)
+        first_hand = time.monotonic() - started
+        print(
+            f"first hand after {first_hand:.1f} s; a key during the deal "
+            f"({'dealing' if dealing else 'already dealt'}) drawn after "
+            f"{latency if latency is None else round(latency * 1000)} ms"
+        )
+        assert latency is not None and latency < 0.5, latency
+        assert len(hand_of(text)) >= 11
+        tmux("send-keys", "-t", name, "q")
+        wait_for(name, lambda t: "Quit the game?" in t)
+        tmux("send-keys", "-t", name, "y")
+    finally:
+        tmux("kill-session", "-t", name)
