@@ -8,13 +8,29 @@ the layers where it enters.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class RommyError(Exception):
     """Base of every error this package raises on purpose."""
 
 
 class IllegalMove(RommyError):
-    """The rules refuse this move; the state it was applied to is unchanged."""
+    """The rules refuse this move; the state it was applied to is unchanged.
+
+    The reason is a message id — an English template marked for translation — and its
+    values: `str()` is the English sentence, `say(translate)` the sentence in the
+    client's language (every text value is translated too: "laying off", a meld's
+    name; numbers and card notations are the same in every language)."""
+
+    def __init__(self, template: str, **values: object) -> None:
+        self.template = template
+        self.values = values
+        super().__init__(template.format(**values) if values else template)
+
+    def say(self, translate: Callable[[str], str]) -> str:
+        shown = {k: translate(v) if isinstance(v, str) else v for k, v in self.values.items()}
+        return translate(self.template).format(**shown)
 
 
 class ConfigError(RommyError):

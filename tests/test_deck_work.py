@@ -52,9 +52,7 @@ def test_a_verified_proof_is_not_verified_again_but_any_other_is(monkeypatch):
     proofs.forget_verified()
     calls = []
     real = proofs._verify_shuffle
-    monkeypatch.setattr(
-        proofs, "_verify_shuffle", lambda *args: (calls.append(1), real(*args))[1]
-    )
+    monkeypatch.setattr(proofs, "_verify_shuffle", lambda *args: (calls.append(1), real(*args))[1])
     verify_shuffle(context, key, inp, out, proof, lam)
     verify_shuffle(context, key, inp, out, proof, lam)
     assert len(calls) == 1  # the second seat's check was the first one's

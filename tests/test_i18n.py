@@ -78,3 +78,30 @@ def test_the_screen_speaks_the_chosen_language(language, words):
         i18n.use("en")
     for word in words:
         assert word in shown, (word, shown)
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_an_engine_refusal_reads_in_the_clients_language(language):
+    """Client issue: the engine's reasons were English inside the Danish and Norwegian
+    screens. A reason is a message id with values; the client says it in its language,
+    values included (the variant's own terms and card names stay as they are)."""
+    from p2p_rommy.engine.apply import apply, new_game
+    from p2p_rommy.engine.moves import Discard, DrawStock
+    from p2p_rommy.errors import IllegalMove
+    from p2p_rommy.i18n import _
+    from p2p_rommy.rules import ruleset
+
+    english = {m for m in source_strings() if len(m) > 12 and "{" not in m}
+    i18n.use(language)
+    try:
+        state = new_game(ruleset("lp"), 4)
+        said = []
+        for move in (DrawStock(seat=2), Discard(seat=0, slot=3, card=7)):
+            with pytest.raises(IllegalMove) as refused:
+                apply(state, move)
+            said.append(refused.value.say(_))
+    finally:
+        i18n.use("en")
+    for sentence in said:
+        assert sentence and not any(phrase in sentence for phrase in english), sentence
+        assert sentence != str(refused.value)

@@ -59,6 +59,219 @@ Taster
 
 # source string -> (Danish, Norwegian Bokmål)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "{doing} is not possible now: {why}": (
+        "{doing} er ikke muligt nu: {why}",
+        "{doing} er ikke mulig nå: {why}",
+    ),
+    "card {card} is not in a deck of {size}": (
+        "kort {card} findes ikke i et spil på {size}",
+        "kort {card} finnes ikke i en kortstokk på {size}",
+    ),
+    "a seat may claim a discard only once": (
+        "en plads kan kun kræve et kastet kort én gang",
+        "en plass kan bare kreve et kastet kort én gang",
+    ),
+    "seat {seat} may not buy this card": (
+        "plads {seat} må ikke købe dette kort",
+        "plass {seat} kan ikke kjøpe dette kortet",
+    ),
+    "the discard pile is empty: draw from the stock": (
+        "kastebunken er tom: træk fra bunken",
+        "kastebunken er tom: trekk fra bunken",
+    ),
+    "lay down at least one meld": ("meld mindst én melding", "meld minst én melding"),
+    "you opened this turn: further new melds must wait for a later turn": (
+        "du åbnede i denne tur: flere nye meldinger må vente til en senere tur",
+        "du åpnet i denne runden: flere nye meldinger må vente til en senere tur",
+    ),
+    "house rule 'new melds after opening' is off: after opening you can only build on the table": (
+        "husreglen 'nye meldinger efter åbning' er slået fra: efter åbning kan du kun bygge på bordet",
+        "husregelen 'nye meldinger etter åpning' er slått av: etter åpning kan du bare bygge på bordet",
+    ),
+    "house rule: at most one new combination per turn": (
+        "husregel: højst én ny kombination per tur",
+        "husregel: høyst én ny kombinasjon per tur",
+    ),
+    "your first lay-down must hold this round's whole contract: {wanted} (this one has {runs} {run_name}, {sets} {set_name})": (
+        "din første udlægning skal rumme hele rundens krav: {wanted} (denne har {runs} {run_name}, {sets} {set_name})",
+        "din første utlegging må inneholde hele rundens krav: {wanted} (denne har {runs} {run_name}, {sets} {set_name})",
+    ),
+    "your first lay-down must be worth at least {points} points from natural cards at once; this one is worth {worth}": (
+        "din første udlægning skal være mindst {points} point af naturlige kort på én gang; denne er {worth} værd",
+        "din første utlegging må være verdt minst {points} poeng av naturlige kort på én gang; denne er verdt {worth}",
+    ),
+    "your first lay-down must be worth at least {points} points at once; this one is worth {worth}": (
+        "din første udlægning skal være mindst {points} point værd på én gang; denne er {worth} værd",
+        "din første utlegging må være verdt minst {points} poeng på én gang; denne er verdt {worth}",
+    ),
+    "you must open ({wanted}) before {doing}": (
+        "du skal åbne ({wanted}) før {doing}",
+        "du må åpne ({wanted}) før {doing}",
+    ),
+    "house rule 'build in opening turn' is off: no {doing} in the turn you open": (
+        "husreglen 'byg i åbningsturen' er slået fra: ingen {doing} i den tur, du åbner",
+        "husregelen 'bygg i åpningsrunden' er slått av: ingen {doing} i den runden du åpner",
+    ),
+    "laying off on the table": ("at lægge til på bordet", "å legge til på bordet"),
+    "joker swaps are off in this game": (
+        "jokerbytte er slået fra i dette spil",
+        "jokerbytte er slått av i dette spillet",
+    ),
+    "only a player who has opened may swap a joker": (
+        "kun en spiller, der har åbnet, må bytte en joker",
+        "bare en spiller som har åpnet, kan bytte en joker",
+    ),
+    "swapping a joker": ("at bytte en joker", "å bytte en joker"),
+    "you cannot discard the card you took from the discard pile this turn": (
+        "du kan ikke kaste det kort, du tog fra kastebunken i denne tur",
+        "du kan ikke kaste kortet du tok fra kastebunken i denne runden",
+    ),
+    "house rule: the joker you swapped must be laid down this turn": (
+        "husregel: jokeren, du byttede, skal meldes i denne tur",
+        "husregel: jokeren du byttet, må meldes i denne runden",
+    ),
+    "seat {seat} has no hand left to show": (
+        "plads {seat} har ingen hånd tilbage at vise",
+        "plass {seat} har ingen hånd igjen å vise",
+    ),
+    "show exactly the cards in your hand": (
+        "vis præcis kortene på din hånd",
+        "vis nøyaktig kortene på hånden din",
+    ),
+    "it is not your turn (seat {seat} is to play)": (
+        "det er ikke din tur (plads {seat} skal spille)",
+        "det er ikke din tur (plass {seat} skal spille)",
+    ),
+    "the same card is used twice": (
+        "det samme kort er brugt to gange",
+        "det samme kortet er brukt to ganger",
+    ),
+    "card slot {slot} is not in your hand": (
+        "kortplads {slot} er ikke på din hånd",
+        "kortplass {slot} er ikke på hånden din",
+    ),
+    "card {card} is not in this deck": (
+        "kort {card} findes ikke i dette spil",
+        "kort {card} finnes ikke i denne kortstokken",
+    ),
+    "card slot {slot} is {card}, not the card claimed": (
+        "kortplads {slot} er {card}, ikke det angivne kort",
+        "kortplass {slot} er {card}, ikke kortet som ble oppgitt",
+    ),
+    "two slots claim the same physical card": (
+        "to pladser angiver det samme fysiske kort",
+        "to plasser oppgir det samme fysiske kortet",
+    ),
+    "that card is already elsewhere on the table": (
+        "det kort ligger allerede et andet sted på bordet",
+        "det kortet ligger allerede et annet sted på bordet",
+    ),
+    "that would leave you holding only the card you took from the discard pile, which you may not discard this turn": (
+        "så ville du kun have kortet fra kastebunken tilbage, og det må du ikke kaste i denne tur",
+        "da ville du bare ha kortet fra kastebunken igjen, og det kan du ikke kaste i denne runden",
+    ),
+    "there is no meld number {number} on the table": (
+        "der er ingen melding nummer {number} på bordet",
+        "det er ingen melding nummer {number} på bordet",
+    ),
+    "the round is being dealt": ("runden bliver givet", "runden blir gitt"),
+    "it is time to draw from the stock or take the discard": (
+        "det er tid til at trække fra bunken eller tage det kastede kort",
+        "det er tid for å trekke fra bunken eller ta det kastede kortet",
+    ),
+    "the buy window is open": ("købsvinduet er åbent", "kjøpsvinduet er åpent"),
+    "it is time to meld, lay off or discard": (
+        "det er tid til at melde, lægge til eller kaste",
+        "det er tid for å melde, legge til eller kaste",
+    ),
+    "the round is over and hands are being shown": (
+        "runden er slut, og hænderne bliver vist",
+        "runden er over, og hendene blir vist",
+    ),
+    "the match is over": ("spillet er slut", "spillet er over"),
+    "dealing": ("at give kort", "å gi kort"),
+    "drawing from the stock": ("at trække fra bunken", "å trekke fra bunken"),
+    "taking the discard": ("at tage det kastede kort", "å ta det kastede kortet"),
+    "laying down": ("at melde", "å melde"),
+    "laying off": ("at lægge til", "å legge til"),
+    "discarding": ("at kaste", "å kaste"),
+    "resolving a buy": ("at afgøre et køb", "å avgjøre et kjøp"),
+    "showing a hand": ("at vise en hånd", "å vise en hånd"),
+    "it is not your turn to play": ("det er ikke din tur", "det er ikke din tur"),
+    "a {meld} needs at least one natural card, not only jokers": (
+        "en {meld} skal have mindst ét naturligt kort, ikke kun jokere",
+        "en {meld} må ha minst ett naturlig kort, ikke bare jokere",
+    ),
+    "a {meld} may not hold more jokers than natural cards (house rule)": (
+        "en {meld} må ikke have flere jokere end naturlige kort (husregel)",
+        "en {meld} kan ikke ha flere jokere enn naturlige kort (husregel)",
+    ),
+    "a {meld} needs at least {count} cards": (
+        "en {meld} skal have mindst {count} kort",
+        "en {meld} må ha minst {count} kort",
+    ),
+    "a {meld} has at most {count} cards, one of each suit": (
+        "en {meld} har højst {count} kort, ét af hver kulør",
+        "en {meld} har høyst {count} kort, ett av hver farge",
+    ),
+    "a {meld} is cards of one rank": (
+        "en {meld} er kort af samme værdi",
+        "en {meld} er kort av samme verdi",
+    ),
+    "a {meld} needs different suits; two cards share a suit": (
+        "en {meld} skal have forskellige kulører; to kort har samme kulør",
+        "en {meld} må ha forskjellige farger; to kort har samme farge",
+    ),
+    "joker": ("joker", "joker"),
+    "the {card} in a {meld} of {rank}s must stand for that rank": (
+        "{card} i en {meld} af {rank}'ere skal gælde som den værdi",
+        "{card} i en {meld} av {rank}-ere må gjelde som den verdien",
+    ),
+    "a {meld} has at most {count} cards": (
+        "en {meld} har højst {count} kort",
+        "en {meld} har høyst {count} kort",
+    ),
+    "a {meld} is cards of one suit": (
+        "en {meld} er kort i samme kulør",
+        "en {meld} er kort i samme farge",
+    ),
+    "a joker cannot stand for rank {rank} in a {meld}": (
+        "en joker kan ikke gælde som {rank} i en {meld}",
+        "en joker kan ikke gjelde som {rank} i en {meld}",
+    ),
+    "two jokers may not stand side by side in a {meld} (house rule)": (
+        "to jokere må ikke ligge side om side i en {meld} (husregel)",
+        "to jokere kan ikke ligge ved siden av hverandre i en {meld} (husregel)",
+    ),
+    "the ace is low in this game: a {meld} cannot go Q-K-A": (
+        "es er lavt i dette spil: en {meld} kan ikke gå D-K-E",
+        "ess er lavt i dette spillet: en {meld} kan ikke gå D-K-E",
+    ),
+    "{card} cannot stand for {rank}": (
+        "{card} kan ikke gælde som {rank}",
+        "{card} kan ikke gjelde som {rank}",
+    ),
+    "a {meld} has no gaps and no wrap-around: {before} is not followed by {after}": (
+        "en {meld} har ingen huller og går ikke rundt: {before} følges ikke af {after}",
+        "en {meld} har ingen hull og går ikke rundt: {before} følges ikke av {after}",
+    ),
+    "a card laid off on a {meld} must extend it at one end ({ends})": (
+        "et kort, der lægges til en {meld}, skal forlænge den i den ene ende ({ends})",
+        "et kort som legges til en {meld}, må forlenge den i den ene enden ({ends})",
+    ),
+    "there is no joker in that place of the meld": (
+        "der er ingen joker på den plads i meldingen",
+        "det er ingen joker på den plassen i meldingen",
+    ),
+    "a joker is swapped for the natural card it stands for, not another joker": (
+        "en joker byttes med det naturlige kort, den gælder som, ikke med en anden joker",
+        "en joker byttes med det naturlige kortet den gjelder som, ikke med en annen joker",
+    ),
+    "that joker stands for {rank}, not {card}": (
+        "den joker gælder som {rank}, ikke {card}",
+        "den jokeren gjelder som {rank}, ikke {card}",
+    ),
+    "it is complete": ("den er fuldstændig", "den er fullstendig"),
     "wait for your turn (after drawing) to {doing}": (
         "vent til din tur (efter du har trukket) for at {doing}",
         "vent til din tur (etter at du har trukket) for å {doing}",

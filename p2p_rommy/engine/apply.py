@@ -30,6 +30,7 @@ from p2p_rommy.engine.phases import MOVE_NAMES, PHASE_HINTS, PHASE_MOVES
 from p2p_rommy.engine.scoring import hand_points, match_over, round_scores
 from p2p_rommy.engine.state import GameState, Phase, RoundEnd
 from p2p_rommy.errors import ConfigError, IllegalMove
+from p2p_rommy.i18n import N_
 from p2p_rommy.rules.melds import (
     Meld,
     MeldKind,
@@ -117,7 +118,9 @@ def apply(state: GameState, move: Move) -> GameState:
     allowed = PHASE_MOVES[state.phase]
     if not isinstance(move, allowed):
         name = MOVE_NAMES.get(type(move), type(move).__name__)
-        raise IllegalMove(f"{name} is not possible now: {PHASE_HINTS[state.phase]}")
+        raise IllegalMove(
+            N_("{doing} is not possible now: {why}"), doing=name, why=PHASE_HINTS[state.phase]
+        )
     return _HANDLERS[type(move)](state, move)
 
 
@@ -133,7 +136,7 @@ def _start_round(state: GameState, move: StartRound) -> GameState:
     rules, n = state.rules, state.players
     size = rules.deck_size
     if not 0 <= move.upcard < size:
-        raise IllegalMove(f"card {move.upcard} is not in a deck of {size}")
+        raise IllegalMove(N_("card {card} is not in a deck of {size}"), card=move.upcard, size=size)
     dealer = state.dealer
     hands: list[list[int]] = [[] for _ in range(n)]
     for position, seat in deal_layout(rules, n, dealer):
@@ -269,10 +272,10 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
     (no player's speed or choice decides: docs/decisions.md).
     """
     if len(set(move.claims)) != len(move.claims):
-        raise IllegalMove("a seat may claim a discard only once")
+        raise IllegalMove(N_("a seat may claim a discard only once"))
     for seat in move.claims:
         if seat not in state.buy_eligible:
-            raise IllegalMove(f"seat {seat} may not buy this card")
+            raise IllegalMove(N_("seat {seat} may not buy this card"), seat=seat + 1)
     closed = replace(state, phase=Phase.PLAY, buy_eligible=(), offer=None, discarder=None)
     if not move.claims:
         return closed
@@ -294,7 +297,7 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
 def _take_discard(state: GameState, move: TakeDiscard) -> GameState:
     seat = _own_turn(state, move.seat)
     if not state.discard:
-        raise IllegalMove("the discard pile is empty: draw from the stock")
+        raise IllegalMove(N_("the discard pile is empty: draw from the stock"))
     slot = state.discard[-1]
     return replace(
         state,
@@ -314,7 +317,7 @@ def _lay_down(state: GameState, move: LayDown) -> GameState:
     seat = _own_turn(state, move.seat)
     rules, deck = state.rules, deck_of(state)
     if not move.melds:
-        raise IllegalMove("lay down at least one meld")
+        raise IllegalMove(N_("lay down at least one meld"))
     placed = [card for meld in move.melds for card in meld.cards]
     _check_from_hand(state, seat, [card.slot for card in placed])
     _check_faces(state, [(card.slot, card.card) for card in placed])
@@ -328,14 +331,16 @@ def _lay_down(state: GameState, move: LayDown) -> GameState:
         _check_opening(state, melds)
     elif state.opened_this_turn and not rules.new_melds_in_opening_turn:
         # lp: the opening is one lay-down; extra melds belong in it.
-        raise IllegalMove("you opened this turn: further new melds must wait for a later turn")
+        raise IllegalMove(N_("you opened this turn: further new melds must wait for a later turn"))
     elif not rules.new_melds_after_opening:
         raise IllegalMove(
-            "house rule 'new melds after opening' is off: after opening you can only build "
-            "on the table"
+            N_(
+                "house rule 'new melds after opening' is off: after opening you can only "
+                "build on the table"
+            )
         )
     if rules.one_new_meld_per_turn and state.new_melds_this_turn + len(melds) > 1:
-        raise IllegalMove("house rule: at most one new combination per turn")
+        raise IllegalMove(N_("house rule: at most one new combination per turn"))
     laid = {card.slot for card in placed}
     hand = tuple(slot for slot in state.hands[seat] if slot not in laid)
     check_not_stranded(state, hand)
@@ -363,17 +368,31 @@ def _check_opening(state: GameState, melds: list[Meld]) -> None:
         if sets < contract.sets or runs < contract.runs:
             wanted = contract.describe(rules.set_name, rules.run_name)
             raise IllegalMove(
-                f"your first lay-down must hold this round's whole contract: {wanted} "
-                f"(this one has {runs} {rules.run_name}, {sets} {rules.set_name})"
+                N_(
+                    "your first lay-down must hold this round's whole contract: {wanted} "
+                    "(this one has {runs} {run_name}, {sets} {set_name})"
+                ),
+                wanted=wanted,
+                runs=runs,
+                run_name=rules.run_name,
+                sets=sets,
+                set_name=rules.set_name,
             )
     elif rules.opening == "points":
         worth = sum(opening_value(meld.kind, meld.cards, deck, rules) for meld in melds)
         if worth < rules.opening_points:
-            natural = " from natural cards" if rules.opening_naturals_only else ""
-            raise IllegalMove(
-                f"your first lay-down must be worth at least {rules.opening_points} points"
-                f"{natural} at once; this one is worth {worth}"
+            template = (
+                N_(
+                    "your first lay-down must be worth at least {points} points from natural "
+                    "cards at once; this one is worth {worth}"
+                )
+                if rules.opening_naturals_only
+                else N_(
+                    "your first lay-down must be worth at least {points} points at once; "
+                    "this one is worth {worth}"
+                )
             )
+            raise IllegalMove(template, points=rules.opening_points, worth=worth)
 
 
 def check_may_build(state: GameState, seat: int, doing: str) -> None:
@@ -382,17 +401,18 @@ def check_may_build(state: GameState, seat: int, doing: str) -> None:
         return
     if not state.opened[seat]:
         wanted = rules.describe_opening(state.round_index)
-        raise IllegalMove(f"you must open ({wanted}) before {doing}")
+        raise IllegalMove(N_("you must open ({wanted}) before {doing}"), wanted=wanted, doing=doing)
     if state.opened_this_turn and not rules.build_in_opening_turn:
         # lp "Byg i åbningsturen (standard: fra)"; a joker swap counts as building.
         raise IllegalMove(
-            f"house rule 'build in opening turn' is off: no {doing} in the turn you open"
+            N_("house rule 'build in opening turn' is off: no {doing} in the turn you open"),
+            doing=doing,
         )
 
 
 def _lay_off(state: GameState, move: LayOff) -> GameState:
     seat = _own_turn(state, move.seat)
-    check_may_build(state, seat, "laying off on the table")
+    check_may_build(state, seat, N_("laying off on the table"))
     meld = _meld_at(state, move.meld)
     _check_from_hand(state, seat, [move.card.slot])
     _check_faces(state, [(move.card.slot, move.card.card)])
@@ -418,10 +438,10 @@ def _swap_joker(state: GameState, move: SwapJoker) -> GameState:
     seat = _own_turn(state, move.seat)
     rules, deck = state.rules, deck_of(state)
     if not rules.joker_swap:
-        raise IllegalMove("joker swaps are off in this game")
+        raise IllegalMove(N_("joker swaps are off in this game"))
     if not state.opened[seat]:
-        raise IllegalMove("only a player who has opened may swap a joker")
-    check_may_build(state, seat, "swapping a joker")
+        raise IllegalMove(N_("only a player who has opened may swap a joker"))
+    check_may_build(state, seat, N_("swapping a joker"))
     meld = _meld_at(state, move.meld)
     _check_from_hand(state, seat, [move.card.slot])
     _check_faces(state, [(move.card.slot, move.card.card)])
@@ -449,9 +469,11 @@ def _discard(state: GameState, move: Discard) -> GameState:
     _check_faces(state, [(move.slot, move.card)])
     if state.rules.discard_taken_card_barred and move.slot == state.taken_discard:
         # rummy: "Tok du toppkortet fra kastebunken, kan du ikke kaste det samme kortet tilbake"
-        raise IllegalMove("you cannot discard the card you took from the discard pile this turn")
+        raise IllegalMove(
+            N_("you cannot discard the card you took from the discard pile this turn")
+        )
     if unplayed_swapped_joker(state) is not None:
-        raise IllegalMove("house rule: the joker you swapped must be laid down this turn")
+        raise IllegalMove(N_("house rule: the joker you swapped must be laid down this turn"))
     hand = tuple(slot for slot in state.hands[seat] if slot != move.slot)
     after = replace(
         state,
@@ -519,10 +541,10 @@ def _end_round(state: GameState, reason: RoundEnd, closer: int | None = None) ->
 def _reveal_hand(state: GameState, move: RevealHand) -> GameState:
     seat = move.seat
     if not 0 <= seat < state.players or state.revealed[seat]:
-        raise IllegalMove(f"seat {seat} has no hand left to show")
+        raise IllegalMove(N_("seat {seat} has no hand left to show"), seat=seat + 1)
     slots = [slot for slot, _ in move.cards]
     if sorted(slots) != sorted(state.hands[seat]):
-        raise IllegalMove("show exactly the cards in your hand")
+        raise IllegalMove(N_("show exactly the cards in your hand"))
     _check_faces(state, move.cards)
     shown = replace(
         state,
@@ -567,17 +589,17 @@ def _score_if_revealed(state: GameState) -> GameState:
 
 def _own_turn(state: GameState, seat: int) -> int:
     if seat != state.turn:
-        raise IllegalMove(f"it is not your turn (seat {state.turn} is to play)")
+        raise IllegalMove(N_("it is not your turn (seat {seat} is to play)"), seat=state.turn + 1)
     return seat
 
 
 def _check_from_hand(state: GameState, seat: int, slots: list[int]) -> None:
     if len(set(slots)) != len(slots):
-        raise IllegalMove("the same card is used twice")
+        raise IllegalMove(N_("the same card is used twice"))
     hand = set(state.hands[seat])
     for slot in slots:
         if slot not in hand:
-            raise IllegalMove(f"card slot {slot} is not in your hand")
+            raise IllegalMove(N_("card slot {slot} is not in your hand"), slot=slot)
 
 
 def _check_faces(state: GameState, shown: Iterable[tuple[int, int]]) -> None:
@@ -588,39 +610,43 @@ def _check_faces(state: GameState, shown: Iterable[tuple[int, int]]) -> None:
     fresh = []
     for slot, card in shown:
         if not 0 <= card < size:
-            raise IllegalMove(f"card {card} is not in this deck")
+            raise IllegalMove(N_("card {card} is not in this deck"), card=card)
         known = state.faces[slot]
         if known is not None:
             if known != card:
                 name = deck_of(state).card(known).notation()
-                raise IllegalMove(f"card slot {slot} is {name}, not the card claimed")
+                raise IllegalMove(
+                    N_("card slot {slot} is {card}, not the card claimed"), slot=slot, card=name
+                )
         else:
             fresh.append(card)
     if not fresh:
         return
     if len(set(fresh)) != len(fresh):
-        raise IllegalMove("two slots claim the same physical card")
+        raise IllegalMove(N_("two slots claim the same physical card"))
     retired = set(state.retired)
     public = {
         face for slot, face in enumerate(state.faces) if face is not None and slot not in retired
     }
     for card in fresh:
         if card in public:
-            raise IllegalMove("that card is already elsewhere on the table")
+            raise IllegalMove(N_("that card is already elsewhere on the table"))
 
 
 def check_not_stranded(state: GameState, hand: tuple[int, ...]) -> None:
     """Rummy: never keep only the card taken from the discard pile (it cannot be discarded)."""
     if state.rules.discard_taken_card_barred and hand == (state.taken_discard,):
         raise IllegalMove(
-            "that would leave you holding only the card you took from the discard pile, "
-            "which you may not discard this turn"
+            N_(
+                "that would leave you holding only the card you took from the discard pile, "
+                "which you may not discard this turn"
+            )
         )
 
 
 def _meld_at(state: GameState, index: int) -> Meld:
     if not 0 <= index < len(state.melds):
-        raise IllegalMove(f"there is no meld number {index + 1} on the table")
+        raise IllegalMove(N_("there is no meld number {number} on the table"), number=index + 1)
     return state.melds[index]
 
 

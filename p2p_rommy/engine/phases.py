@@ -25,6 +25,7 @@ from p2p_rommy.engine.moves import (
     TakeDiscard,
 )
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.i18n import N_
 
 PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
     Phase.ROUND_START: (StartRound,),
@@ -36,22 +37,22 @@ PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
 }
 
 PHASE_HINTS: dict[Phase, str] = {
-    Phase.ROUND_START: "the round is being dealt",
-    Phase.DRAW: "it is time to draw from the stock or take the discard",
-    Phase.BUY: "the buy window is open",
-    Phase.PLAY: "it is time to meld, lay off or discard",
-    Phase.REVEAL: "the round is over and hands are being shown",
-    Phase.MATCH_OVER: "the match is over",
+    Phase.ROUND_START: N_("the round is being dealt"),
+    Phase.DRAW: N_("it is time to draw from the stock or take the discard"),
+    Phase.BUY: N_("the buy window is open"),
+    Phase.PLAY: N_("it is time to meld, lay off or discard"),
+    Phase.REVEAL: N_("the round is over and hands are being shown"),
+    Phase.MATCH_OVER: N_("the match is over"),
 }
 
 MOVE_NAMES: dict[type, str] = {
-    StartRound: "dealing",
-    DrawStock: "drawing from the stock",
-    TakeDiscard: "taking the discard",
-    LayDown: "laying down",
-    LayOff: "laying off",
-    SwapJoker: "swapping a joker",
-    Discard: "discarding",
-    ResolveBuy: "resolving a buy",
-    RevealHand: "showing a hand",
+    StartRound: N_("dealing"),
+    DrawStock: N_("drawing from the stock"),
+    TakeDiscard: N_("taking the discard"),
+    LayDown: N_("laying down"),
+    LayOff: N_("laying off"),
+    SwapJoker: N_("swapping a joker"),
+    Discard: N_("discarding"),
+    ResolveBuy: N_("resolving a buy"),
+    RevealHand: N_("showing a hand"),
 }

@@ -36,6 +36,7 @@ from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove, ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.limits import (
     ASK_AGAIN_S,
     CHAT_BURST,
@@ -301,7 +302,7 @@ class Peer:
     def submit(self, move: Move, now: float = 0.0) -> Output:
         """A move chosen by the client for this seat; `IllegalMove` if the rules refuse it."""
         if self.replica.duty() != "move":
-            raise IllegalMove("it is not your turn to play")
+            raise IllegalMove(N_("it is not your turn to play"))
         step = self.replica.propose_move(move)
         return self._proposed(step, now)
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from p2p_rommy.cards import ACE, ACE_HIGH, JOKER_RANK, KING, Card, DeckComposition, rank_name
 from p2p_rommy.errors import IllegalMove
+from p2p_rommy.i18n import N_
 from p2p_rommy.rules.variants import RuleSet
 
 
@@ -74,9 +75,13 @@ def check_meld(
     naturals = [face for face in faces if not face.is_joker]
     jokers = len(faces) - len(naturals)
     if not naturals:
-        raise IllegalMove(f"a {name} needs at least one natural card, not only jokers")
+        raise IllegalMove(
+            N_("a {meld} needs at least one natural card, not only jokers"), meld=name
+        )
     if rules.jokers_not_more_than_naturals and jokers > len(naturals):
-        raise IllegalMove(f"a {name} may not hold more jokers than natural cards (house rule)")
+        raise IllegalMove(
+            N_("a {meld} may not hold more jokers than natural cards (house rule)"), meld=name
+        )
     if kind is MeldKind.SET:
         _check_set(cards, faces, naturals, name, rules)
     else:
@@ -87,20 +92,29 @@ def _check_set(
     cards: Sequence[Placed], faces: list[Card], naturals: list[Card], name: str, rules: RuleSet
 ) -> None:
     if len(cards) < rules.set_min:
-        raise IllegalMove(f"a {name} needs at least {rules.set_min} cards")
+        raise IllegalMove(
+            N_("a {meld} needs at least {count} cards"), meld=name, count=rules.set_min
+        )
     if len(cards) > rules.set_max:
-        raise IllegalMove(f"a {name} has at most {rules.set_max} cards, one of each suit")
+        raise IllegalMove(
+            N_("a {meld} has at most {count} cards, one of each suit"),
+            meld=name,
+            count=rules.set_max,
+        )
     rank = naturals[0].rank
     if any(face.rank != rank for face in naturals):
-        raise IllegalMove(f"a {name} is cards of one rank")
+        raise IllegalMove(N_("a {meld} is cards of one rank"), meld=name)
     suits = [face.suit for face in naturals]
     if len(set(suits)) != len(suits):
-        raise IllegalMove(f"a {name} needs different suits; two cards share a suit")
+        raise IllegalMove(N_("a {meld} needs different suits; two cards share a suit"), meld=name)
     for placed, face in zip(cards, faces, strict=True):
         if placed.rank != rank:
-            stands = "joker" if face.is_joker else face.notation()
+            stands = N_("joker") if face.is_joker else face.notation()
             raise IllegalMove(
-                f"the {stands} in a {name} of {rank_name(rank)}s must stand for that rank"
+                N_("the {card} in a {meld} of {rank}s must stand for that rank"),
+                card=stands,
+                meld=name,
+                rank=rank_name(rank),
             )
 
 
@@ -108,29 +122,46 @@ def _check_run(
     cards: Sequence[Placed], faces: list[Card], naturals: list[Card], name: str, rules: RuleSet
 ) -> None:
     if len(cards) < rules.run_min:
-        raise IllegalMove(f"a {name} needs at least {rules.run_min} cards")
+        raise IllegalMove(
+            N_("a {meld} needs at least {count} cards"), meld=name, count=rules.run_min
+        )
     if len(cards) > rules.run_max:
-        raise IllegalMove(f"a {name} has at most {rules.run_max} cards")
+        raise IllegalMove(N_("a {meld} has at most {count} cards"), meld=name, count=rules.run_max)
     suit = naturals[0].suit
     if any(face.suit != suit for face in naturals):
-        raise IllegalMove(f"a {name} is cards of one suit")
+        raise IllegalMove(N_("a {meld} is cards of one suit"), meld=name)
     top = ACE_HIGH if rules.ace_high else KING
     previous: Placed | None = None
     previous_joker = False
     for placed, face in zip(cards, faces, strict=True):
         if face.is_joker:
             if not ACE <= placed.rank <= top:
-                raise IllegalMove(f"a joker cannot stand for rank {placed.rank} in a {name}")
+                raise IllegalMove(
+                    N_("a joker cannot stand for rank {rank} in a {meld}"),
+                    rank=placed.rank,
+                    meld=name,
+                )
             if previous_joker and rules.no_adjacent_jokers:
-                raise IllegalMove(f"two jokers may not stand side by side in a {name} (house rule)")
+                raise IllegalMove(
+                    N_("two jokers may not stand side by side in a {meld} (house rule)"),
+                    meld=name,
+                )
         elif placed.rank not in _natural_ranks(face, rules):
             if face.rank == ACE:
-                raise IllegalMove(f"the ace is low in this game: a {name} cannot go Q-K-A")
-            raise IllegalMove(f"{face.notation()} cannot stand for {rank_name(placed.rank)}")
+                raise IllegalMove(
+                    N_("the ace is low in this game: a {meld} cannot go Q-K-A"), meld=name
+                )
+            raise IllegalMove(
+                N_("{card} cannot stand for {rank}"),
+                card=face.notation(),
+                rank=rank_name(placed.rank),
+            )
         if previous is not None and placed.rank != previous.rank + 1:
             raise IllegalMove(
-                f"a {name} has no gaps and no wrap-around: "
-                f"{rank_name(previous.rank)} is not followed by {rank_name(placed.rank)}"
+                N_("a {meld} has no gaps and no wrap-around: {before} is not followed by {after}"),
+                meld=name,
+                before=rank_name(previous.rank),
+                after=rank_name(placed.rank),
             )
         previous = placed
         previous_joker = face.is_joker
@@ -154,7 +185,9 @@ def lay_off(meld: Meld, placed: Placed, deck: DeckComposition, rules: RuleSet) -
         low, high = meld.cards[0].rank, meld.cards[-1].rank
         if placed.rank not in (low - 1, high + 1):
             raise IllegalMove(
-                f"a card laid off on a {name} must extend it at one end ({_end_names(low, high)})"
+                N_("a card laid off on a {meld} must extend it at one end ({ends})"),
+                meld=name,
+                ends=_end_names(low, high),
             )
     cards = normalized(meld.kind, (*meld.cards, placed))
     check_meld(meld.kind, cards, deck, rules)
@@ -164,7 +197,7 @@ def lay_off(meld: Meld, placed: Placed, deck: DeckComposition, rules: RuleSet) -
 def _end_names(low: int, high: int) -> str:
     below = rank_name(low - 1) if low > ACE else None
     above = rank_name(high + 1) if high < ACE_HIGH else None
-    return " or ".join(name for name in (below, above) if name) or "it is complete"
+    return "/".join(name for name in (below, above) if name) or N_("it is complete")
 
 
 def swap_joker(
@@ -177,15 +210,19 @@ def swap_joker(
     """
     position = next((i for i, c in enumerate(meld.cards) if c.slot == joker_slot), None)
     if position is None or not deck.card(meld.cards[position].card).is_joker:
-        raise IllegalMove("there is no joker in that place of the meld")
+        raise IllegalMove(N_("there is no joker in that place of the meld"))
     joker = meld.cards[position]
     card = deck.card(placed.card)
     if card.is_joker:
         raise IllegalMove(
-            "a joker is swapped for the natural card it stands for, not another joker"
+            N_("a joker is swapped for the natural card it stands for, not another joker")
         )
     if placed.rank != joker.rank or joker.rank not in _natural_ranks(card, rules):
-        raise IllegalMove(f"that joker stands for {rank_name(joker.rank)}, not {card.notation()}")
+        raise IllegalMove(
+            N_("that joker stands for {rank}, not {card}"),
+            rank=rank_name(joker.rank),
+            card=card.notation(),
+        )
     cards = list(meld.cards)
     cards[position] = placed
     check_meld(meld.kind, normalized(meld.kind, cards), deck, rules)

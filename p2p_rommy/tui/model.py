@@ -26,7 +26,7 @@ from p2p_rommy.engine.moves import (
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step, decode
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import interpretations, meld_name
@@ -413,10 +413,11 @@ class ClientModel:
         if state.current_seat != self.seat or state.phase is not Phase.PLAY:
             self.status = _("wait for your turn (after drawing) to {doing}").format(doing=doing)
             return
+        building = N_("laying off on the table") if kind is LayOff else N_("swapping a joker")
         try:  # the reason it is not allowed yet, in the engine's words
-            check_may_build(state, self.seat, doing)
+            check_may_build(state, self.seat, building)
         except IllegalMove as error:
-            self.status = str(error)
+            self.status = error.say(_)
             return
         self.status = _("that card cannot {doing} on meld {number}").format(
             doing=doing, number=meld_number
@@ -451,17 +452,17 @@ class ClientModel:
         it to the session, which makes it in its turn off the event loop."""
         try:
             if self.replica.duty() != "move":
-                raise IllegalMove("it is not your turn to play")
+                raise IllegalMove(N_("it is not your turn to play"))
             apply(self.replica.state, move)
         except IllegalMove as error:
-            self.status = str(error)
+            self.status = error.say(_)
             return
         self.session.submit(move, on_refused=self._refused)
         self.selected.clear()
         self.status = ""
 
     def _refused(self, error: Exception) -> None:
-        self.status = str(error)
+        self.status = error.say(_) if isinstance(error, IllegalMove) else str(error)
 
     # --- the log ------------------------------------------------------------------
 
