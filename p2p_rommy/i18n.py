@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_rommy.errors import ConfigError
@@ -52,6 +53,27 @@ def _(message: str) -> str:
 def N_(message: str) -> str:  # the gettext convention for "mark, translate later"
     """Mark a string for translation where it is defined; translate it where it is shown."""
     return message
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """Words for people, kept as a message id (an English template marked `N_`) and its
+    values until they are shown: `str()` is English (for logs and signed reasons),
+    `say(_)` the client's language (text values are translated too)."""
+
+    template: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    @staticmethod
+    def of(template: str, **values: object) -> Phrase:
+        return Phrase(template, tuple(values.items()))
+
+    def __str__(self) -> str:
+        return self.template.format(**dict(self.values)) if self.values else self.template
+
+    def say(self, translate: Callable[[str], str]) -> str:
+        shown = {k: translate(v) if isinstance(v, str) else v for k, v in self.values}
+        return translate(self.template).format(**shown)
 
 
 def compile_catalogs() -> list[Path]:

@@ -108,7 +108,7 @@ def test_a_slow_claimant_nearest_the_discarder_wins_against_fast_bots():
     assert len(states[0].buy_eligible) >= 2  # contested: the others have claimed already
     for peer in table.peers:
         waiting = peer.waiting(0.0)
-        assert waiting is not None and waiting.seat == slow and "Køb" in waiting.what
+        assert waiting is not None and waiting.seat == slow and "Køb" in str(waiting.what)
     released.append(True)
     posts = [(p.seat, e) for p in table.peers for e in p.tick(1.0).broadcast]
     _deliver(table, posts)

@@ -59,6 +59,41 @@ Taster
 
 # source string -> (Danish, Norwegian Bokmål)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "its confirmation of the last move (it refused the move)": (
+        "sin bekræftelse af det sidste træk (den afviste trækket)",
+        "sin bekreftelse av det siste trekket (den avviste trekket)",
+    ),
+    "its confirmation of the last move": (
+        "sin bekræftelse af det sidste træk",
+        "sin bekreftelse av det siste trekket",
+    ),
+    "its answer to Køb!": ("sit svar på Køb!", "sitt svar på Kjøp!"),
+    "its sealed secret for round {round}'s shuffle": (
+        "sin forseglede hemmelighed til runde {round}s blanding",
+        "sin forseglede hemmelighet til runde {round}s stokking",
+    ),
+    "its shuffle ({number} of {count})": (
+        "sin blanding ({number} af {count})",
+        "sin stokking ({number} av {count})",
+    ),
+    "its part of the deal ({count} cards to go)": (
+        "sin del af kortgivningen ({count} kort tilbage)",
+        "sin del av kortgivningen ({count} kort igjen)",
+    ),
+    "its secret for round {round} (to check the deal)": (
+        "sin hemmelighed for runde {round} (til at kontrollere kortgivningen)",
+        "sin hemmelighet for runde {round} (for å kontrollere kortgivningen)",
+    ),
+    "the result of the Køb!": ("resultatet af Køb!", "resultatet av Kjøp!"),
+    "its hand at the end of the round": (
+        "sin hånd ved rundens slutning",
+        "sin hånd ved slutten av runden",
+    ),
+    "its move": ("sit træk", "sitt trekk"),
+    "Shuffling and dealing: {name}, {what}": (
+        "Blander og giver: {name}, {what}",
+        "Stokker og gir: {name}, {what}",
+    ),
     "{doing} is not possible now: {why}": (
         "{doing} er ikke muligt nu: {why}",
         "{doing} er ikke mulig nå: {why}",

@@ -36,7 +36,7 @@ from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove, ProtocolError
-from p2p_rommy.i18n import N_
+from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.limits import (
     ASK_AGAIN_S,
     CHAT_BURST,
@@ -84,7 +84,7 @@ class Waiting:
     """The table waits for `seat` to send `what`, and has since `since`."""
 
     seat: int
-    what: str
+    what: Phrase
     since: float
 
 
@@ -105,7 +105,7 @@ class Stall:
     """A seat kept the table waiting for `seconds`."""
 
     seat: int
-    what: str
+    what: Phrase
     seconds: float
 
     def __str__(self) -> str:
@@ -281,13 +281,15 @@ class Peer:
             if not missing:
                 return None
             if missing[0] in dissenters:
-                what = f"its ACK of step {tentative.n} (it refused the step)"
+                what = Phrase.of(N_("its confirmation of the last move (it refused the move)"))
                 return Waiting(missing[0], what, self._progress_at)
-            return Waiting(missing[0], f"its ACK of step {tentative.n}", self._progress_at)
+            what = Phrase.of(N_("its confirmation of the last move"))
+            return Waiting(missing[0], what, self._progress_at)
         if replica.state.phase is Phase.BUY:
             unanswered = self._unanswered()
             if unanswered:
-                return Waiting(unanswered[0], "its answer in the Køb window", self._progress_at)
+                what = Phrase.of(N_("its answer to Køb!"))
+                return Waiting(unanswered[0], what, self._progress_at)
         proposer = replica.expected_proposer()
         if proposer is None:
             return None

@@ -46,6 +46,7 @@ from p2p_rommy.engine.moves import (
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
+from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.log.messages import (
     END_REASON_MAX,
     Ack,
@@ -190,26 +191,37 @@ class Replica:
             return "move"
         return None
 
-    def awaited(self) -> str:
-        """What the expected proposer owes the table now, in words ("its shuffle")."""
+    def awaited(self) -> Phrase:
+        """What the expected proposer owes the table now, in words for players ("its
+        shuffle (2 of 4)"), translated where they are shown."""
         deck = self.deck.seat if self.deck is not None else None
         if deck is not None:
             if deck.phase is DeckPhase.COMMIT:
-                return f"its commitment to round {deck.params.round_no + 1}'s deck"
+                return Phrase.of(
+                    N_("its sealed secret for round {round}'s shuffle"),
+                    round=deck.params.round_no + 1,
+                )
             if deck.phase is DeckPhase.RUNNING and deck.tasks:
                 task = deck.tasks[0]
                 if isinstance(task, ShuffleTask):
-                    return f"its shuffle ({task.cursor + 1} of {self.config.players})"
+                    return Phrase.of(
+                        N_("its shuffle ({number} of {count})"),
+                        number=task.cursor + 1,
+                        count=self.config.players,
+                    )
                 left = sum(len(t.items) for t in deck.tasks if not isinstance(t, ShuffleTask))
-                return f"its decryption shares ({left} cards to go)"
+                return Phrase.of(N_("its part of the deal ({count} cards to go)"), count=left)
             if deck.phase in (DeckPhase.RUNNING, DeckPhase.SEEDS) and self._round_over():
-                return f"its seed for round {deck.params.round_no + 1}"
+                return Phrase.of(
+                    N_("its secret for round {round} (to check the deal)"),
+                    round=deck.params.round_no + 1,
+                )
         phase = self.state.phase
         if phase is Phase.BUY:
-            return "the Køb window's resolution"
+            return Phrase.of(N_("the result of the Køb!"))
         if phase is Phase.REVEAL:
-            return "its hand at the end of the round"
-        return "its move"
+            return Phrase.of(N_("its hand at the end of the round"))
+        return Phrase.of(N_("its move"))
 
     def view(self) -> View:
         """This seat's view: the public state and the faces of its own hidden cards."""

@@ -187,11 +187,11 @@ class ClientModel:
         waiting = self.peer.waiting(time.monotonic())
         if waiting is not None and waiting.seat != self.seat:
             if self.replica.deck is not None and self.replica.deck.seat.tasks:
-                return _("Shuffling and dealing... (waiting for {name})").format(
-                    name=self.names[waiting.seat]
+                return _("Shuffling and dealing: {name}, {what}").format(
+                    name=self.names[waiting.seat], what=waiting.what.say(_)
                 )
             line = _("Waiting for {name} ({what})").format(
-                name=self.names[waiting.seat], what=waiting.what
+                name=self.names[waiting.seat], what=waiting.what.say(_)
             )
             stalled = time.monotonic() - waiting.since
             if stalled >= self.peer.stall_after:
@@ -369,7 +369,9 @@ class ClientModel:
         for stall in peer.stalls[self._seen["stalls"] :]:
             self.log.append(
                 _("{name} has kept the table waiting for {seconds} s ({what})").format(
-                    name=self.names[stall.seat], seconds=f"{stall.seconds:.0f}", what=stall.what
+                    name=self.names[stall.seat],
+                    seconds=f"{stall.seconds:.0f}",
+                    what=stall.what.say(_),
                 )
             )
         for note in peer.notes[self._seen["notes"] :]:
