@@ -223,3 +223,36 @@ def test_a_thousand_idle_connections_are_shed_and_a_real_joiner_gets_in(monkeypa
     refused, names = asyncio.run(asyncio.wait_for(go(), 60))
     assert refused >= 1000 - 32 - 8  # beyond the pending cap, refused at once
     assert names == ["Ann", "Bo"]
+
+
+def test_a_table_whose_ghost_left_starts_with_the_real_players():
+    """Bounded issue: with --start-when 3, a joiner who left (a ghost) used to hold its
+    seat: the start then waited for its coin forever. It is dropped, and the table
+    starts when three real players sit."""
+
+    async def go():
+        rules = ruleset("rummy")
+        settings = TableSettings("Ghost", "rummy", rules.house.values, 64, rules.max_players)
+        host = LobbyHost(Identity.generate(), "Ann", settings, [], LOCAL, 3, advertise=False)
+        await host.listen(LOCAL)
+        running = asyncio.create_task(host.run())
+        ghost = asyncio.create_task(
+            join_table(Identity.generate(), "Ghost", LOCAL, host.port, None, [])
+        )
+        while len(host.members) < 2:
+            await asyncio.sleep(0.02)
+        ghost.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ghost
+        while len(host.members) > 1:
+            await asyncio.sleep(0.02)
+        real = [Identity.generate() for _ in range(2)]
+        joined = [join_table(i, f"Real{n}", LOCAL, host.port, None, []) for n, i in enumerate(real)]
+        results = await asyncio.wait_for(asyncio.gather(running, *joined), 60)
+        return real, results
+
+    real, results = asyncio.run(go())
+    seats = {seat.name for seat in results[0].config.seats}
+    assert seats == {"Ann", "Real0", "Real1"}
+    assert {r.config.game_id for r in results} == {results[0].config.game_id}
+    assert {s.public_key for s in results[0].config.seats} >= {i.public_key for i in real}
