@@ -300,7 +300,8 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from p2p_rommy.headless import BOT_LEVELS, SeatOptions
+    from p2p_rommy.headless import BOT_LEVELS
+    from p2p_rommy.seating import SeatOptions
     from p2p_rommy.storage import default_data_dir
 
     if args.bot is not None and args.bot not in BOT_LEVELS:

@@ -8,12 +8,9 @@ and prints the final score sheet.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import socket
 import sys
-from dataclasses import dataclass
-from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import PROTOCOL_VERSION
@@ -33,56 +30,15 @@ from p2p_rommy.net.lobby import (
     proven_creator,
 )
 from p2p_rommy.rules.variants import ruleset
+from p2p_rommy.seating import SeatOptions, game_socket, load_identity, open_session
 from p2p_rommy.session import Session
 from p2p_rommy.simulate import score_sheet
-from p2p_rommy.storage import GameStore, check_private, find_game, private_dir
+from p2p_rommy.storage import GameStore, find_game
 from p2p_rommy.wire.identity import Identity, fingerprint
 from p2p_rommy.wire.text import inert, printable
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 """``random`` plays random-legal moves; the others are the heuristic bot's levels."""
-
-
-def load_identity(data_dir: Path) -> Identity:
-    """This player's long-term key, made on first use and kept at mode 0600."""
-    path = Path(data_dir) / "identity"
-    if path.exists():
-        check_private(path, "identity key")
-        data = path.read_bytes()
-        if len(data) != 32:
-            raise ConfigError(f"{path} is not a p2p-rommy identity (expected 32 bytes)")
-        return Identity(data)
-    private_dir(path.parent)
-    identity = Identity.generate()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as file:
-        file.write(identity.private_bytes)
-    return identity
-
-
-@dataclass
-class SeatOptions:
-    name: str
-    data_dir: Path
-    interface: str | None
-    bot: str | None
-    """A bot level, or None for the full-screen client."""
-    ascii_only: bool = False
-    four_colour: bool = False
-    """Four suit colours in the client (colour-blind safe)."""
-
-
-def _game_socket(interface: str | None, port: int = 0) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((interface or "0.0.0.0", port))
-    except OSError as error:
-        sock.close()
-        raise ConfigError(f"cannot listen on port {port}: {error}") from None
-    sock.listen(16)
-    sock.setblocking(False)
-    return sock
 
 
 def _say(text: str) -> None:
@@ -103,7 +59,7 @@ async def host_table(
     if start_when is not None:
         rules.check_players(start_when)
     identity = load_identity(options.data_dir)
-    sock = _game_socket(options.interface)
+    sock = game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
     settings = TableSettings(table, variant, rules.house.values, lam, rules.max_players)
@@ -149,7 +105,7 @@ async def join_named_table(
     else:
         ad, address = await choose_table(identity, options.interface, table, creator, wait)
         target, lobby, creator = (address, ad.port), ad.lobby, ad.creator
-    sock = _game_socket(options.interface)
+    sock = game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
     if options.bot is None:
@@ -237,32 +193,6 @@ async def _play(
     return await _finish(session, store)
 
 
-async def open_session(
-    options: SeatOptions,
-    identity: Identity,
-    started: Started,
-    sock: socket.socket,
-    player,  # type: ignore[no-untyped-def]
-    end_after: float | None,
-) -> tuple[Session, GameStore]:
-    """This seat's session for a started game: files begun, listening, dialing."""
-    config = started.config
-    seat = config.seat_of(identity.public_key)
-    assert seat is not None
-    store = GameStore(options.data_dir, config.game_id)
-    store.begin(started.genesis)
-    addresses = dict(started.addresses)
-    port = sock.getsockname()[1]
-    addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
-    store.save_addresses(addresses)
-    KnownPlayers(options.data_dir).remember((s.name, s.public_key) for s in config.seats)
-    peer = Peer(Replica(config, seat, identity), player, end_after=end_after)
-    session = Session(peer, config, store)
-    await session.listen(sock=sock)
-    session.connect(addresses)
-    return session, store
-
-
 async def resume_game(options: SeatOptions, game: str) -> int:
     """Restart this seat of a game from its transcript and secrets, catch up from the
     others (checking every step and ACK), and play on."""
@@ -302,7 +232,7 @@ async def resumed_session(
         raise ConfigError(f"the saved transcript does not replay: {error}") from None
     own = saved.addresses.get(seat, [])
     port = own[0][1] if own else 0
-    sock = _game_socket(options.interface, port)
+    sock = game_socket(options.interface, port)
     _say(
         f"resuming game {config.game_id.hex()[:16]} as seat {seat + 1} "
         f"({config.seats[seat].name}) at step {replica.n}; catching up"

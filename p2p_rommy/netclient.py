@@ -14,10 +14,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from p2p_rommy.headless import SeatOptions, open_session
 from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
+from p2p_rommy.seating import SeatOptions, open_session
 from p2p_rommy.session import Session
 from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
 from p2p_rommy.wire.identity import Identity

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from p2p_rommy.errors import ConfigError
-from p2p_rommy.headless import load_identity
+from p2p_rommy.seating import load_identity
 from p2p_rommy.storage import GameStore
 
 

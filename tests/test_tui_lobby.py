@@ -12,10 +12,10 @@ from prompt_toolkit.output import DummyOutput
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.engine.state import Phase
-from p2p_rommy.headless import SeatOptions, _game_socket, open_session
 from p2p_rommy.net.lobby import LobbyHost, TableSettings, join_table
 from p2p_rommy.netclient import Screen, host_in_client
 from p2p_rommy.rules.variants import ruleset
+from p2p_rommy.seating import SeatOptions, game_socket, open_session
 from p2p_rommy.tui.lobby import LobbyModel, lines
 from p2p_rommy.tui.model import ClientModel
 from p2p_rommy.wire.identity import Identity, fingerprint
@@ -23,7 +23,7 @@ from p2p_rommy.wire.identity import Identity, fingerprint
 
 async def bot_joiner(tmp_path, name: str, port: int) -> None:
     identity = Identity.generate()
-    sock = _game_socket("127.0.0.1")
+    sock = game_socket("127.0.0.1")
     addresses = [("127.0.0.1", sock.getsockname()[1])]
     started = await join_table(identity, name, "127.0.0.1", port, None, addresses)
     options = SeatOptions(name, tmp_path / name, "127.0.0.1", "random")
@@ -42,7 +42,7 @@ def test_host_in_the_client_starts_by_hand_and_plays():
     async def main(tmp_path):
         identity = Identity.generate()
         rules = ruleset("rummy", {"target_score": "500"})
-        sock = _game_socket("127.0.0.1")
+        sock = game_socket("127.0.0.1")
         addresses = [("127.0.0.1", sock.getsockname()[1])]
         settings = TableSettings("Lobby test", "rummy", rules.house.values, 64, rules.max_players)
         lobby = LobbyHost(identity, "Ann", settings, addresses, "127.0.0.1", None, advertise=False)
@@ -104,7 +104,7 @@ def test_join_in_the_client_follows_the_lobby_into_the_game():
     async def main(tmp_path):
         host_identity = Identity.generate()
         rules = ruleset("romme", {})
-        host_sock = _game_socket("127.0.0.1")
+        host_sock = game_socket("127.0.0.1")
         addresses = [("127.0.0.1", host_sock.getsockname()[1])]
         settings = TableSettings("Join test", "romme", rules.house.values, 64, rules.max_players)
         lobby = LobbyHost(
@@ -113,7 +113,7 @@ def test_join_in_the_client_follows_the_lobby_into_the_game():
         await lobby.listen("127.0.0.1")
         hosting = asyncio.create_task(bot_host(tmp_path, lobby, host_sock))
         identity = Identity.generate()
-        sock = _game_socket("127.0.0.1")
+        sock = game_socket("127.0.0.1")
         mine = [("127.0.0.1", sock.getsockname()[1])]
         options = SeatOptions("Dag", tmp_path / "Dag", "127.0.0.1", None, ascii_only=True)
         models: list[object] = []

@@ -188,7 +188,9 @@ class Peer:
         """Steps this seat has proposed (since this process started)."""
         self.commit_latencies: list[float] = []
         """Seconds from this seat's proposal to its commit, per step it proposed."""
-        self.on_commit: Callable[[Record], None] | None = None
+        self.on_commit: Callable[[Record, Step], None] | None = None
+        """Told of every commit with the step, typed (the client reads it, no bytes)."""
+        self._step: Step | None = None
         self._chat_buckets: dict[int, TokenBucket] = {}
         self._ask_buckets: dict[int, TokenBucket] = {}
 
@@ -440,6 +442,7 @@ class Peer:
             self._freeze(f"refused step {step.n} from seat {step.seat}: {reason}", culprit)
             return out
         self._step_envelope = envelope
+        self._step = step
         self._progress_at = now
         ack = self._sign(Ack(replica.game, step.n, self.seat, tentative.hash))
         self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
@@ -473,6 +476,7 @@ class Peer:
             self._refuse(f"from {source}: {error}")
             return out
         self._step_envelope = envelope
+        self._step = step
         self._acks.pop(step.n, None)  # the ACKs of the step this one replaces
         ack = self._sign(Ack(self.replica.game, step.n, self.seat, tentative.hash))
         self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
@@ -645,8 +649,8 @@ class Peer:
             out.committed.append(record)
             if tentative.n in self._proposed_at:
                 self.commit_latencies.append(now - self._proposed_at.pop(tentative.n))
-            if self.on_commit is not None:
-                self.on_commit(record)
+            if self.on_commit is not None and self._step is not None:
+                self.on_commit(record, self._step)
             self._step_envelope = None
             del self._acks[tentative.n]
             self._nacks.pop(tentative.n, None)
@@ -724,6 +728,7 @@ class Peer:
         tentative = self.replica.tentative
         assert tentative is not None
         self._step_envelope = envelope
+        self._step = step
         self._proposed_at[step.n] = now
         self._progress_at = now
         self.proposals += 1

@@ -27,11 +27,10 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import N_, _
-from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step, decode
+from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import interpretations, meld_name
 from p2p_rommy.session import Session
-from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.text import distinct_names
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789"
@@ -474,7 +473,7 @@ class ClientModel:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(action)
 
-    def _committed(self, record: Record) -> None:
+    def _committed(self, record: Record, step: Step) -> None:
         """A step committed: the status gives way to the prompt (a message from a key
         press is shown until the next event)."""
         self.status = ""
@@ -483,8 +482,6 @@ class ClientModel:
             self.buy_opened_at = time.monotonic()
         elif state.phase is not Phase.BUY:
             self.buy_opened_at = None
-        step = decode(unpack(record.step)[2])
-        assert isinstance(step, Step)
         body = step.body
         if isinstance(body, MoveStep):
             from p2p_rommy.replay import _describe

@@ -1,0 +1,113 @@
+"""House issue: the layers hold. The cores (engine, rules, deck, wire, lobby, log) import
+nothing that does I/O or draws; the client reads typed events and does not decode
+wire bytes; and no import circle exists. Read from the source (every import, also
+inside functions), like `farm-studio look`."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).parent.parent / "p2p_rommy"
+
+CORES = ("engine", "rules", "deck", "wire", "cards", "errors", "limits", "config")
+"""Pure layers: values in, values out."""
+IO_AND_SCREENS = (
+    "log",
+    "net",
+    "tui",
+    "session",
+    "storage",
+    "headless",
+    "netclient",
+    "local",
+    "cli",
+    "seating",
+    "logfile",
+    "lobby",
+    "bench",
+)
+"""What a core must never import."""
+CODECS = ("p2p_rommy.wire.codec", "p2p_rommy.log.move_codec", "p2p_rommy.log.transcript")
+DECODERS = {"decode", "decode_body", "decode_record", "unpack", "pack", "open_envelope"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports() -> dict[str, set[tuple[str, str | None]]]:
+    """Every module's imports of this package: (module, name imported or None)."""
+    found: dict[str, set[tuple[str, str | None]]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = module_name(path)
+        edges = found.setdefault(name, set())
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("p2p_rommy")
+            ):
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    is_module = (PACKAGE.parent / sub.replace(".", "/")).with_suffix(".py").exists()
+                    edges.add((sub, None) if is_module else (node.module, alias.name))
+            elif isinstance(node, ast.Import):
+                edges.update((a.name, None) for a in node.names if a.name.startswith("p2p_rommy"))
+    return found
+
+
+def layer(module: str) -> str:
+    return module.split(".")[1] if "." in module else module
+
+
+def test_the_cores_import_no_io_and_no_screen():
+    bad = [
+        f"{module} imports {target}"
+        for module, edges in imports().items()
+        if layer(module) in CORES
+        for target, _ in edges
+        if layer(target) in IO_AND_SCREENS
+    ]
+    assert not bad, bad
+
+
+def test_the_client_does_not_decode_wire_bytes():
+    bad = [
+        f"{module} imports {target}" + (f".{name}" if name else "")
+        for module, edges in imports().items()
+        if layer(module) == "tui"
+        for target, name in edges
+        if target in CODECS or name in DECODERS
+    ]
+    assert not bad, bad
+
+
+def test_no_import_circle():
+    graph = {m: {t for t, _ in edges if t != m} for m, edges in imports().items()}
+    for module in list(graph):  # a package's import of its own modules is no circle
+        graph[module] = {t for t in graph[module] if not module_name_is_parent(module, t)}
+    seen: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(module: str) -> None:
+        seen[module] = 1
+        stack.append(module)
+        for target in sorted(graph.get(module, ())):
+            if seen.get(target) == 1:
+                raise AssertionError(
+                    "import circle: " + " -> ".join([*stack[stack.index(target) :], target])
+                )
+            if target not in seen:
+                visit(target)
+        stack.pop()
+        seen[module] = 2
+
+    for module in sorted(graph):
+        if module not in seen:
+            visit(module)
+
+
+def module_name_is_parent(module: str, target: str) -> bool:
+    return target.startswith(module + ".") or module.startswith(target + ".")
