@@ -21,6 +21,9 @@ class Faults:
     duplicate: float = 0.02
     reorder: float = 0.02
     cut: float = 0.002
+    cut_at: int | None = 400
+    """Also cut each proxy's first connection at this frame (so a short, fast match
+    surely sees a cut; the random ones come on top)."""
     delay_s: float = 0.02
     """Each frame waits up to this long (order kept unless reordered)."""
 
@@ -36,6 +39,8 @@ class FaultProxy:
         self.rng = random.Random(self.seed)
         self.server: asyncio.Server | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        self.frames = 0
+        """Frames after the handshakes, both ways, on every connection."""
 
     async def listen(self) -> tuple[str, int]:
         self.server = await asyncio.start_server(self._accepted, "127.0.0.1", 0)
@@ -80,7 +85,8 @@ class FaultProxy:
                     continue
                 roll = self.rng.random()
                 faults = self.faults
-                if roll < faults.cut:
+                self.frames += 1
+                if roll < faults.cut or (self.frames == faults.cut_at):
                     self.counts["cut"] += 1
                     break
                 await asyncio.sleep(self.rng.random() * faults.delay_s)
