@@ -102,12 +102,25 @@ async def crash_and_resume(
         store.begin(genesis)
         addresses[seat] = [await session.listen("127.0.0.1", 0)]
         sessions.append(session)
+    crashed = asyncio.Event()
+    dying = sessions[victim]
+    handled = dying._handle
+
+    def handle_then_maybe_die(out) -> None:  # type: ignore[no-untyped-def]
+        """The moment is checked after every call into the peer (they run in a worker
+        thread, so polling from the loop could miss a short one); at it, the seat does
+        nothing more, as a killed process would."""
+        handled(out)
+        if not crashed.is_set() and moment(dying):
+            dying.halted = "killed by the test"
+            crashed.set()
+
+    dying._handle = handle_then_maybe_die  # type: ignore[method-assign]
     for session in sessions:
         session.connect(addresses)
         session.start()
     async with asyncio.timeout(120):
-        while not moment(sessions[victim]):
-            await asyncio.sleep(0.01)
+        await crashed.wait()
     crashed_at = sessions[victim].peer.replica.n
     await sessions[victim].close()  # the process dies: sockets close, nothing more is written
 
