@@ -146,13 +146,27 @@ def lobby() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return vectors, result
 
 
+def table_of(
+    variant: str, players: int, house: tuple[tuple[str, Any], ...], label: str
+) -> tuple[Any, list[Peer]]:
+    """`players` seeded peers of `variant` with random bots, not started."""
+    config, _, peers = _table(variant, label, house, players)
+    return config, peers
+
+
 def table(
     variant: str, label: str, house: tuple[tuple[str, Any], ...]
 ) -> tuple[Any, list[Identity], list[Peer]]:
     """Three seeded peers of `variant` (random bots), not started."""
+    return _table(variant, label, house, 3)
+
+
+def _table(
+    variant: str, label: str, house: tuple[tuple[str, Any], ...], count: int
+) -> tuple[Any, list[Identity], list[Peer]]:
     from p2p_rommy.config import GameConfig, Seat
 
-    players = [identity(f"{label} {s}") for s in range(3)]
+    players = [identity(f"{label} {s}") for s in range(count)]
     config = GameConfig(
         variant,
         house,
@@ -170,7 +184,7 @@ def table(
             ),
             RandomPlayer(random.Random(rng.getrandbits(32))),
         )
-        for s in range(3)
+        for s in range(count)
     ]
     return config, players, peers
 
