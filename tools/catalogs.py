@@ -59,6 +59,13 @@ Taster
 
 # source string -> (Danish, Norwegian Bokmål)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "Round": ("Runde", "Runde"),
+    "Total": ("I alt", "Totalt"),
+    "forfeited": ("opgav", "ga opp"),
+    "refused {count} message(s) from the network (why: rommy.log)": (
+        "afviste {count} besked(er) fra netværket (hvorfor: rommy.log)",
+        "avviste {count} melding(er) fra nettverket (hvorfor: rommy.log)",
+    ),
     "its confirmation of the last move (it refused the move)": (
         "sin bekræftelse af det sidste træk (den afviste trækket)",
         "sin bekreftelse av det siste trekket (den avviste trekket)",

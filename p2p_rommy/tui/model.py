@@ -362,9 +362,13 @@ class ClientModel:
         for seat, text in list(peer.chat)[len(peer.chat) - new_chat :]:
             self.log.append(f"{self.names[seat]}: {text}")
         self._seen["chat"] = peer.chat_count
-        new_refused = min(peer.refused_count - self._seen["refused"], len(peer.refused))
-        for reason in list(peer.refused)[len(peer.refused) - new_refused :]:
-            self.log.append(_("refused: {reason}").format(reason=reason))
+        new_refused = peer.refused_count - self._seen["refused"]
+        if new_refused > 0:  # one line however many; the reasons are in the log file
+            self.log.append(
+                _("refused {count} message(s) from the network (why: rommy.log)").format(
+                    count=new_refused
+                )
+            )
         for stall in peer.stalls[self._seen["stalls"] :]:
             self.log.append(
                 _("{name} has kept the table waiting for {seconds} s ({what})").format(

@@ -210,7 +210,7 @@ def history(model: ClientModel) -> StyleText:
         return [("class:dim", _("No round has been scored yet.") + "\n")]
     from p2p_rommy.simulate import score_sheet
 
-    return [("", score_sheet(state, model.names))]
+    return [("", score_sheet(state, model.names, words=_))]
 
 
 def scores(model: ClientModel) -> StyleText:
@@ -229,4 +229,7 @@ def scores(model: ClientModel) -> StyleText:
     more = "" if final else "  " + _("(space goes on)")
     ended = model.replica.ended
     forfeited = [ended[0]] if ended is not None else []
-    return [("class:title", f"{title}{more}\n"), ("", score_sheet(state, model.names, forfeited))]
+    return [
+        ("class:title", f"{title}{more}\n"),
+        ("", score_sheet(state, model.names, forfeited, words=_)),
+    ]
