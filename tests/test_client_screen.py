@@ -109,7 +109,7 @@ def test_labels_stay_put_the_drawn_card_is_marked_and_the_status_gives_way():
                 while replica.n == n:
                     await asyncio.sleep(0.02)
                 seen["status after the next step"] = model.status  # ...gives way
-                while not (replica.duty() == "move" and replica.state.phase is Phase.DRAW):
+                while not (replica.my_turn() and replica.state.phase is Phase.DRAW):
                     await asyncio.sleep(0.05)
                 before = [slot for slot, _ in model.hand()]
                 keys.send_text("d")

@@ -31,7 +31,7 @@ def test_a_whole_turn_in_the_real_app():
         human.start()
         model = ClientModel(human, ascii_only=True)
         replica = model.replica
-        my_draw = lambda: replica.duty() == "move" and replica.state.phase is Phase.DRAW  # noqa: E731
+        my_draw = lambda: replica.my_turn() and replica.state.phase is Phase.DRAW  # noqa: E731
         try:
             with create_pipe_input() as keys:
                 app = build_app(model, input=keys, output=DummyOutput())
@@ -43,13 +43,13 @@ def test_a_whole_turn_in_the_real_app():
                 keys.send_text("h")
                 await until(lambda: model.show_hints)
                 keys.send_text("d")
-                await until(lambda: replica.state.phase is Phase.PLAY and replica.duty() == "move")
+                await until(lambda: replica.state.phase is Phase.PLAY and replica.my_turn())
                 hand = model.hand()
                 meld = candidate_melds(hand, model.deck, model.config.rules)[0]
                 labels = [LABELS[i] for i, (slot, _) in enumerate(hand) if slot in meld.slots]
                 keys.send_text("".join(labels) + "m\r")
                 await until(lambda: any(m.owner == model.seat for m in replica.state.melds))
-                await until(lambda: replica.duty() == "move")
+                await until(lambda: replica.my_turn())
                 keys.send_text("A")
                 keys.send_text("x")
                 await until(lambda: any("Ann discards" in line for line in model.log))

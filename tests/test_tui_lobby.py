@@ -72,7 +72,7 @@ def test_host_in_the_client_starts_by_hand_and_plays():
             game = models[1]
             assert isinstance(game, ClientModel)
             replica = game.replica
-            await until(lambda: replica.duty() == "move" and replica.state.phase is Phase.DRAW)
+            await until(lambda: replica.my_turn() and replica.state.phase is Phase.DRAW)
             keys.send_text("d")
             await until(lambda: any("Ann draws from the stock" in line for line in game.log))
             keys.send_text("qy")

@@ -32,7 +32,7 @@ def keys_for_turn(model: ClientModel, want_lay_off: bool) -> str:
     """What a player presses now: draw; lay off when it can; lay down what it can;
     otherwise discard its first card."""
     replica = model.replica
-    if replica.duty() != "move":
+    if not replica.my_turn():
         return ""
     if replica.state.phase is Phase.DRAW:
         return "d"

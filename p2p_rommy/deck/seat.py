@@ -136,6 +136,17 @@ class ShuffleTask:
 Task = ShareTask | ShuffleTask
 
 
+@dataclass(frozen=True, slots=True)
+class DeckDue:
+    """Whose deck message comes next, and which: `commit`, `shuffle` (`number` of
+    `count` shufflers), `shares` (`count` cards still to deal) or `seed`."""
+
+    seat: int
+    kind: str
+    number: int = 0
+    count: int = 0
+
+
 class DeckSeat:
     """The deck protocol for one seat and one round."""
 
@@ -255,6 +266,25 @@ class DeckSeat:
     @property
     def idle(self) -> bool:
         return self.phase is DeckPhase.RUNNING and not self.tasks
+
+    def due(self, seeds_due: bool) -> DeckDue | None:
+        """The one answer to "whose deck message is next": the lowest seat that has not
+        committed; the shuffler or sharer at the head of the tasks; once the round is
+        over (`seeds_due`, which the game decides) the lowest seat yet to reveal its
+        seed; None while the deck waits on the game."""
+        players = self.params.players
+        if self.phase is DeckPhase.COMMIT:
+            return DeckDue(min(s for s in range(players) if s not in self.commitments), "commit")
+        if self.phase is DeckPhase.RUNNING and self.tasks:
+            task = self.tasks[0]
+            if isinstance(task, ShuffleTask):
+                seat = self.params.shuffle_order()[task.cursor]
+                return DeckDue(seat, "shuffle", task.cursor + 1, players)
+            left = sum(len(t.items) for t in self.tasks if not isinstance(t, ShuffleTask))
+            return DeckDue(task.sequence[task.cursor], "shares", count=left)
+        if self.phase in (DeckPhase.RUNNING, DeckPhase.SEEDS) and seeds_due:
+            return DeckDue(min(s for s in range(players) if s not in self.seeds), "seed")
+        return None
 
     # --- receiving --------------------------------------------------------
 
@@ -430,13 +460,12 @@ class DeckSeat:
             return []
         if self.identity is None or self.quiet:
             return []
+        due = self.due(seeds_due=False)
+        if due is None or due.seat != self.seat:
+            return []
         task = self.tasks[0]
         if isinstance(task, ShuffleTask):
-            if self.params.shuffle_order()[task.cursor] != self.seat:
-                return []
             return self._send(self._my_shuffle(task.shuffle_pass))
-        if task.sequence[task.cursor] != self.seat:
-            return []
         return self._send(self._my_shares(task))
 
     def _my_shuffle(self, shuffled: ShufflePass) -> Shuffle:

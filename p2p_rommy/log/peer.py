@@ -51,6 +51,7 @@ from p2p_rommy.limits import (
     SYNC_BURST,
     TokenBucket,
 )
+from p2p_rommy.log.due import DueKind
 from p2p_rommy.log.messages import (
     CHAT_MAX,
     Ack,
@@ -292,10 +293,10 @@ class Peer:
             if unanswered:
                 what = Phrase.of(N_("its answer to Køb!"))
                 return Waiting(unanswered[0], what, self._progress_at)
-        proposer = replica.expected_proposer()
-        if proposer is None:
+        due = replica.due()
+        if due is None:
             return None
-        return Waiting(proposer, replica.awaited(), self._progress_at)
+        return Waiting(due.seat, due.what, self._progress_at)
 
     def _unanswered(self) -> list[int]:
         """Eligible seats whose answer in the open buy window this peer has not seen."""
@@ -305,7 +306,7 @@ class Peer:
 
     def submit(self, move: Move, now: float = 0.0) -> Output:
         """A move chosen by the client for this seat; `IllegalMove` if the rules refuse it."""
-        if self.replica.duty() != "move":
+        if not self.replica.my_turn():
             raise IllegalMove(N_("it is not your turn to play"))
         step = self.replica.propose_move(move)
         return self._proposed(step, now)
@@ -684,14 +685,14 @@ class Peer:
         if self.frozen or self.catching_up:
             return out
         out.extend(self._buy_answer_due(now))
-        duty = replica.duty()
-        if duty is None:
+        due = replica.my_due()
+        if due is None:
             return out
-        if duty == "deck":
+        if due.kind.deck:
             step = replica.propose_deck()
-        elif duty == "reveal":
+        elif due.kind is DueKind.REVEAL:
             step = replica.propose_reveal()
-        elif duty == "buy":
+        elif due.kind is DueKind.BUY:
             if self._unanswered():
                 return out
             answers = self._answers.get(replica.buy_window or -1, [])

@@ -30,7 +30,7 @@ from typing import Any
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport, DeckParams, DeckPhase, DeckSeat, audit_round
-from p2p_rommy.deck.seat import ShuffleTask
+from p2p_rommy.deck.seat import DeckDue
 from p2p_rommy.engine.apply import apply, deal_layout, new_game, upcard_slot
 from p2p_rommy.engine.encoding import state_hash
 from p2p_rommy.engine.moves import (
@@ -47,6 +47,7 @@ from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
+from p2p_rommy.log.due import Due, DueKind
 from p2p_rommy.log.messages import (
     END_REASON_MAX,
     Ack,
@@ -154,74 +155,46 @@ class Replica:
             + context.ljust(32, b"\0")
         ).digest()
 
-    def expected_proposer(self) -> int | None:
-        """The one seat that may propose the next step, or None when the game is over."""
+    def due(self) -> Due | None:
+        """Who must propose the next step, which kind, in words for people; None when
+        the game is over (or the table waits on nobody's step: a deck between rounds).
+        The one answer to "what is due": the peer, stall reports and the client read it."""
         if self.ended is not None:
             return None
         deck = self.deck.seat if self.deck is not None else None
         if deck is not None:
-            if deck.phase is DeckPhase.COMMIT:
-                return min(s for s in range(self.config.players) if s not in deck.commitments)
-            if deck.phase is DeckPhase.RUNNING and deck.tasks:
-                task = deck.tasks[0]
-                if isinstance(task, ShuffleTask):
-                    return deck.params.shuffle_order()[task.cursor]
-                return task.sequence[task.cursor]
-            if deck.phase in (DeckPhase.RUNNING, DeckPhase.SEEDS) and self._round_over():
-                return min(s for s in range(self.config.players) if s not in deck.seeds)
+            due = deck.due(seeds_due=self._round_over())
+            if due is not None:
+                return _deck_due(due, deck.params.round_no)
         phase = self.state.phase
-        if phase in (Phase.DRAW, Phase.PLAY, Phase.BUY):
-            return self.state.turn
-        if phase is Phase.REVEAL:
-            return self.state.pending_reveals()[0]
-        return None
-
-    def duty(self) -> str | None:
-        """What this seat must propose now: ``deck``, ``reveal``, ``buy``, ``move`` or None."""
-        if self.tentative is not None or self.expected_proposer() != self.seat:
-            return None
-        if self.deck is not None and self.outbox:
-            return "deck"
-        phase = self.state.phase
-        if phase is Phase.REVEAL:
-            return "reveal"
         if phase is Phase.BUY:
-            return "buy"
+            return Due(self.state.turn, DueKind.BUY, Phrase.of(N_("the result of the Køb!")))
         if phase in (Phase.DRAW, Phase.PLAY):
-            return "move"
+            return Due(self.state.turn, DueKind.MOVE, Phrase.of(N_("its move")))
+        if phase is Phase.REVEAL:
+            what = Phrase.of(N_("its hand at the end of the round"))
+            return Due(self.state.pending_reveals()[0], DueKind.REVEAL, what)
         return None
 
-    def awaited(self) -> Phrase:
-        """What the expected proposer owes the table now, in words for players ("its
-        shuffle (2 of 4)"), translated where they are shown."""
-        deck = self.deck.seat if self.deck is not None else None
-        if deck is not None:
-            if deck.phase is DeckPhase.COMMIT:
-                return Phrase.of(
-                    N_("its sealed secret for round {round}'s shuffle"),
-                    round=deck.params.round_no + 1,
-                )
-            if deck.phase is DeckPhase.RUNNING and deck.tasks:
-                task = deck.tasks[0]
-                if isinstance(task, ShuffleTask):
-                    return Phrase.of(
-                        N_("its shuffle ({number} of {count})"),
-                        number=task.cursor + 1,
-                        count=self.config.players,
-                    )
-                left = sum(len(t.items) for t in deck.tasks if not isinstance(t, ShuffleTask))
-                return Phrase.of(N_("its part of the deal ({count} cards to go)"), count=left)
-            if deck.phase in (DeckPhase.RUNNING, DeckPhase.SEEDS) and self._round_over():
-                return Phrase.of(
-                    N_("its secret for round {round} (to check the deal)"),
-                    round=deck.params.round_no + 1,
-                )
-        phase = self.state.phase
-        if phase is Phase.BUY:
-            return Phrase.of(N_("the result of the Køb!"))
-        if phase is Phase.REVEAL:
-            return Phrase.of(N_("its hand at the end of the round"))
-        return Phrase.of(N_("its move"))
+    def expected_proposer(self) -> int | None:
+        """The one seat that may propose the next step (`due().seat`)."""
+        due = self.due()
+        return None if due is None else due.seat
+
+    def my_due(self) -> Due | None:
+        """What this seat must propose now: `due()` when it is this seat's and nothing is
+        in flight (and, for the deck, its message is ready)."""
+        due = self.due()
+        if due is None or self.tentative is not None or due.seat != self.seat:
+            return None
+        if due.kind.deck and not (self.deck is not None and self.outbox):
+            return None
+        return due
+
+    def my_turn(self) -> bool:
+        """This seat must make a move now (draw, meld, lay off, discard)."""
+        due = self.my_due()
+        return due is not None and due.kind is DueKind.MOVE
 
     def view(self) -> View:
         """This seat's view: the public state and the faces of its own hidden cards."""
@@ -655,3 +628,20 @@ class Replica:
             raise CheatDetected(
                 first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
             )
+
+
+def _deck_due(due: DeckDue, round_no: int) -> Due:
+    """The deck's next message as a `Due`, in words for players."""
+    if due.kind == "commit":
+        what = Phrase.of(N_("its sealed secret for round {round}'s shuffle"), round=round_no + 1)
+        return Due(due.seat, DueKind.DECK_COMMIT, what)
+    if due.kind == "shuffle":
+        what = Phrase.of(
+            N_("its shuffle ({number} of {count})"), number=due.number, count=due.count
+        )
+        return Due(due.seat, DueKind.SHUFFLE, what)
+    if due.kind == "shares":
+        what = Phrase.of(N_("its part of the deal ({count} cards to go)"), count=due.count)
+        return Due(due.seat, DueKind.SHARES, what)
+    what = Phrase.of(N_("its secret for round {round} (to check the deal)"), round=round_no + 1)
+    return Due(due.seat, DueKind.SEED, what)

@@ -184,8 +184,10 @@ class ClientModel:
                 return _("Køb {offer}? k buys, p passes{timer}").format(offer=offer, timer=timer)
             return _("Køb {offer}: waiting for the others").format(offer=offer)
         waiting = self.peer.waiting(time.monotonic())
+        due = self.replica.due()
+        dealing = due is not None and due.kind.deck
         if waiting is not None and waiting.seat != self.seat:
-            if self.replica.deck is not None and self.replica.deck.seat.tasks:
+            if dealing:
                 return _("Shuffling and dealing: {name}, {what}").format(
                     name=self.names[waiting.seat], what=waiting.what.say(_)
                 )
@@ -198,8 +200,7 @@ class ClientModel:
                 if self.replica.end_proposer(waiting.seat) == self.seat:
                     line += _(": e ends the game without them")
             return line
-        expected = self.replica.expected_proposer()
-        if expected is None:
+        if due is None or dealing:
             return _("Shuffling and dealing...")
         if state.phase is Phase.DRAW:
             return _("Your turn: d draws from the stock, t takes the discard")
@@ -456,7 +457,7 @@ class ClientModel:
         """Check the move against the rules here (the engine is pure and fast), then hand
         it to the session, which makes it in its turn off the event loop."""
         try:
-            if self.replica.duty() != "move":
+            if not self.replica.my_turn():
                 raise IllegalMove(N_("it is not your turn to play"))
             apply(self.replica.state, move)
         except IllegalMove as error:
