@@ -241,7 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     from p2p_rommy.bots import make_bot, parse_bots
-    from p2p_rommy.simulate import play_match, score_sheet
+    from p2p_rommy.narrate import score_sheet
+    from p2p_rommy.simulate import play_match
 
     house = parse_assignments(args.house)
     rules = ruleset(args.variant, house)

@@ -19,6 +19,7 @@ from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.limits import END_AFTER_S
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
+from p2p_rommy.narrate import score_sheet
 from p2p_rommy.net.discovery import TableAd, find_tables, local_addresses
 from p2p_rommy.net.lobby import (
     LobbyHost,
@@ -32,7 +33,6 @@ from p2p_rommy.net.lobby import (
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.seating import SeatOptions, game_socket, load_identity, open_session
 from p2p_rommy.session import Session
-from p2p_rommy.simulate import score_sheet
 from p2p_rommy.storage import GameStore, find_game
 from p2p_rommy.wire.identity import Identity, fingerprint
 from p2p_rommy.wire.text import inert, printable

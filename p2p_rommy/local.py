@@ -15,12 +15,12 @@ from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore
+from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
 
 

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
@@ -24,6 +23,7 @@ from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore
+from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
 
 

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from p2p_rommy.cards import composition
 from p2p_rommy.engine.moves import (
-    Discard,
     DrawStock,
-    LayDown,
-    LayOff,
-    RevealHand,
-    SwapJoker,
     TakeDiscard,
 )
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import MoveStep, Step, decode
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import parse
+from p2p_rommy.narrate import describe_move
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.identity import open_envelope
 
@@ -60,7 +56,7 @@ def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = 
             def shown(slot: int, r: int = round_no, state: GameState = after) -> str:
                 return face(r, slot, state)
 
-            text = _describe(move, names, shown)
+            text = describe_move(move, names, shown)
             if isinstance(move, DrawStock | TakeDiscard) and after.hands[move.seat]:
                 text += f" ({shown(after.hands[move.seat][-1])})"
             say(round_no, f"{n:>5}  {text}")
@@ -89,23 +85,3 @@ def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = 
             say(round_no, f"       round {round_no + 1} scores: {scores}")
     lines.append(report.verdict())
     return lines
-
-
-def _describe(move, names, face) -> str:  # type: ignore[no-untyped-def]
-    match move:
-        case DrawStock(seat):
-            return f"{names[seat]} draws from the stock"
-        case TakeDiscard(seat):
-            return f"{names[seat]} takes the discard"
-        case LayDown(seat, melds):
-            shown = " | ".join(" ".join(face(p.slot) for p in meld.cards) for meld in melds)
-            return f"{names[seat]} lays down {shown}"
-        case LayOff(seat, meld, card):
-            return f"{names[seat]} lays off {face(card.slot)} on meld {meld + 1}"
-        case SwapJoker(seat, meld, _, card):
-            return f"{names[seat]} swaps {face(card.slot)} for the joker in meld {meld + 1}"
-        case Discard(seat, slot, _):
-            return f"{names[seat]} discards {face(slot)}"
-        case RevealHand(seat, cards):
-            return f"{names[seat]} shows {' '.join(face(slot) for slot, _ in cards) or 'nothing'}"
-    return repr(move)

@@ -7,7 +7,7 @@ the players' choices and the arrival order of buy claims. Same seed, same match.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -16,7 +16,6 @@ from p2p_rommy.engine.moves import Move, ResolveBuy, StartRound
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.table import OpenTable
 from p2p_rommy.engine.view import View
-from p2p_rommy.i18n import N_
 from p2p_rommy.rules.variants import RuleSet
 
 MAX_STEPS = 200_000
@@ -83,32 +82,3 @@ def random_players(count: int, rng: random.Random) -> list[Player]:
     from p2p_rommy.bots.random_player import RandomPlayer
 
     return [RandomPlayer(random.Random(rng.getrandbits(64))) for _ in range(count)]
-
-
-def score_sheet(
-    state: GameState,
-    names: Sequence[str] | None = None,
-    forfeited: Collection[int] = (),
-    words: Callable[[str], str] = lambda word: word,
-) -> str:
-    """The round-by-round score sheet with totals and the standing (a seat that left and
-    was ended out of the game is last, marked as having forfeited). `words` translates
-    its few words (the client passes its `_`)."""
-    from p2p_rommy.engine.scoring import standings
-
-    names = list(names or [f"Seat {seat + 1}" for seat in range(state.players)])
-    width = max(8, *(len(name) for name in names))
-    round_word, total_word = words(N_("Round")), words(N_("Total"))
-    label = max(5, len(round_word), len(total_word))
-    lines = [f"{round_word:<{label}}  " + "".join(f"{name:>{width + 2}}" for name in names)]
-    running = [0] * state.players
-    for index, scores in enumerate(state.round_scores):
-        running = [a + b for a, b in zip(running, scores, strict=True)]
-        cells = "".join(f"{score:>{width + 2}}" for score in scores)
-        lines.append(f"{index + 1:>{label}}  {cells}")
-    lines.append(f"{total_word:<{label}}  " + "".join(f"{t:>{width + 2}}" for t in state.scores))
-    lines.append("")
-    for place, seat in standings(state.rules, state.scores, forfeited):
-        mark = ", " + words(N_("forfeited")) if seat in forfeited else ""
-        lines.append(f"{place}. {names[seat]} ({state.scores[seat]}{mark})")
-    return "\n".join(lines)

@@ -20,7 +20,6 @@ from p2p_rommy.deck import DeckSeat
 from p2p_rommy.deck.derive import card_point, round_permutation
 from p2p_rommy.deck.messages import SeedReveal, encode
 from p2p_rommy.deck.proofs import ShuffleContext, prove_shuffle
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.engine.apply import apply
 from p2p_rommy.engine.moves import (
     Discard,
@@ -52,6 +51,7 @@ from p2p_rommy.netsim import seeded_config
 from p2p_rommy.rules.melds import MeldKind, Placed
 from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack
+from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import key_id
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 
 from p2p_rommy.deck import DeckParams, DeckSeat
-from p2p_rommy.deck.vectors import StreamEntropy
+from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
 
 Counter = StreamEntropy

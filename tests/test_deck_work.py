@@ -18,7 +18,7 @@ from p2p_rommy.deck.proofs import (
     shuffle,
     verify_shuffle,
 )
-from p2p_rommy.deck.vectors import StreamEntropy
+from p2p_rommy.wire.entropy import StreamEntropy
 
 
 def a_shuffle(cards: int = 12, lam: int = 64):

@@ -10,13 +10,13 @@ import random
 import pytest
 
 from p2p_rommy.bots import make_bot
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
 from p2p_rommy.verify import verify_transcript
+from p2p_rommy.wire.entropy import StreamEntropy
 from tests.fault_proxy import FaultProxy, Faults
 
 

@@ -10,12 +10,12 @@ import random
 
 from p2p_rommy.bench import flood_growth_mb
 from p2p_rommy.bots import make_bot
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
+from p2p_rommy.wire.entropy import StreamEntropy
 from tests.test_limits import rss_mb
 
 FLOOD = 2000

@@ -13,7 +13,6 @@ import random
 import msgpack
 
 from p2p_rommy.bots import make_bot
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.limits import PENALTY_S
 from p2p_rommy.log.messages import Step, decode
 from p2p_rommy.log.peer import Peer
@@ -24,6 +23,7 @@ from p2p_rommy.net.mesh import MESSAGE
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack
+from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
 
 

@@ -11,7 +11,6 @@ import random
 import pytest
 
 from p2p_rommy.bots import make_bot
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
@@ -20,6 +19,7 @@ from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore
 from p2p_rommy.verify import verify_transcript
+from p2p_rommy.wire.entropy import StreamEntropy
 
 
 def in_deck_phase(phase: str):

@@ -52,7 +52,7 @@ def test_a_whole_turn_in_the_real_app():
                 await until(lambda: replica.my_turn())
                 keys.send_text("A")
                 keys.send_text("x")
-                await until(lambda: any("Ann discards" in line for line in model.log))
+                await until(lambda: any("You discard" in line for line in model.log))
                 keys.send_text("?")
                 await until(lambda: model.show_help)
                 keys.send_text("?q")
@@ -70,7 +70,7 @@ def test_a_whole_turn_in_the_real_app():
     model = asyncio.run(main())
     assert model.quit
     log = "\n".join(model.log)
-    assert "Ann draws from the stock" in log and "Ann lays down" in log and "Ann discards" in log
+    assert "You draw from the stock" in log and "You lay down" in log and "You discard" in log
 
 
 def test_render_functions_show_the_table_and_the_hand():

@@ -74,7 +74,7 @@ def test_host_in_the_client_starts_by_hand_and_plays():
             replica = game.replica
             await until(lambda: replica.my_turn() and replica.state.phase is Phase.DRAW)
             keys.send_text("d")
-            await until(lambda: any("Ann draws from the stock" in line for line in game.log))
+            await until(lambda: any("You draw from the stock" in line for line in game.log))
             keys.send_text("qy")
             await asyncio.wait_for(hosting, 20)
             for task in joiners:

@@ -56,7 +56,7 @@ def hand_of(text: str) -> list[str]:
 def bot_replied(text: str) -> bool:
     """A bot moved after our discard (or the whole table did and it is our turn again)."""
     lines = [line for line in text.splitlines() if line.startswith("│")]
-    ours = [i for i, line in enumerate(lines) if "Tester discards" in line]
+    ours = [i for i, line in enumerate(lines) if "You discard" in line]
     if ours:
         return any("Bot " in line for line in lines[ours[-1] + 1 :])
     return "Your turn" in text
@@ -96,12 +96,12 @@ def test_play_a_turn_in_tmux(tmp_path):
         hand_line = next(line for line in text.splitlines() if line.strip().startswith("A:"))
         assert len(hand_line.split()) == 11  # eleven cards, each with its key label
         text = press_until(
-            name, "d", lambda t: "Tester draws from the stock" in t and len(hand_of(t)) == 12
+            name, "d", lambda t: "You draw from the stock" in t and len(hand_of(t)) == 12
         )
         drawn = hand_of(text)
         assert len(drawn) == 12  # the drawn card joined the hand
         tmux("send-keys", "-t", name, "A")
-        press_until(name, "x", lambda t: len(hand_of(t)) == 11 or "Tester discards" in t)
+        press_until(name, "x", lambda t: len(hand_of(t)) == 11 or "You discard" in t)
         wait_for(name, bot_replied)
         tmux("send-keys", "-t", name, "q")
         wait_for(name, lambda t: "Quit the game? y / n" in t)

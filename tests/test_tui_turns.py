@@ -100,7 +100,7 @@ async def drive(variant, bots, house, seed, done, want_lay_off=False, buy=False,
 
 def test_lay_off_by_keys_in_the_real_app():
     def laid_off(model: ClientModel) -> bool:
-        return any("Ann lays off" in line for line in model.log)
+        return any("You lay off" in line for line in model.log)
 
     model, _ = asyncio.run(
         drive("rummy", ["normal"], {"target_score": "500"}, 1, laid_off, want_lay_off=True)
@@ -118,7 +118,7 @@ def test_buy_by_keys_in_the_real_app():
     )
     assert bought(model)
     # the log names the card (and who discarded it, unless it was the upcard)
-    bought_line = re.compile(r"Ann buys (10|[2-9AJQK])[SHDC]( from Bot \d)? \(Køb!\)$")
+    bought_line = re.compile(r"You buy (10|[2-9AJQK])[SHDC]( from Bot \d)? \(Køb!\)$")
     assert any(bought_line.match(line) for line in model.log), list(model.log)
 
 
@@ -204,4 +204,4 @@ def test_lay_down_the_lp_contract_by_keys():
     state = model.replica.state
     mine = [m for m in state.melds if m.owner == model.seat]
     assert len(mine) >= 2  # round 1's contract: two passere (sets), laid down at once
-    assert any("Ann lays down" in line for line in model.log)
+    assert any("You lay down" in line for line in model.log)

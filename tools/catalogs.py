@@ -59,6 +59,33 @@ Taster
 
 # source string -> (Danish, Norwegian Bokmål)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "{name} draws from the stock": ("{name} trækker fra bunken", "{name} trekker fra bunken"),
+    "{name} takes the discard": ("{name} tager det kastede kort", "{name} tar det kastede kortet"),
+    "{name} lays down {cards}": ("{name} melder {cards}", "{name} melder {cards}"),
+    "{name} lays off {card} on meld {number}": (
+        "{name} lægger {card} til melding {number}",
+        "{name} legger {card} til melding {number}",
+    ),
+    "{name} swaps {card} for the joker in meld {number}": (
+        "{name} bytter {card} med jokeren i melding {number}",
+        "{name} bytter {card} med jokeren i melding {number}",
+    ),
+    "{name} discards {card}": ("{name} kaster {card}", "{name} kaster {card}"),
+    "{name} shows {cards}": ("{name} viser {cards}", "{name} viser {cards}"),
+    "You draw from the stock": ("Du trækker fra bunken", "Du trekker fra bunken"),
+    "You take the discard": ("Du tager det kastede kort", "Du tar det kastede kortet"),
+    "You lay down {cards}": ("Du melder {cards}", "Du melder {cards}"),
+    "You lay off {card} on meld {number}": (
+        "Du lægger {card} til melding {number}",
+        "Du legger {card} til melding {number}",
+    ),
+    "You swap {card} for the joker in meld {number}": (
+        "Du bytter {card} med jokeren i melding {number}",
+        "Du bytter {card} med jokeren i melding {number}",
+    ),
+    "You discard {card}": ("Du kaster {card}", "Du kaster {card}"),
+    "You show {cards}": ("Du viser {cards}", "Du viser {cards}"),
+    "You buy {offer} (Køb!)": ("Du køber {offer} (Køb!)", "Du kjøper {offer} (Kjøp!)"),
     "Round": ("Runde", "Runde"),
     "Total": ("I alt", "Totalt"),
     "forfeited": ("opgav", "ga opp"),

@@ -21,7 +21,6 @@ from typing import Any
 
 from p2p_rommy.bots.random_player import RandomPlayer
 from p2p_rommy.config import PROTOCOL_VERSION
-from p2p_rommy.deck.vectors import StreamEntropy
 from p2p_rommy.lobby import Host, Joiner, Send
 from p2p_rommy.lobby.messages import TableSettings
 from p2p_rommy.log.messages import Chat, Nack, Sync
@@ -31,6 +30,7 @@ from p2p_rommy.log.transcript import MAGIC, frame_record
 from p2p_rommy.net.handshake import DOMAIN as HANDSHAKE_DOMAIN
 from p2p_rommy.rules import ruleset
 from p2p_rommy.wire.codec import pack, unpack
+from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
 
 ROOT = Path(__file__).resolve().parent.parent

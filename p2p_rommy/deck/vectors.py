@@ -22,20 +22,8 @@ from p2p_rommy.deck.proofs import (
     round_binding,
     shuffle,
 )
+from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
-
-
-class StreamEntropy:
-    """Deterministic stand-in for `secrets.token_bytes`, for vectors and tests only."""
-
-    def __init__(self, label: bytes) -> None:
-        self.label = label
-        self.count = 0
-
-    def __call__(self, size: int) -> bytes:
-        self.count += 1
-        return hashlib.shake_256(self.label + self.count.to_bytes(8, "big")).digest(size)
-
 
 GAME = hashlib.sha256(b"p2p-rommy test vector game").digest()
 ROUND = 3

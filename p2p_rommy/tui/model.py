@@ -28,6 +28,7 @@ from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import N_, _
 from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step
+from p2p_rommy.narrate import describe_move
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import interpretations, meld_name
 from p2p_rommy.session import Session
@@ -489,26 +490,34 @@ class ClientModel:
             self.buy_opened_at = None
         body = step.body
         if isinstance(body, MoveStep):
-            from p2p_rommy.replay import _describe
-
             move = body.move
             if isinstance(move, Discard) and move.seat == self.seat:
                 self.fresh.clear()
             self.log.append(
-                _describe(move, self.names, lambda slot: self.card_text(state.faces[slot]))
+                describe_move(
+                    move,
+                    self.names,
+                    lambda slot: self.card_text(state.faces[slot]),
+                    words=_,
+                    me=self.seat,
+                )
             )
         elif isinstance(body, BuyStep):
             buyers = [
-                self.names[seat]
+                seat
                 for seat, (now, before) in enumerate(zip(state.buys, self._buys, strict=True))
                 if now > before
             ]
             offer = self._last_offer or "?"
-            self.log.append(
-                _("{name} buys {offer} (Køb!)").format(name=buyers[0], offer=offer)
-                if buyers
-                else _("nobody bought {offer}").format(offer=offer)
-            )
+            if not buyers:
+                line = _("nobody bought {offer}").format(offer=offer)
+            elif buyers[0] == self.seat:
+                line = _("You buy {offer} (Køb!)").format(offer=offer)
+            else:
+                line = _("{name} buys {offer} (Køb!)").format(
+                    name=self.names[buyers[0]], offer=offer
+                )
+            self.log.append(line)
         self._buys = state.buys
         self._last_offer = self.offer_text() if state.phase is Phase.BUY else None
         if state.phase is Phase.BUY and self.auto_pass:

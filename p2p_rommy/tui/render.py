@@ -208,7 +208,7 @@ def history(model: ClientModel) -> StyleText:
     state = model.replica.state
     if not state.round_scores:
         return [("class:dim", _("No round has been scored yet.") + "\n")]
-    from p2p_rommy.simulate import score_sheet
+    from p2p_rommy.narrate import score_sheet
 
     return [("", score_sheet(state, model.names, words=_))]
 
@@ -218,7 +218,7 @@ def scores(model: ClientModel) -> StyleText:
     state = model.replica.state
     if not state.round_scores:
         return []
-    from p2p_rommy.simulate import score_sheet
+    from p2p_rommy.narrate import score_sheet
 
     final = state.phase is Phase.MATCH_OVER or model.replica.ended is not None
     title = (
