@@ -68,14 +68,18 @@ def _steady(draw):  # type: ignore[no-untyped-def]
     """`draw`, or the last frame it drew if it failed: the session's worker thread
     commits while the loop draws, so a drawing can meet a state half way through a
     step (a container changing under it); the next redraw is whole. Logged to the log
-    file, never shown."""
+    file, never shown; a drawing that keeps failing is a bug, logged as a warning."""
     last: list[object] = [[]]
+    failures = [0]
 
     def drawn():  # type: ignore[no-untyped-def]
         try:
             last[0] = draw()
+            failures[0] = 0
         except Exception:
-            log.debug("a frame was drawn again from the last one", exc_info=True)
+            failures[0] += 1
+            level = logging.WARNING if failures[0] == 3 else logging.DEBUG
+            log.log(level, "a frame failed %d times in a row", failures[0], exc_info=True)
         return last[0]
 
     return drawn
