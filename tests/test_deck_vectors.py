@@ -19,8 +19,8 @@ from p2p_rommy.deck.proofs import (
     verify_share,
     verify_shuffle,
 )
-from p2p_rommy.deck.vectors import render
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
+from tools.deck_vectors import render
 
 FILE = Path(__file__).parent.parent / "protocol" / "vectors" / "deck.json"
 V = json.loads(FILE.read_text())

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p_rommy.engine import apply, encode_state, moves, new_game, state_hash
+from p2p_rommy.engine import apply, encode_state, new_game, state_hash
+from p2p_rommy.log.move_codec import decode_move
 from p2p_rommy.rules import ruleset
 
 VECTORS = json.loads(
@@ -18,9 +19,8 @@ VECTORS = json.loads(
 @pytest.mark.parametrize("case", VECTORS["cases"], ids=lambda case: case["name"])
 def test_state_vector(case):
     state = new_game(ruleset(case["variant"], case["house"]), case["players"], case["first_dealer"])
-    for move in case["moves"]:
-        fields = {key: value for key, value in move.items() if key != "kind"}
-        state = apply(state, getattr(moves, move["kind"])(**fields))
+    for move in case["moves"]:  # SPEC §4.5 wire form
+        state = apply(state, decode_move(move))
     assert encode_state(state).hex() == case["encoding"]
     assert state_hash(state).hex() == case["state_hash"]
 

@@ -1,12 +1,15 @@
-"""Regenerate protocol/vectors/messages.json: one vector for every message kind on the
-wire and on disk (SPEC §3–§4), each naming the SPEC section it illustrates.
+"""Regenerate protocol/vectors/: `messages.json` (one vector for every message kind on
+the wire and on disk, SPEC §3–§4, each naming the SPEC section it illustrates),
+`deck.json` (the deck protocol's derivations and proofs, §3; `tools/deck_vectors.py`)
+and `state-hash.json` (state encodings and hashes after moves in their §4.5 wire form, §2).
 
     python tools/vectors.py            # writes the file
     python tools/vectors.py --check    # exit 1 if the file is not what it would write
 
 Everything is seeded (identities, nonces, coin values, deck entropy, bots), so the bytes
 are the same on every run; `tests/test_conformance.py` re-derives them with the SPEC's
-rules and independent tools (msgpack, cryptography, zlib) and checks this tool agrees.
+rules and independent tools (msgpack, cryptography, hashlib, zlib, libsodium through
+`tests/spec_deck.py`) and checks this tool agrees.
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ from typing import Any
 
 from p2p_rommy.bots.random_player import RandomPlayer
 from p2p_rommy.config import PROTOCOL_VERSION
+from p2p_rommy.engine import encode_state, state_hash
+from p2p_rommy.engine.state import Phase
 from p2p_rommy.lobby import Host, Joiner, Send
 from p2p_rommy.lobby.messages import TableSettings
 from p2p_rommy.log.messages import Chat, Nack, Sync
+from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.transcript import MAGIC, frame_record
@@ -31,10 +37,25 @@ from p2p_rommy.net.handshake import DOMAIN as HANDSHAKE_DOMAIN
 from p2p_rommy.rules import ruleset
 from p2p_rommy.wire.codec import pack, unpack
 from p2p_rommy.wire.entropy import StreamEntropy
-from p2p_rommy.wire.identity import Identity
+from p2p_rommy.wire.identity import Identity, open_envelope
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "protocol" / "vectors" / "messages.json"
+VECTORS = ROOT / "protocol" / "vectors"
+OUT = VECTORS / "messages.json"
+
+STATE_CASES: list[tuple[str, str, int, int, dict[str, Any], list[list[Any]]]] = [
+    ("rummy-3-dealt", "rummy", 3, 0, {}, [["start", 21]]),
+    (
+        "romme-4-dealer-discards",
+        "romme",
+        4,
+        2,
+        {"joker_penalty": 25},
+        [["start", 56], ["discard", 2, 52, 57]],
+    ),
+    ("lp-4-first-draw-opens-buy", "lp", 4, 3, {"max_buys": 2}, [["start", 44], ["draw", 0]]),
+]
+"""(name, variant, players, first dealer, house rules, moves in §4.5 wire form)."""
 
 
 def identity(label: str) -> Identity:
@@ -205,19 +226,55 @@ def deliver(peers: list[Peer], until: Any, limit: int = 20_000) -> list[tuple[in
 
 
 def round_of_play() -> dict[str, Any]:
-    """§3 and §4.4: a whole first round of Rummy, 3 seats, 52 cards: every envelope each
-    seat broadcast, in the order a FIFO network delivered them."""
-    config, players, peers = table("rummy", "round", (("target_score", 1),))
-    order = deliver(peers, lambda: peers[0].replica.state.round_index > 0)
+    """§3, §4.4 and §2: a whole round of Rummy, 3 seats, 52 cards, that runs out of stock
+    and rebuilds it by shuffling (a deck pass 1): every envelope each seat broadcast, in
+    the order a FIFO network delivered them. With it, the engine state hash after each
+    committed step and the final state's encoding (so a reader can re-derive every ACK's
+    log-state hash, §4.4), and the recycled cards of each rebuild, in label order (§3.2)."""
+    config, players, peers = table(
+        "rummy", "round 1", (("target_score", 1), ("empty_stock", "shuffle"))
+    )
+    recycled: list[list[int]] = []
+
+    def note_rebuilds() -> bool:
+        deck = peers[0].replica.deck
+        if deck is not None and len(deck.rebuilt) > len(recycled):
+            recycled.extend(deck.rebuilt[len(recycled) :])
+        return peers[0].replica.state.phase is Phase.MATCH_OVER and peers[0].replica.deck is None
+
+    order = deliver(peers, note_rebuilds)
     records = peers[0].records
+    acked, settled = engine_hashes(config, records)
     return {
-        "section": "§3.3, §4.4",
+        "section": "§2, §3.2-§3.6, §4.4",
         "config": config.encode().hex(),
         "keys": [p.public_key.hex() for p in players],
         "envelopes": [[sender, envelope.hex()] for sender, envelope in order],
+        "recycled": recycled,
+        "engine_hashes": acked,
+        "settled_hashes": settled,
+        "final_state": encode_state(peers[0].replica.state).hex(),
         "transcript": (MAGIC + b"".join(frame_record(r.encode()) for r in records[:3])).hex(),
         "state_hash": peers[0].replica.state_hash().hex(),
     }
+
+
+def engine_hashes(config: Any, records: list[Any]) -> tuple[list[str], dict[str, str]]:
+    """The engine state hash (§2) each committed step's ACKs hash into their log-state
+    hash (§4.4), in step order, replayed by an observer; and, where the derived
+    transitions after a commit changed the engine state (the deal's `start`), the hash
+    the next step's `prev` builds on, by step number."""
+    observer = Replica(config, None, None)
+    acked, settled = [], {}
+    for record in records:
+        opened = open_envelope(record.step, observer.roster)
+        step = decode_log(opened.body, opened.seat)
+        acked.append(state_hash(observer.check_certificate(step, record.acks).state).hex())
+        observer.commit()
+        after = state_hash(observer.state).hex()
+        if after != acked[-1]:
+            settled[str(observer.n)] = after
+    return acked, settled
 
 
 def buy_window() -> list[dict[str, Any]]:
@@ -288,16 +345,68 @@ def build() -> dict[str, Any]:
     }
 
 
+def state_vectors() -> dict[str, Any]:
+    """§2: each case replayed from the new game, its encoding and state hash."""
+    from p2p_rommy.engine import apply, new_game
+    from p2p_rommy.log.move_codec import decode_move
+
+    cases = []
+    for name, variant, players, first_dealer, house, wire_moves in STATE_CASES:
+        state = new_game(ruleset(variant, house), players, first_dealer)
+        for move in wire_moves:
+            state = apply(state, decode_move(move))
+        cases.append(
+            {
+                "name": name,
+                "variant": variant,
+                "players": players,
+                "first_dealer": first_dealer,
+                "house": house,
+                "moves": wire_moves,
+                "encoding": encode_state(state).hex(),
+                "state_hash": state_hash(state).hex(),
+            }
+        )
+    return {
+        "description": (
+            "State encoding and hash vectors (protocol/SPEC.md §2). Start from the new game "
+            "of 'variant' for 'players' with 'first_dealer' and the 'house' rules (the "
+            "others at their defaults), apply 'moves' (SPEC §4.5 wire form; 'start' is the "
+            "deal with the upcard's face) with the rules of docs/rules.md, and compare the "
+            "canonical encoding (hex) and the state hash (hex) byte for byte."
+        ),
+        "cases": cases,
+    }
+
+
+def rendered() -> dict[Path, str]:
+    """Every vector file's path and the text this tool writes there."""
+    from tools.deck_vectors import render
+
+    return {
+        OUT: json.dumps(build(), indent=1) + "\n",
+        VECTORS / "deck.json": render(),
+        VECTORS / "state-hash.json": json.dumps(state_vectors(), indent=2) + "\n",
+    }
+
+
 def main() -> int:
-    text = json.dumps(build(), indent=1) + "\n"
+    files = rendered()
     if "--check" in sys.argv:
-        same = OUT.exists() and OUT.read_text() == text
-        print("up to date" if same else f"{OUT} differs from what tools/vectors.py writes")
-        return 0 if same else 1
-    OUT.write_text(text)
-    print(OUT.relative_to(ROOT))
+        stale = [
+            path for path, text in files.items() if not path.exists() or path.read_text() != text
+        ]
+        for path in stale:
+            print(f"{path.relative_to(ROOT)} differs from what tools/vectors.py writes")
+        if not stale:
+            print("up to date")
+        return 1 if stale else 0
+    for path, text in files.items():
+        path.write_text(text)
+        print(path.relative_to(ROOT))
     return 0
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # run as a script: `tools.deck_vectors` from the checkout
     raise SystemExit(main())

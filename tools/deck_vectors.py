@@ -1,6 +1,6 @@
 """Known-answer vectors for protocol/vectors/deck.json.
 
-``python -m p2p_rommy.deck.vectors > protocol/vectors/deck.json`` writes them; the
+``python tools/vectors.py`` writes them (with the other vector files); the
 tests check the file byte for byte against this code and verify the stored proofs
 with the verifier, so a second implementation can test itself against the file.
 Randomness comes from `StreamEntropy`: SHAKE-256 of a label and a counter.

@@ -1,0 +1,315 @@
+"""SPEC §3 read by a second implementer: the deck protocol's derivations, proofs and
+audit written from the SPEC's text alone, over libsodium (PyNaCl's bindings) and hashlib
+— not the code under test. `tests/test_conformance.py` replays a whole recorded round
+through it and re-derives every ACK's log-state hash (§4.4).
+
+Integers are Python ints mod l; points are libsodium's 32-byte encodings."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from nacl import bindings as sodium
+
+L = 2**252 + 27742317777372353535851937790883648493
+ALL = 255
+
+
+def u8(v: int) -> bytes:
+    return v.to_bytes(1, "big")
+
+
+def u16(v: int) -> bytes:
+    return v.to_bytes(2, "big")
+
+
+def u32(v: int) -> bytes:
+    return v.to_bytes(4, "big")
+
+
+def scalar(v: int) -> bytes:
+    return (v % L).to_bytes(32, "little")
+
+
+def hs(*parts: bytes) -> int:
+    """§3.1: SHA-512 of x, reduced mod l."""
+    return int.from_bytes(hashlib.sha512(b"".join(parts)).digest(), "little") % L
+
+
+def mul(k: int, point: bytes) -> bytes:
+    return sodium.crypto_scalarmult_ed25519_noclamp(scalar(k), point)
+
+
+def mul_base(k: int) -> bytes:
+    return sodium.crypto_scalarmult_ed25519_base_noclamp(scalar(k))
+
+
+def add(p: bytes, q: bytes) -> bytes:
+    return sodium.crypto_core_ed25519_add(p, q)
+
+
+def valid(point: bytes) -> bool:
+    return len(point) == 32 and bool(sodium.crypto_core_ed25519_is_valid_point(point))
+
+
+def canonical_scalar(data: bytes) -> int:
+    value = int.from_bytes(data, "little")
+    assert len(data) == 32 and 0 < value < L, "a scalar must be canonical and non-zero"
+    return value
+
+
+B = mul_base(1)
+
+
+def card_point(game: bytes, round_no: int, shuffle_pass: int, label: int) -> bytes:
+    """§3.2: P(u, label)."""
+    digest = hashlib.sha256(
+        b"p2p-rommy/v1/card\x00" + game + u32(round_no) + u32(shuffle_pass) + u16(label)
+    ).digest()
+    return sodium.crypto_core_ed25519_from_uniform(digest)
+
+
+def commitment(game: bytes, round_no: int, seat: int, seed: bytes) -> bytes:
+    return hashlib.sha256(
+        b"p2p-rommy/v1/commit\x00" + game + u32(round_no) + u8(seat) + seed
+    ).digest()
+
+
+def round_scalar(game: bytes, round_no: int, seat: int, shuffle_pass: int, seed: bytes) -> int:
+    """§3.2: the first non-zero e for c = 0, 1, ..."""
+    for c in range(256):
+        e = hs(
+            b"p2p-rommy/v1/key\x00", game, u32(round_no), u8(seat), u32(shuffle_pass), u8(c), seed
+        )
+        if e:
+            return e
+    raise AssertionError("no non-zero scalar")
+
+
+def fisher_yates(stream_input: bytes, m: int) -> list[int]:
+    """§3.2: Fisher-Yates over SHAKE-256(stream_input), 4-byte big-endian draws with
+    rejection; `pi[k]` is the input position output position k takes."""
+    size = 8 * m + 64
+    stream = hashlib.shake_256(stream_input).digest(size)
+    offset = 0
+    pi = list(range(m))
+    for i in range(m - 1, 0, -1):
+        b = i + 1
+        while True:
+            if offset + 4 > len(stream):
+                size *= 2
+                stream = hashlib.shake_256(stream_input).digest(size)
+            x = int.from_bytes(stream[offset : offset + 4], "big")
+            offset += 4
+            if x < 2**32 - (2**32 % b):
+                break
+        j = x % b
+        pi[i], pi[j] = pi[j], pi[i]
+    return pi
+
+
+def permutation(game: bytes, round_no: int, seat: int, shuffle_pass: int, m: int, seed: bytes):
+    return fisher_yates(
+        b"p2p-rommy/v1/perm\x00"
+        + game
+        + u32(round_no)
+        + u8(seat)
+        + u32(shuffle_pass)
+        + u16(m)
+        + seed,
+        m,
+    )
+
+
+def deck_digest(points: list[bytes]) -> bytes:
+    return hashlib.sha256(b"p2p-rommy/v1/deck\x00" + b"".join(points)).digest()
+
+
+def verify_shuffle(
+    game: bytes,
+    round_no: int,
+    shuffle_pass: int,
+    seat: int,
+    binding: bytes,
+    lam: int,
+    key: bytes,
+    inp: list[bytes],
+    out: list[bytes],
+    proof: list,
+) -> None:
+    """§3.5, the verifier's side; raises AssertionError."""
+    m = len(inp)
+    assert len(out) == m and len(set(out)) == m and all(valid(p) for p in out)
+    assert len(proof) == lam, "exactly lambda answers, lambda from the config"
+    shadows = []
+    for flag, answer_scalar, answer_perm in proof:
+        a = canonical_scalar(answer_scalar)
+        assert sorted(answer_perm) == list(range(m))
+        if flag == 1:  # opened: (a_t, rho_t)
+            shadow = [mul(a, inp[answer_perm[k]]) for k in range(m)]
+            shadow_key = mul_base(a)
+        else:  # mapped: (w_t, tau_t), S_t[tau_t[k]] = w_t * out[k]
+            shadow = [b""] * m
+            for k in range(m):
+                shadow[answer_perm[k]] = mul(a, out[k])
+            shadow_key = mul(a, key)
+        shadows.append(shadow_key + deck_digest(shadow))
+    h = hashlib.sha256(
+        b"p2p-rommy/v1/shuffle\x00"
+        + game
+        + u32(round_no)
+        + u32(shuffle_pass)
+        + u8(seat)
+        + binding
+        + u16(lam)
+        + key
+        + deck_digest(inp)
+        + deck_digest(out)
+        + b"".join(shadows)
+    ).digest()
+    stream = hashlib.shake_256(h).digest((lam + 7) // 8)
+    for t, (flag, _, _) in enumerate(proof):
+        bit = (stream[t // 8] >> (t % 8)) & 1
+        assert flag == 1 - bit, f"answer {t} does not answer its challenge bit"
+
+
+def verify_share(
+    context: bytes, key: bytes, x: bytes, out: bytes, c_bytes: bytes, s_bytes: bytes
+) -> None:
+    """§3.4, the verifier's side: out = e^-1 * x under E = e*B."""
+    c, s = canonical_scalar(c_bytes), canonical_scalar(s_bytes)
+    a1 = add(mul_base(s), mul(c, key))
+    a2 = add(mul(s, out), mul(c, x))
+    again = hs(b"p2p-rommy/v1/dleq\x00", context, B, out, key, x, a1, a2)
+    assert again == c, "share proof does not verify"
+
+
+@dataclass
+class Pass:
+    base: int
+    size: int
+    labels: list[bytes]
+    output: list[bytes] = field(default_factory=list)
+    shuffles: list[tuple[int, bytes, list[bytes], list[bytes]]] = field(default_factory=list)
+    """(seat, key, input, output) in shuffle order."""
+
+
+@dataclass
+class DeckRound:
+    """One round's deck protocol as a bystander follows it (§3.3, §3.6, §3.8)."""
+
+    game: bytes
+    round_no: int
+    players: int
+    lam: int
+    recycled: list[list[int]]
+    """Each rebuild's recycled card ids, label order (given: it comes from the rules)."""
+    commits: dict[int, tuple[bytes, bytes, bytes]] = field(default_factory=dict)
+    """seat -> (commitment, pass-0 key, body)"""
+    context: bytes = bytes(32)
+    binding: bytes = b""
+    passes: list[Pass] = field(default_factory=list)
+    chains: dict[int, bytes] = field(default_factory=dict)
+    public: set[int] = field(default_factory=set)
+    """Positions some seat stripped for everyone (recipient 255)."""
+    seeds: dict[int, bytes] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return len(self.seeds) == self.players
+
+    def take(self, kind: str, seat: int, body_bytes: bytes, body: dict) -> None:
+        assert body["game"] == self.game and body["round"] == self.round_no
+        assert body["seat"] == seat, "a deck message's seat is its signer's"
+        if kind == "deck/commit":
+            self.commits[seat] = (body["commitment"], body["key"], body_bytes)
+            if len(self.commits) == self.players:
+                bodies = b"".join(self.commits[s][2] for s in range(self.players))
+                self.context = hashlib.sha256(
+                    b"p2p-rommy/v1/deck-context\x00" + self.game + u32(self.round_no) + bodies
+                ).digest()
+                self.binding = hashlib.sha256(
+                    b"p2p-rommy/v1/round-binding\x00"
+                    + b"".join(self.commits[s][0] for s in range(self.players))
+                ).digest()
+            return
+        assert body["prev"] == self.context, f"{kind} from seat {seat}: prev is not the context"
+        if kind == "deck/shuffle":
+            self._shuffle(seat, body)
+        elif kind == "deck/shares":
+            self._shares(seat, body)
+        else:
+            assert kind == "deck/seed"
+            assert commitment(self.game, self.round_no, seat, body["seed"]) == self.commits[seat][0]
+            self.seeds[seat] = body["seed"]
+            return  # seeds do not extend the context
+        self.context = hashlib.sha256(self.context + body_bytes).digest()
+
+    def _shuffle(self, seat: int, body: dict) -> None:
+        u, out = body["pass"], body["deck"]
+        if u == len(self.passes):  # the pass's first shuffler starts from the labels
+            base = self.passes[-1].base + self.passes[-1].size if self.passes else 0
+            labels = [card_point(self.game, self.round_no, u, i) for i in range(len(out))]
+            self.passes.append(Pass(base, len(out), labels))
+        current = self.passes[u]
+        if u == 0:
+            assert body["key"] == self.commits[seat][1], "pass 0 uses the committed key"
+        inp = current.output or current.labels
+        verify_shuffle(
+            self.game,
+            self.round_no,
+            u,
+            seat,
+            self.binding,
+            self.lam,
+            body["key"],
+            inp,
+            out,
+            body["proof"],
+        )
+        current.shuffles.append((seat, body["key"], inp, out))
+        current.output = out
+
+    def _pass_of(self, position: int) -> tuple[int, Pass]:
+        for u, p in enumerate(self.passes):
+            if p.base <= position < p.base + p.size:
+                return u, p
+        raise AssertionError(f"no pass holds slot {position}")
+
+    def _shares(self, seat: int, body: dict) -> None:
+        for position, recipient, point, c, s in body["items"]:
+            u, p = self._pass_of(position)
+            x = self.chains.get(position, p.output[position - p.base])
+            key = next(k for who, k, _, _ in p.shuffles if who == seat)
+            context = (
+                self.game + u32(self.round_no) + u32(u) + u16(position) + u8(seat) + u8(recipient)
+            )
+            assert valid(point)
+            verify_share(context, key, x, point, c, s)
+            self.chains[position] = point
+            if recipient == ALL:
+                self.public.add(position)
+
+    def audit(self) -> dict[int, int]:
+        """§3.8 with every seed: keys, permutations and shuffles re-derived; every slot's
+        card learned by removing all layers. Returns slot -> card id."""
+        assert self.done
+        cards: dict[int, int] = {}
+        for u, p in enumerate(self.passes):
+            scalars = {}
+            for who, key, inp, out in p.shuffles:
+                e = round_scalar(self.game, self.round_no, who, u, self.seeds[who])
+                assert mul_base(e) == key, f"seat {who}'s pass-{u} key is not its seed's"
+                pi = permutation(self.game, self.round_no, who, u, p.size, self.seeds[who])
+                assert [mul(e, inp[pi[k]]) for k in range(p.size)] == out
+                scalars[who] = e
+            label_of = {point: i for i, point in enumerate(p.labels)}
+            for k, x in enumerate(p.output):
+                for e in scalars.values():
+                    x = mul(pow(e, -1, L), x)
+                label = label_of[x]
+                cards[p.base + k] = label if u == 0 else self.recycled[u - 1][label]
+                if p.base + k in self.public:  # opened to everyone: the chain ends on it
+                    assert self.chains[p.base + k] == p.labels[label]
+        return cards
