@@ -340,3 +340,22 @@ def test_the_string_limit_counts_bytes():
     assert unpack(msgpack.packb("a" * 4096)) == "a" * 4096
     with pytest.raises(ProtocolError):
         unpack(msgpack.packb("æ" * 2049))
+
+
+def test_the_state_hash_vectors_follow_the_formula():
+    """§2: each state vector's hash is H("p2p-rommy/v1/state-hash" 0x00 || encoding), and
+    the encoding is the one msgpack array of the 31 fields, variant and players as given."""
+    cases = json.loads((ROOT / "protocol" / "vectors" / "state-hash.json").read_text())["cases"]
+    for case in cases:
+        encoding = bytes.fromhex(case["encoding"])
+        digest = hashlib.sha256(b"p2p-rommy/v1/state-hash\x00" + encoding).hexdigest()
+        assert digest == case["state_hash"], case["name"]
+        fields = canonical(encoding)
+        assert len(fields) == 31 and fields[0] == "p2p-rommy/state/v1"
+        assert (fields[1], fields[3], fields[4]) == (
+            case["variant"],
+            case["players"],
+            case["first_dealer"],
+        )
+        wire_kinds = {"start", "draw", "take", "lay", "layoff", "swap", "discard", "buy", "reveal"}
+        assert all(isinstance(m, list) and m[0] in wire_kinds for m in case["moves"])  # §4.5
