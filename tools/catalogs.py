@@ -124,6 +124,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "sin hånd ved slutten av runden",
     ),
     "its move": ("sit træk", "sitt trekk"),
+    ", about {seconds} s left": (", cirka {seconds} s tilbage", ", omtrent {seconds} s igjen"),
     "Shuffling and dealing: {name}, {what}": (
         "Blander og giver: {name}, {what}",
         "Stokker og gir: {name}, {what}",

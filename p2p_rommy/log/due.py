@@ -32,8 +32,11 @@ class DueKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Due:
-    """`seat` must propose a step of `kind`; `what` says it for people."""
+    """`seat` must propose a step of `kind`; `what` says it for people; `left` is how
+    many of its kind are still owed in this stretch of the deal, this one included
+    (shuffles, or cards to give), so a screen can tell its pace; 0 elsewhere."""
 
     seat: int
     kind: DueKind
     what: Phrase
+    left: int = 0

@@ -639,9 +639,9 @@ def _deck_due(due: DeckDue, round_no: int) -> Due:
         what = Phrase.of(
             N_("its shuffle ({number} of {count})"), number=due.number, count=due.count
         )
-        return Due(due.seat, DueKind.SHUFFLE, what)
+        return Due(due.seat, DueKind.SHUFFLE, what, left=due.count - due.number + 1)
     if due.kind == "shares":
         what = Phrase.of(N_("its part of the deal ({count} cards to go)"), count=due.count)
-        return Due(due.seat, DueKind.SHARES, what)
+        return Due(due.seat, DueKind.SHARES, what, left=due.count)
     what = Phrase.of(N_("its secret for round {round} (to check the deal)"), round=round_no + 1)
     return Due(due.seat, DueKind.SEED, what)

@@ -32,6 +32,7 @@ from p2p_rommy.narrate import describe_move
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import interpretations, meld_name
 from p2p_rommy.session import Session
+from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789"
@@ -72,6 +73,7 @@ class ClientModel:
         self.staged: list[NewMeld] = []
         self.sort_by = "suit"
         self.status = ""
+        self.deal_estimate = DealEstimate()
         self.log: deque[str] = deque(maxlen=200)
         self.show_help = False
         self.show_info = False
@@ -184,13 +186,23 @@ class ClientModel:
                 timer = f", {left:.0f} s" if left is not None else ""
                 return _("Køb {offer}? k buys, p passes{timer}").format(offer=offer, timer=timer)
             return _("Køb {offer}: waiting for the others").format(offer=offer)
-        waiting = self.peer.waiting(time.monotonic())
+        now = time.monotonic()
+        waiting = self.peer.waiting(now)
         due = self.replica.due()
         dealing = due is not None and due.kind.deck
+        left = self.deal_estimate.seconds_left(now, due)
+        estimate = (
+            ""
+            if left is None
+            else _(", about {seconds} s left").format(seconds=max(1, round(left)))
+        )
         if waiting is not None and waiting.seat != self.seat:
             if dealing:
-                return _("Shuffling and dealing: {name}, {what}").format(
-                    name=self.names[waiting.seat], what=waiting.what.say(_)
+                return (
+                    _("Shuffling and dealing: {name}, {what}").format(
+                        name=self.names[waiting.seat], what=waiting.what.say(_)
+                    )
+                    + estimate
                 )
             line = _("Waiting for {name} ({what})").format(
                 name=self.names[waiting.seat], what=waiting.what.say(_)
@@ -202,7 +214,7 @@ class ClientModel:
                     line += _(": e ends the game without them")
             return line
         if due is None or dealing:
-            return _("Shuffling and dealing...")
+            return _("Shuffling and dealing...") + estimate
         if state.phase is Phase.DRAW:
             return _("Your turn: d draws from the stock, t takes the discard")
         if state.phase is Phase.PLAY:
