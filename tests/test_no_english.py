@@ -9,6 +9,7 @@ English words that Danish and Norwegian never use."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 
@@ -72,10 +73,8 @@ async def play_a_round_on_screen(
     drawn: set[str] = set()
     try:
         for _ in range(30_000):  # at most 10 minutes
-            try:
+            with contextlib.suppress(Exception):  # a frame that met a half-committed step
                 drawn.add(everything_drawn(model))
-            except Exception:  # a frame that met a step half-committed in a worker thread
-                pass
             if model.replica.state.round_scores or all(run.done() for run in runs):
                 break
             await asyncio.sleep(0.02)

@@ -5,10 +5,12 @@ CI=true a missing tmux fails the test instead of skipping it."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -194,6 +196,59 @@ def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tm
         assert len(hand_of(text)) >= 11
         tmux("send-keys", "-t", name, "q")
         wait_for(name, lambda t: "Quit the game?" in t)
+        tmux("send-keys", "-t", name, "y")
+    finally:
+        tmux("kill-session", "-t", name)
+
+
+SGR = re.compile(r"([A-Z0-9]):((?:\x1b\[[0-9;]*m)*)")
+
+
+def selected_labels(ansi: str) -> list[str]:
+    """Labels of the hand whose card is drawn in reverse video (selected)."""
+    hand = ansi[ansi.index("Your hand") :]
+    chosen = []
+    for label, codes in SGR.findall(hand):
+        params = {p for sequence in re.findall(r"\[([0-9;]*)m", codes) for p in sequence.split(";")}
+        if "7" in params:
+            chosen.append(label)
+    return chosen
+
+
+def test_a_crowded_table_fits_80x24(tmp_path):
+    """Client issue: at 80x24, with 20 melds down and a 30-card hand, the discard pile
+    stays on screen, the table scrolls to its last meld, every card of the hand has its
+    own label (wrapped between cards, never inside one) and each can be selected by its
+    key; the score history opens over it. The real app on a crafted table
+    (`tests/crowded_table.py`)."""
+    need_tmux()
+    name = f"rommycrowd{os.getpid()}"
+    root = str(Path(__file__).parent.parent)
+    command = f"{sys.executable} -m tests.crowded_table"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", root, command)
+    try:
+        text = wait_for(name, lambda t: "Discard:" in t and "Your hand" in t, timeout=60)
+        assert "melds 1-" in text and "of 20" in text
+        hand = [
+            token.split(":")[0]
+            for token in " ".join(text.split("Your hand")[1].splitlines()[1:3]).split()
+        ]
+        assert hand == list("ABCDEFGHIJKLMNOPQRSTUVWXYZ1234"), hand  # 30 cards, 30 labels
+        text = press_until(name, "PageDown", lambda t: "of 20" in t and "-20 of 20" in t)
+        assert "Discard: " in text and "  20 " in text  # the last meld and the discard pile
+        tmux("send-keys", "-t", name, *hand)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            chosen = selected_labels(tmux("capture-pane", "-e", "-p", "-t", name))
+            if len(chosen) == 30:
+                break
+            time.sleep(0.3)
+        assert chosen == hand, chosen  # every card of the hand selected by its own key
+        tmux("send-keys", "-t", name, "v")
+        wait_for(name, lambda t: "No round has been scored yet" in t, timeout=20)
+        assert all(len(line) <= 80 for line in screen(name).splitlines())
+        tmux("send-keys", "-t", name, "v", "q")
+        wait_for(name, lambda t: "Quit the game?" in t, timeout=20)
         tmux("send-keys", "-t", name, "y")
     finally:
         tmux("kill-session", "-t", name)

@@ -268,13 +268,27 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
             )
         )
     )
+    hand_window = Window(
+        FormattedTextControl(
+            _steady(
+                lambda: render.hand(
+                    model,
+                    hand_window.render_info.window_width
+                    if hand_window.render_info is not None
+                    else 80,
+                )
+            )
+        ),
+        height=Dimension(min=2, max=6),
+        wrap_lines=True,
+    )
     body = HSplit(
         [
             _text(render.header, model, height=1),
             _text(render.opponents, model, height=max(1, len(model.names) - 1)),
             table_window,
             _text(render.discard, model, height=1),
-            _text(render.hand, model, height=Dimension(min=2, max=6), wrap_lines=True),
+            hand_window,
             ConditionalContainer(
                 _text(render.scores, model),
                 filter=Condition(

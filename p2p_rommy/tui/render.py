@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from prompt_toolkit.utils import get_cwidth
+
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import N_, _
 from p2p_rommy.tui.model import LABELS, ClientModel
@@ -152,12 +154,15 @@ def discard(model: ClientModel) -> StyleText:
     return out
 
 
-def hand(model: ClientModel) -> StyleText:
+def hand(model: ClientModel, width: int = 80) -> StyleText:
+    """The hand, each card with its key label, wrapped between cards (never inside one)
+    to `width` columns."""
     cards = model.hand()
     me = model.names[model.seat]
     state = model.replica.state
     title = _("Your hand ({name}, score {score})").format(name=me, score=state.scores[model.seat])
     out: StyleText = [("class:title", title + "\n  ")]
+    column = 2
     for index, (slot, card) in enumerate(cards):
         label = LABELS[index] if index < len(LABELS) else "?"
         style = _card_style(model, card)
@@ -165,9 +170,15 @@ def hand(model: ClientModel) -> StyleText:
             style += " class:fresh"
         if slot in model.selected:
             style += " class:selected"
+        text = model.card_text(card)
+        size = get_cwidth(f"{label}:{text} ")
+        if column > 2 and column + size > width:
+            out.append(("", "\n  "))
+            column = 2
         out.append(("class:label", f"{label}:"))
-        out.append((style, model.card_text(card)))
+        out.append((style, text))
         out.append(("", " "))
+        column += size
     if model.staged:
         staged = "  |  ".join(
             " ".join(model.card_text(p.card) for p in m.cards) for m in model.staged
