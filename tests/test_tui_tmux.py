@@ -48,10 +48,17 @@ def press_until(name: str, key: str, predicate, timeout: float = 90.0) -> str:
 
 
 def hand_of(text: str) -> list[str]:
-    """The labelled cards of the hand line ("A:7H B:10S ...")."""
-    for line in text.splitlines():
+    """The labelled cards of the hand ("A:7H B:10S ..."), over every line it wraps to."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
         if line.strip().startswith("A:"):
-            return line.split()
+            cards = line.split()
+            for more in lines[index + 1 :]:
+                tokens = more.split()
+                if not tokens or not all(re.match(r"^[A-Z0-9?]:", t) for t in tokens):
+                    break
+                cards += tokens
+            return cards
     return []
 
 
@@ -247,6 +254,83 @@ def test_a_crowded_table_fits_80x24(tmp_path):
         tmux("send-keys", "-t", name, "v")
         wait_for(name, lambda t: "No round has been scored yet" in t, timeout=20)
         assert all(len(line) <= 80 for line in screen(name).splitlines())
+        tmux("send-keys", "-t", name, "v", "q")
+        wait_for(name, lambda t: "Quit the game?" in t, timeout=20)
+        tmux("send-keys", "-t", name, "y")
+    finally:
+        tmux("kill-session", "-t", name)
+
+
+KOEB = re.compile(r"Køb (\S+) from (Bot \d)\? k buys, p passes")
+
+
+def status_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
+    """Client issue, end to end at 80x24: a whole Løbere og Passere round against two
+    bots, played by keys only. Every Køb! prompt names the card and who discarded it;
+    buying grows the hand and every card keeps a label; after a window the status
+    returns to "Your turn"; a 35 s pause on the player's own turn (a stall the bots
+    report) never writes over the screen (it goes to rommy.log); the score sheet ends
+    the round and `v` shows the score history."""
+    need_tmux()
+    name = f"rommylp{os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy play --variant lp --bots 2 --seed 3 --name Tester "
+        f"--ascii --lang en --data-dir {tmp_path}"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    prompts: list[tuple[str, str]] = []
+    your_turn_after_a_window = stalled = False
+    turns, biggest_hand = 0, 0
+    try:
+        deadline = time.monotonic() + 420
+        text = wait_for(name, lambda t: len(hand_of(t)) >= 11, timeout=120)
+        while time.monotonic() < deadline:
+            text = screen(name)
+            assert len(text.splitlines()) <= 24 and all(len(x) <= 80 for x in text.splitlines())
+            assert "stalled" not in text and "seat 0" not in text, text
+            if "After round 1" in text:
+                break
+            status = status_line(text)
+            offer = KOEB.search(status)
+            if offer:
+                prompts.append(offer.groups())
+                tmux("send-keys", "-t", name, "k" if len(prompts) % 3 else "p")
+                wait_for(name, lambda t: not KOEB.search(status_line(t)), timeout=30)
+                continue
+            if "Your turn: d draws" in status:
+                your_turn_after_a_window |= bool(prompts)
+                if turns == 2 and not stalled:  # think for longer than the stall timeout
+                    time.sleep(35)
+                    stalled = True
+                    continue
+                size = len(hand_of(text))
+                text = press_until(name, "d", lambda t, s=size: len(hand_of(t)) > s, timeout=30)
+                labels = hand_of(text)
+                biggest_hand = max(biggest_hand, len(labels))
+                assert all(not token.startswith("?") for token in labels), labels
+                last = labels[-1].split(":")[0]  # the card just drawn joins at the end
+                tmux("send-keys", "-t", name, last)
+                press_until(name, "x", lambda t, s=size: len(hand_of(t)) <= s, timeout=30)
+                turns += 1
+                continue
+            time.sleep(0.3)
+        assert "After round 1" in text, text
+        tmux("send-keys", "-t", name, " ")
+        wait_for(name, lambda t: "After round 1" not in t, timeout=30)
+        tmux("send-keys", "-t", name, "v")
+        history = wait_for(name, lambda t: "Total" in t and "1. " in t, timeout=30)
+        print(f"{turns} turns, {len(prompts)} Køb! prompts, biggest hand {biggest_hand}")
+        assert stalled and turns >= 3 and prompts and your_turn_after_a_window
+        assert all(card and who in ("Bot 1", "Bot 2") for card, who in prompts)
+        assert biggest_hand > 12  # bought cards joined the hand, each with a label
+        assert "stalled" in (tmp_path / "rommy.log").read_text()
+        rows = [line for line in history.splitlines() if "Round" in line or "Total" in line]
+        assert len(rows) == 2 and all("Tester" in r or "Total" in r for r in rows), history
         tmux("send-keys", "-t", name, "v", "q")
         wait_for(name, lambda t: "Quit the game?" in t, timeout=20)
         tmux("send-keys", "-t", name, "y")
