@@ -192,14 +192,25 @@ def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tm
                 break
             time.sleep(0.005)
         tmux("send-keys", "-t", name, "?")
+        pressed = time.monotonic()
+        tmux("send-keys", "-t", name, "C-c")  # Ctrl-C asks before it quits, at once
+        interrupt = None
+        while time.monotonic() - pressed < 10:
+            if "Quit the game?" in screen(name):
+                interrupt = time.monotonic() - pressed
+                break
+            time.sleep(0.005)
+        tmux("send-keys", "-t", name, "n")
         text = wait_for(name, lambda t: len(hand_of(t)) >= 11, timeout=120)
         first_hand = time.monotonic() - started
         print(
             f"first hand after {first_hand:.1f} s; a key during the deal "
             f"({'dealing' if dealing else 'already dealt'}) drawn after "
-            f"{latency if latency is None else round(latency * 1000)} ms"
+            f"{latency if latency is None else round(latency * 1000)} ms, Ctrl-C after "
+            f"{interrupt if interrupt is None else round(interrupt * 1000)} ms"
         )
         assert latency is not None and latency < 0.5, latency
+        assert interrupt is not None and interrupt < 0.5, interrupt
         assert len(hand_of(text)) >= 11
         tmux("send-keys", "-t", name, "q")
         wait_for(name, lambda t: "Quit the game?" in t)
