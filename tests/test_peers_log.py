@@ -68,6 +68,14 @@ def test_concurrent_claims_one_winner_everywhere(priority, order_seed):
     else:
         assert winner == eligible[0]  # nearest after the discarder, whatever the order
     assert all(p.records == table.peers[0].records for p in table.peers)
+    # the client's log names the others who called: every peer ranks them the same way
+    ranked = (
+        sorted(claimants, key=lambda seat: _lot(table, step, seat))
+        if priority == "lot"
+        else [seat for seat in eligible if seat in claimants]
+    )
+    assert all(p.replica.last_claims == tuple(ranked) for p in table.peers)
+    assert ranked[0] == winner
 
 
 class SlowNearest(Claimer):

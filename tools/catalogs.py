@@ -124,6 +124,13 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "sin hånd ved slutten av runden",
     ),
     "its move": ("sit træk", "sitt trekk"),
+    "won the lot": ("vandt lodtrækningen", "vant loddtrekningen"),
+    "came first in turn": ("var først i rækkefølgen", "var først i rekkefølgen"),
+    "{others} called too, {name} {how}": (
+        "{others} råbte også, {name} {how}",
+        "{others} ropte også, {name} {how}",
+    ),
+    "you": ("du", "du"),
     ", about {seconds} s left": (", cirka {seconds} s tilbage", ", omtrent {seconds} s igjen"),
     "Shuffling and dealing: {name}, {what}": (
         "Blander og giver: {name}, {what}",

@@ -88,6 +88,8 @@ class Tentative:
     state: GameState
     hash: bytes
     kind: str
+    claims: tuple[int, ...] = ()
+    """A buy step's claimants, in the order the window's priority ranks them."""
 
 
 @dataclass
@@ -134,6 +136,9 @@ class Replica:
         """Each finished round's audit report."""
         self.buy_window: int | None = None
         """The step number whose commit opened the current buy window."""
+        self.last_claims: tuple[int, ...] = ()
+        """Who called Køb! in the last resolved window, in the order its priority ranked
+        them (seat order from the discarder, or the lot): the first is the buyer."""
         self.ended: tuple[int, str] | None = None
         """(absent seat, reason) once the others ended the game by agreement."""
         self._pending_end: tuple[int, str] | None = None
@@ -257,7 +262,8 @@ class Replica:
         assert self.buy_window is not None
         body = BuyStep(self.buy_window, tuple(answers))
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
-        return self._own(step, self._check_buy(step, body))
+        after, claims = self._check_buy(step, body)
+        return self._own(step, after, claims)
 
     def end_proposer(self, absent: int) -> int:
         """Who proposes ending the game without `absent`: the lowest other seat."""
@@ -293,11 +299,13 @@ class Replica:
             + bytes([body.absent])
         ).digest()
 
-    def _own(self, step: Step, after: GameState | None = None) -> Step:
+    def _own(
+        self, step: Step, after: GameState | None = None, claims: tuple[int, ...] = ()
+    ) -> Step:
         if after is None:
             after = self.state
         self.tentative = Tentative(
-            step.n, self.seat, after, self._hash_after(step.n, after), step.kind
+            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims
         )
         return step
 
@@ -334,14 +342,15 @@ class Replica:
                 sender, f"it is seat {expected}'s step, not seat {sender}'s", step.n
             )
         body = step.body
+        claims: tuple[int, ...] = ()
         if isinstance(body, DeckStep):
             after = self._check_deck(step, body)
         elif isinstance(body, MoveStep):
             after = self._check_move(step, body)
         else:
-            after = self._check_buy(step, body)
+            after, claims = self._check_buy(step, body)
         self.tentative = Tentative(
-            step.n, sender, after, self._hash_after(step.n, after), step.kind
+            step.n, sender, after, self._hash_after(step.n, after), step.kind, claims
         )
         return self.tentative
 
@@ -408,7 +417,7 @@ class Replica:
         if self.seat is not None and step.seat == self.seat and self.deck is not None:
             self.deck.seat.adopt(envelope)
 
-    def _check_buy(self, step: Step, body: BuyStep) -> GameState:
+    def _check_buy(self, step: Step, body: BuyStep) -> tuple[GameState, tuple[int, ...]]:
         if self.state.phase is not Phase.BUY:
             raise ProtocolError(step.seat, "no buy window to resolve", step.n)
         if body.window != self.buy_window:
@@ -430,8 +439,10 @@ class Replica:
             )
         if self.config.rules.buy_priority == "lot":
             claims.sort(key=self.buy_lot)
+        else:  # the seat nearest the discarder first (the engine decides the same)
+            claims.sort(key=self.state.buy_eligible.index)
         try:
-            return apply(self.state, ResolveBuy(tuple(claims)))
+            return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims)
         except IllegalMove as error:
             raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
 
@@ -532,6 +543,8 @@ class Replica:
         if tentative.kind == "end":
             self.ended = self._pending_end
             return
+        if tentative.kind == "buy":
+            self.last_claims = tentative.claims
         if tentative.kind == "move" or tentative.kind == "buy":
             self._after_move(before)
         if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:

@@ -529,6 +529,18 @@ class ClientModel:
                 line = _("{name} buys {offer} (Køb!)").format(
                     name=self.names[buyers[0]], offer=offer
                 )
+            others = [seat for seat in self.replica.last_claims if seat not in buyers]
+            if buyers and others:
+                how = (
+                    _("won the lot")
+                    if self.config.rules.buy_priority == "lot"
+                    else _("came first in turn")
+                )
+                line += "; " + _("{others} called too, {name} {how}").format(
+                    others=", ".join(self.names[s] for s in others),
+                    name=_("you") if buyers[0] == self.seat else self.names[buyers[0]],
+                    how=how,
+                )
             self.log.append(line)
         self._buys = state.buys
         self._last_offer = self.offer_text() if state.phase is Phase.BUY else None
