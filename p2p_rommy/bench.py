@@ -13,8 +13,11 @@ import time
 from collections.abc import Callable
 
 from p2p_rommy.engine.apply import apply, new_game
+from p2p_rommy.engine.moves import Move
+from p2p_rommy.engine.state import GameState
+from p2p_rommy.engine.view import Player, View
 from p2p_rommy.errors import ConfigError
-from p2p_rommy.rules.variants import ruleset
+from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.simulate import play_match, random_players
 
 Figures = dict[str, float]
@@ -76,11 +79,10 @@ class _CountingGroup:
         self.group = group
         self.variable = 0
         self.fixed = 0
+        self._mul = group.mul
+        self._mul_base = group.mul_base
 
     def __enter__(self) -> _CountingGroup:
-        group = self.group
-        self._mul, self._mul_base = group.mul, group.mul_base
-
         def mul(scalar: bytes, point: bytes) -> bytes:
             self.variable += 1
             return self._mul(scalar, point)
@@ -89,7 +91,8 @@ class _CountingGroup:
             self.fixed += 1
             return self._mul_base(scalar)
 
-        group.mul, group.mul_base = mul, mul_base
+        setattr(self.group, "mul", mul)  # noqa: B010 - patched for the count, restored on exit
+        setattr(self.group, "mul_base", mul_base)  # noqa: B010
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -231,13 +234,13 @@ def flood_growth_mb(count: int) -> float:
 
     from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
     from p2p_rommy.log.peer import Peer
-    from p2p_rommy.log.replica import Replica
+    from p2p_rommy.log.replica import SeatedReplica
     from p2p_rommy.netsim import seeded_config
 
     before = _rss_mb()
     grown = 0.0
     config, identities = seeded_config("rummy", 3, {}, 1)
-    peer = Peer(Replica(config, 1, identities[1]))
+    peer = Peer(SeatedReplica(config, 1, identities[1]))
     game, sign = config.game_id, identities[2].sign
     for i in range(count):
         now = i / 1000
@@ -288,16 +291,16 @@ async def _lobby_flood(messages: int) -> None:
 class _Timed:
     """Wraps a bot to time its decisions."""
 
-    def __init__(self, bot, times: list[float]) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, bot: Player, times: list[float]) -> None:
         self.bot, self.times = bot, times
 
-    def choose(self, view):  # type: ignore[no-untyped-def]
+    def choose(self, view: View) -> Move:
         started = time.perf_counter()
         move = self.bot.choose(view)
         self.times.append(time.perf_counter() - started)
         return move
 
-    def wants_buy(self, view) -> bool:  # type: ignore[no-untyped-def]
+    def wants_buy(self, view: View) -> bool | None:
         return self.bot.wants_buy(view)
 
 
@@ -313,12 +316,12 @@ def _bots(quick: bool) -> Figures:
     figures: Figures = {}
     times: dict[str, list[float]] = {"easy": [], "normal": [], "hard": []}
 
-    def play(variant: str, kinds: list[str], seed: int):  # type: ignore[no-untyped-def]
+    def play(variant: str, kinds: list[str], seed: int) -> tuple[RuleSet, GameState]:
         rules = ruleset(variant)
         rng = random.Random(seed)
-        players = [make_bot(kind, random.Random(rng.getrandbits(64))) for kind in kinds]
-        players = [
-            _Timed(p, times[k]) if k in times else p for p, k in zip(players, kinds, strict=True)
+        bots = [make_bot(kind, random.Random(rng.getrandbits(64))) for kind in kinds]
+        players: list[Player] = [
+            _Timed(p, times[k]) if k in times else p for p, k in zip(bots, kinds, strict=True)
         ]
         return rules, play_match(rules, players, rng, seed % len(kinds)).final
 
@@ -348,8 +351,8 @@ def _bots(quick: bool) -> Figures:
         games = max(seats * 2, count // 2)
         for match in range(games):
             rules, final = play(variant, ["normal"] * seats, 3000 + match)
-            for winner in winners(rules, final.scores):
-                seat_wins[winner] += 1
+            for best in winners(rules, final.scores):
+                seat_wins[best] += 1
         figures[f"bots.{variant}.seat_balance_max_dev"] = round(
             max(abs(w / games - 1 / seats) for w in seat_wins), 3
         )

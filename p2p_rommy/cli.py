@@ -13,12 +13,16 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, RommyError
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
 from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem, printable
+
+if TYPE_CHECKING:  # imported where used: `rommy --help` stays quick
+    from p2p_rommy.seating import SeatOptions
 
 
 def _name(value: str, limit: int = 32) -> str:
@@ -300,7 +304,7 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seat_options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _seat_options(args: argparse.Namespace) -> SeatOptions:
     from p2p_rommy.headless import BOT_LEVELS
     from p2p_rommy.seating import SeatOptions
     from p2p_rommy.storage import default_data_dir

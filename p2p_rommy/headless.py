@@ -11,14 +11,17 @@ import asyncio
 import random
 import socket
 import sys
+from collections.abc import Coroutine
+from typing import Any
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import PROTOCOL_VERSION
+from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.limits import END_AFTER_S
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.narrate import score_sheet
 from p2p_rommy.net.discovery import TableAd, find_tables, local_addresses
 from p2p_rommy.net.lobby import (
@@ -86,7 +89,7 @@ async def host_table(
         f"{options.name} ({fingerprint(identity.public_key)}); starting at {start_when} players"
     )
     started = await lobby.run()
-    return await _play(options, identity, started, sock)
+    return await _play(options, options.bot, identity, started, sock)
 
 
 async def join_named_table(
@@ -128,7 +131,7 @@ async def join_named_table(
     started = await join_table(
         identity, options.name, target[0], target[1], lobby, addresses, seen, creator
     )
-    return await _play(options, identity, started, sock)
+    return await _play(options, options.bot, identity, started, sock)
 
 
 async def choose_table(
@@ -179,7 +182,7 @@ async def choose_table(
 
 
 async def _play(
-    options: SeatOptions, identity: Identity, started: Started, sock: socket.socket
+    options: SeatOptions, bot: str, identity: Identity, started: Started, sock: socket.socket
 ) -> int:
     config = started.config
     seat = config.seat_of(identity.public_key)
@@ -188,7 +191,7 @@ async def _play(
         f"game {config.game_id.hex()[:16]} code {config.short_code()}: you are seat {seat + 1} of "
         f"{config.players}; first dealer {config.seats[config.first_dealer].name}"
     )
-    player = make_bot(options.bot, random.Random())
+    player = make_bot(bot, random.Random())
     session, store = await open_session(options, identity, started, sock, player, END_AFTER_S)
     return await _finish(session, store)
 
@@ -209,7 +212,7 @@ async def resume_game(options: SeatOptions, game: str) -> int:
 async def resumed_session(
     options: SeatOptions,
     game: str,
-    player,  # type: ignore[no-untyped-def]
+    player: Player | None,
     end_after: float | None,
 ) -> tuple[Session, GameStore]:
     """A restarted seat's session: its transcript replayed, listening where it did,
@@ -224,7 +227,7 @@ async def resumed_session(
         raise ConfigError(f"this identity holds no seat in game {directory.name[:16]}")
     if saved.repaired:
         _say(saved.repaired)
-    replica = Replica(config, seat, identity, seeds=saved.seeds)
+    replica = SeatedReplica(config, seat, identity, seeds=saved.seeds)
     try:
         for record in saved.records:
             replica.restore(record.step, record.acks)
@@ -270,5 +273,6 @@ async def list_tables(interface: str | None, wait: float) -> int:
     return 0
 
 
-def run(coroutine) -> int:  # type: ignore[no-untyped-def]
-    return asyncio.run(coroutine)
+def run(coroutine: Coroutine[Any, Any, int]) -> int:
+    result: int = asyncio.run(coroutine)
+    return result

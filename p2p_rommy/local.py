@@ -16,12 +16,12 @@ from pathlib import Path
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore
 from p2p_rommy.wire.entropy import StreamEntropy
-from p2p_rommy.wire.identity import Identity
+from p2p_rommy.wire.identity import Entropy, Identity
 
 
 async def local_table(
@@ -38,7 +38,7 @@ async def local_table(
     `rommy verify`, `rommy replay` and `rommy resume` work on a game against bots)."""
     players = len(bots) + 1
     if seed is None:
-        entropies = [secrets.token_bytes for _ in range(players)]
+        entropies: list[Entropy] = [secrets.token_bytes for _ in range(players)]
         identities = [Identity.generate() for _ in range(players)]
         nonce, rng = secrets.token_bytes(16), random.Random()
     else:
@@ -64,7 +64,7 @@ async def local_table(
     sessions = []
     for seat in range(players):
         player = None if seat == 0 else make_bot(bots[seat - 1], random.Random(rng.getrandbits(64)))
-        replica = Replica(config, seat, identities[seat], entropies[seat])
+        replica = SeatedReplica(config, seat, identities[seat], entropies[seat])
         sessions.append(Session(Peer(replica, player), config, store if seat == 0 else None))
     addresses = {
         seat: [await session.listen("127.0.0.1", 0)] for seat, session in enumerate(sessions)

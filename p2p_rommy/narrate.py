@@ -15,7 +15,9 @@ from p2p_rommy.engine.moves import (
     LayDown,
     LayOff,
     Move,
+    ResolveBuy,
     RevealHand,
+    StartRound,
     SwapJoker,
     TakeDiscard,
 )
@@ -53,7 +55,9 @@ def describe_move(
 ) -> str:
     """`move` as a sentence: "Bo lays off 7♥ on meld 3" (or "You ..." for seat `me`);
     `face(slot)` writes a card."""
-    seat: int = move.seat  # type: ignore[attr-defined]
+    if isinstance(move, StartRound | ResolveBuy):  # derived, never a seat's own move
+        return repr(move)
+    seat = move.seat
     values: dict[str, object] = {"name": names[seat]}
     match move:
         case LayDown(_, melds):

@@ -19,7 +19,7 @@ from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore
@@ -60,7 +60,7 @@ async def simulate_network(
     rng = random.Random(seed)
     sessions = []
     for s in range(players):
-        replica = Replica(
+        replica = SeatedReplica(
             config, s, identities[s], StreamEntropy(b"simulate %d deck %d" % (seed, s))
         )
         kind = bots[s] if bots else "random"
@@ -97,7 +97,9 @@ async def measure_resume(directory: Path, variant: str = "lp", players: int = 4)
     genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
     victim = 1
 
-    def session_for(seat: int, store: GameStore, replica: Replica, records=None) -> Session:  # type: ignore[no-untyped-def]
+    def session_for(
+        seat: int, store: GameStore, replica: SeatedReplica, records: list[Record] | None = None
+    ) -> Session:
         bot = make_bot("normal", random.Random(seat))
         return Session(Peer(replica, bot, records=records), config, store)
 
@@ -106,7 +108,9 @@ async def measure_resume(directory: Path, variant: str = "lp", players: int = 4)
         store = GameStore(directory / str(seat), config.game_id)
         store.begin(genesis)
         entropy = StreamEntropy(b"resume bench %d" % seat)
-        sessions.append(session_for(seat, store, Replica(config, seat, identities[seat], entropy)))
+        sessions.append(
+            session_for(seat, store, SeatedReplica(config, seat, identities[seat], entropy))
+        )
     addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
     for session in sessions:
         session.connect(addresses)
@@ -122,7 +126,7 @@ async def measure_resume(directory: Path, variant: str = "lp", players: int = 4)
         started = time.perf_counter()
         store = GameStore(directory / str(victim), config.game_id)
         saved = store.load()
-        replica = Replica(config, victim, identities[victim], seeds=saved.seeds)
+        replica = SeatedReplica(config, victim, identities[victim], seeds=saved.seeds)
         for record in saved.records:
             replica.restore(record.step, record.acks)
         resumed = session_for(victim, store, replica, saved.records)

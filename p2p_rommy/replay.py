@@ -15,7 +15,7 @@ from p2p_rommy.engine.moves import (
 )
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import MoveStep, Step, decode
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import Observer
 from p2p_rommy.log.transcript import parse
 from p2p_rommy.narrate import describe_move
 from p2p_rommy.verify import verify_transcript
@@ -28,7 +28,7 @@ def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = 
     config = parsed.genesis.config
     deck = composition(config.rules.deck_size)
     names = [seat.name for seat in config.seats]
-    replica = Replica(config, None, None)
+    replica = Observer(config)
     lines: list[str] = []
 
     def face(round_no: int, slot: int, state: GameState) -> str:
@@ -45,7 +45,9 @@ def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = 
         step = decode(open_envelope(record.step, replica.roster).body)
         before = replica.state
         round_no = before.round_index
-        replica.validate(step)  # type: ignore[arg-type]
+        if not isinstance(step, Step):
+            raise ValueError(f"record {n} holds no step")
+        replica.validate(step)
         replica.commit()
         after = replica.state
         assert isinstance(step, Step)

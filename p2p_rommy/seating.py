@@ -9,11 +9,12 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
+from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.lobby import Started
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.net.discovery import local_addresses
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore, check_private, private_dir
@@ -67,7 +68,7 @@ async def open_session(
     identity: Identity,
     started: Started,
     sock: socket.socket,
-    player,  # type: ignore[no-untyped-def]
+    player: Player | None,
     end_after: float | None,
 ) -> tuple[Session, GameStore]:
     """This seat's session for a started game: files begun, listening, dialing."""
@@ -81,7 +82,7 @@ async def open_session(
     addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
     store.save_addresses(addresses)
     KnownPlayers(options.data_dir).remember((s.name, s.public_key) for s in config.seats)
-    peer = Peer(Replica(config, seat, identity), player, end_after=end_after)
+    peer = Peer(SeatedReplica(config, seat, identity), player, end_after=end_after)
     session = Session(peer, config, store)
     await session.listen(sock=sock)
     session.connect(addresses)

@@ -9,23 +9,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from p2p_rommy.engine.apply import new_game
 from p2p_rommy.engine.moves import Move, ResolveBuy, StartRound
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.table import OpenTable
-from p2p_rommy.engine.view import View
+from p2p_rommy.engine.view import Player
 from p2p_rommy.rules.variants import RuleSet
 
 MAX_STEPS = 200_000
 """A match that runs longer than this has a bug (the stall guard ends every round)."""
-
-
-class Player(Protocol):
-    def choose(self, view: View) -> Move: ...
-
-    def wants_buy(self, view: View) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +52,7 @@ def play_match(
             order = list(range(rules.deck_size))
             rng.shuffle(order)
             table = table.start_round(order)
-            move: Move = StartRound(table.state.faces[table.state.discard[0]])  # type: ignore[arg-type]
+            move: Move = StartRound(table.state.public_face(table.state.discard[0]))
         elif state.phase is Phase.REVEAL:
             move = table.pending_reveals()[0]
             table = table.play(move)

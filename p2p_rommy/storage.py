@@ -13,6 +13,7 @@ import fcntl
 import os
 import time
 from dataclasses import dataclass
+from io import FileIO
 from pathlib import Path
 
 from p2p_rommy.errors import ConfigError, ProtocolError
@@ -104,7 +105,7 @@ class GameStore:
         self.transcript_path = self.directory / "transcript"
         self.secrets_path = self.directory / "secrets"
         self.addresses_path = self.directory / "peers"
-        self._file = None
+        self._file: FileIO | None = None
         self._lock_fd: int | None = None
 
     def save_addresses(self, addresses: Addresses) -> None:

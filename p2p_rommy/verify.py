@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from p2p_rommy.config import GameConfig
-from p2p_rommy.deck import ALL
+from p2p_rommy.deck import ALL, AuditReport
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode, decode_record
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import Observer
 from p2p_rommy.log.transcript import MAGIC, FrameReader, check_genesis
 from p2p_rommy.wire.identity import fingerprint, open_envelope
 
@@ -210,7 +210,7 @@ def verify_stream(file: BinaryIO) -> VerifyReport:
     except ProtocolError as error:
         raise UnreadableTranscript(error.reason) from None
     report = VerifyReport(config)
-    replica = Replica(config, None, None)
+    replica = Observer(config)
     roster = replica.roster
     for n, payload in enumerate(frames, start=1):
         if replica.over:
@@ -253,7 +253,7 @@ def verify_stream(file: BinaryIO) -> VerifyReport:
 
 
 def _check_record(
-    replica: Replica, roster: dict[bytes, tuple[int, bytes]], n: int, record: Record
+    replica: Observer, roster: dict[bytes, tuple[int, bytes]], n: int, record: Record
 ) -> None:
     """Check record `n`: `Damage` for what no valid signature stands behind, else the
     replica's `ProtocolError` naming the seat whose signed step or ACK is wrong."""
@@ -282,7 +282,7 @@ def _check_record(
     replica.commit()
 
 
-def _summary(config: GameConfig, round_no: int, audit) -> RoundSummary:  # type: ignore[no-untyped-def]
+def _summary(config: GameConfig, round_no: int, audit: AuditReport) -> RoundSummary:
     rules = config.rules
     dealt = rules.hand_size(config.players) * config.players + rules.dealer_extra_cards
     to_seats = sum(1 for recipient in audit.given.values() if recipient != ALL)

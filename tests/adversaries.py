@@ -1,7 +1,7 @@
 """Cheating peers for tests: one behaviour each, playing over real TCP on 127.0.0.1
 against honest peers that run the production code unchanged.
 
-A cheat is built from three hooks: a `Replica` subclass (what it proposes), a deck
+A cheat is built from three hooks: a `SeatedReplica` subclass (what it proposes), a deck
 seat class (what it sends in the deck protocol) and a `Session` subclass (what goes
 on the wire, and to whom).
 """
@@ -45,21 +45,21 @@ from p2p_rommy.log.messages import (
     decode,
 )
 from p2p_rommy.log.peer import Output, Peer
-from p2p_rommy.log.replica import Replica
-from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.rules.melds import MeldKind, Placed
 from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import key_id
+from tests.loopback import seat_on_loopback, transcript_of
 
 
 @dataclass
 class Cheat:
     """How the cheating seat differs from an honest one."""
 
-    replica: type[Replica] = Replica
+    replica: type[SeatedReplica] = SeatedReplica
     session: type[Session] = Session
 
 
@@ -91,19 +91,22 @@ async def play_against(
     house = {"target_score": "1"} if house is None else house
     config, identities = seeded_config(variant, players, house, seed)
     rng = random.Random(seed)
-    sessions: list[Session] = []
-    for s in range(players):
-        kind = cheat if s == cheater else Cheat()
-        entropy = StreamEntropy(b"adversary %d deck %d" % (seed, s))
-        replica = kind.replica(config, s, identities[s], entropy)
-        bot = make_bot("random", random.Random(rng.getrandbits(64)))
-        peer = Peer(replica, bot, stall_after, end_after=end_after)
-        sessions.append(kind.session(peer, config))
-    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
-    for session in sessions:
-        session.connect(addresses)
-    for session in sessions:
-        session.start()
+    bots = [make_bot("random", random.Random(rng.getrandbits(64))) for _ in range(players)]
+
+    def kind(seat: int) -> Cheat:
+        return cheat if seat == cheater else Cheat()
+
+    sessions = await seat_on_loopback(
+        config,
+        identities,
+        entropy=lambda seat: StreamEntropy(b"adversary %d deck %d" % (seed, seat)),
+        player=lambda seat: bots[seat],
+        replica=lambda config, seat, identity, entropy: kind(seat).replica(
+            config, seat, identity, entropy
+        ),
+        peer=lambda replica, bot: Peer(replica, bot, stall_after, end_after=end_after),
+        session=lambda peer, config: kind(peer.seat).session(peer, config),
+    )
     honest = [s for s in sessions if s.peer.seat != cheater]
     try:
         async with asyncio.timeout(timeout):
@@ -112,11 +115,7 @@ async def play_against(
     finally:
         for session in sessions:
             await session.close()
-    records = honest[0].peer.records
-    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
-    data = MAGIC + frame_record(genesis.encode())
-    data += b"".join(frame_record(r.encode()) for r in records)
-    return Table(sessions, cheater, data)
+    return Table(sessions, cheater, transcript_of(config, identities, honest[0].peer.records))
 
 
 def all_frozen(honest: list[Session]) -> bool:
@@ -304,7 +303,7 @@ class DoubleAnswer(WireCheat):
         return []
 
 
-class ReorderingSequencer(Replica):
+class ReorderingSequencer(SeatedReplica):
     """As the seat in turn, lists the answers of a buy window in reverse order: harmless,
     since the winner follows from the set of answers, not from their order."""
 
@@ -398,7 +397,7 @@ class Reencode(WireCheat):
 # --- what it proposes ---------------------------------------------------------
 
 
-class ForcedMoves(Replica):
+class ForcedMoves(SeatedReplica):
     """A replica that can propose a move the rules refuse (with the deck proof of the
     faces it shows, as far as it can give one)."""
 
@@ -442,7 +441,7 @@ class LyingHand(ForcedMoves):
         return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
 
 
-class SteeringSequencer(Replica):
+class SteeringSequencer(SeatedReplica):
     """As the seat in turn, resolves a buy window without the claims in it (keeping the
     passes): the discard stays with nobody, whoever claimed it."""
 
@@ -459,7 +458,7 @@ class SteeringSequencer(Replica):
 # --- what it sends in the deck protocol -----------------------------------------
 
 
-class CheatingDeckReplica(Replica):
+class CheatingDeckReplica(SeatedReplica):
     """Sends its deck messages even when its own deck seat would refuse them."""
 
     def propose_deck(self) -> Step:
@@ -471,7 +470,7 @@ class CheatingDeckReplica(Replica):
             return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
 
 
-def cheating_deck(deck_class: type[DeckSeat]) -> type[Replica]:
+def cheating_deck(deck_class: type[DeckSeat]) -> type[SeatedReplica]:
     name = f"{deck_class.__name__}Replica"
     return type(name, (CheatingDeckReplica,), {"deck_seat_class": deck_class})
 

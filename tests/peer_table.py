@@ -8,7 +8,7 @@ from collections import deque
 from p2p_rommy.bots.random_player import RandomPlayer
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.wire.identity import Identity
 from tests.deck_table import Counter
 
@@ -28,7 +28,9 @@ class PeerTable:
         rng = random.Random(seed)
         self.peers = []
         for s in range(players):
-            replica = Replica(self.config, s, self.identities[s], Counter(b"peer%d-%d" % (s, seed)))
+            replica = SeatedReplica(
+                self.config, s, self.identities[s], Counter(b"peer%d-%d" % (s, seed))
+            )
             player = (
                 players_factory or (lambda s: RandomPlayer(random.Random(rng.getrandbits(32))))
             )(s)

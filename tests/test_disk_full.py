@@ -15,7 +15,7 @@ import pytest
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import Genesis, sign_config
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
@@ -48,7 +48,7 @@ async def fill_up_and_resume(tmp_path):
     def session_for(seat: int, records=None, seeds=None) -> Session:
         store = GameStore(tmp_path / f"seat{seat}", config.game_id)
         entropy = StreamEntropy(b"disk %d %d" % (seat, len(records or [])))
-        replica = Replica(config, seat, identities[seat], entropy, seeds=seeds)
+        replica = SeatedReplica(config, seat, identities[seat], entropy, seeds=seeds)
         for record in records or []:
             replica.restore(record.step, record.acks)
         peer = Peer(replica, make_bot("random", random.Random(bots[seat])), 2.0, records=records)

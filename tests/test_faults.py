@@ -10,34 +10,31 @@ import random
 import pytest
 
 from p2p_rommy.bots import make_bot
-from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
-from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.netsim import seeded_config
-from p2p_rommy.session import Session
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.entropy import StreamEntropy
 from tests.fault_proxy import FaultProxy, Faults
+from tests.loopback import seat_on_loopback, transcript_of
 
 
 async def faulty_match(variant: str, house: dict[str, str], seed: int, faults: Faults):
     config, identities = seeded_config(variant, 3, house, seed)
-    sessions = []
-    for seat in range(3):
-        replica = Replica(config, seat, identities[seat], StreamEntropy(b"faults %d" % seat))
-        sessions.append(Session(Peer(replica, make_bot("random", random.Random(seat))), config))
-    addresses, proxies = {}, []
-    for seat, session in enumerate(sessions):
-        real = await session.listen("127.0.0.1", 0)
-        if seat < 2:  # seats 0 and 1 are dialed: put the proxy in front of them
-            proxy = FaultProxy(real, faults, seed=seed * 10 + seat)
-            addresses[seat] = [await proxy.listen()]
-            proxies.append(proxy)
-        else:
-            addresses[seat] = [real]
-    for session in sessions:
-        session.connect(addresses)
-        session.start()
+    proxies = []
+
+    async def behind_a_proxy(seat: int, real: tuple[str, int]) -> tuple[str, int]:
+        if seat == 2:
+            return real
+        proxy = FaultProxy(real, faults, seed=seed * 10 + seat)  # seats 0 and 1 are dialled
+        proxies.append(proxy)
+        return await proxy.listen()
+
+    sessions = await seat_on_loopback(
+        config,
+        identities,
+        entropy=lambda seat: StreamEntropy(b"faults %d" % seat),
+        player=lambda seat: make_bot("random", random.Random(seat)),
+        address=behind_a_proxy,
+    )
     try:
         async with asyncio.timeout(400):
             while not all(s.peer.replica.over or s.peer.frozen for s in sessions):
@@ -47,11 +44,7 @@ async def faulty_match(variant: str, house: dict[str, str], seed: int, faults: F
             await session.close()
         for proxy in proxies:
             await proxy.close()
-    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
-    transcripts = [
-        MAGIC + frame_record(genesis.encode()) + b"".join(frame_record(r.encode()) for r in records)
-        for records in (s.peer.records for s in sessions)
-    ]
+    transcripts = [transcript_of(config, identities, s.peer.records) for s in sessions]
     counts = sum((proxy.counts for proxy in proxies), start=proxies[0].counts.__class__())
     return sessions, transcripts, counts
 

@@ -11,11 +11,10 @@ import random
 from p2p_rommy.bench import flood_growth_mb
 from p2p_rommy.bots import make_bot
 from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
-from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
 from p2p_rommy.wire.entropy import StreamEntropy
+from tests.loopback import seat_on_loopback
 from tests.test_limits import rss_mb
 
 FLOOD = 2000
@@ -24,14 +23,12 @@ FLOOD = 2000
 
 async def flooded_match() -> tuple[list[Session], float, int]:
     config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 8)
-    sessions = []
-    for seat in range(3):
-        replica = Replica(config, seat, identities[seat], StreamEntropy(b"flood %d" % seat))
-        sessions.append(Session(Peer(replica, make_bot("random", random.Random(seat))), config))
-    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
-    for session in sessions:
-        session.connect(addresses)
-        session.start()
+    sessions = await seat_on_loopback(
+        config,
+        identities,
+        entropy=lambda seat: StreamEntropy(b"flood %d" % seat),
+        player=lambda seat: make_bot("random", random.Random(seat)),
+    )
     victim, flooder = sessions[0], sessions[2]
     while len(victim.peer.records) < 3:
         await asyncio.sleep(0.05)

@@ -15,8 +15,6 @@ import msgpack
 from p2p_rommy.bots import make_bot
 from p2p_rommy.limits import PENALTY_S
 from p2p_rommy.log.messages import Step, decode
-from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
 from p2p_rommy.net.mesh import MESSAGE
@@ -25,6 +23,7 @@ from p2p_rommy.session import Session
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
+from tests.loopback import seat_on_loopback
 
 
 def nested(depth: int) -> bytes:
@@ -122,15 +121,15 @@ async def attack(address, config, identities, victim: Session) -> dict[str, obje
 
 async def hostile_match():
     config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 8)
-    sessions = []
-    for seat in range(3):
-        replica = Replica(config, seat, identities[seat], StreamEntropy(b"hostile %d" % seat))
-        sessions.append(Session(Peer(replica, make_bot("random", random.Random(seat))), config))
-    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
-    for session in sessions:
-        session.connect(addresses)
-        session.start()
-    results = await attack(addresses[0][0], config, identities, sessions[0])
+    sessions = await seat_on_loopback(
+        config,
+        identities,
+        entropy=lambda seat: StreamEntropy(b"hostile %d" % seat),
+        player=lambda seat: make_bot("random", random.Random(seat)),
+    )
+    victim = sessions[0].mesh.address
+    assert victim is not None
+    results = await attack(victim, config, identities, sessions[0])
     async with asyncio.timeout(300):
         while not all(s.peer.replica.over or s.peer.frozen for s in sessions):
             await asyncio.sleep(0.05)

@@ -120,7 +120,7 @@ def test_acks_and_buy_answers_far_ahead_are_refused_not_kept():
         answer = BuyAnswer(game, n, 2, True)
         for message in (ack, answer):
             peer.receive(flooder.replica.identity.sign(message.encode()), via=2)
-    assert len(peer._acks) <= 8 and len(peer._answers) <= 8
+    assert len(peer._acks) <= 8 and len(peer.buy_windows._answers) <= 8
     assert peer.refused_count >= 2 * (199 - 8)  # every one refused...
     assert len(peer.refused) <= REFUSED_KEPT  # ...and the reasons kept are bounded too
     assert all("too far ahead" in r for r in peer.refused)

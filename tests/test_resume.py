@@ -13,13 +13,14 @@ import pytest
 from p2p_rommy.bots import make_bot
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.netsim import seeded_config
 from p2p_rommy.session import Session
 from p2p_rommy.storage import GameStore
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.entropy import StreamEntropy
+from tests.loopback import seat_on_loopback, transcript_of
 
 
 def in_deck_phase(phase: str):
@@ -88,7 +89,7 @@ async def crash_and_resume(
     def session_for(seat: int, records=None, seeds=None) -> tuple[Session, GameStore]:
         store = GameStore(tmp_path / f"seat{seat}", config.game_id)
         entropy = StreamEntropy(b"resume %d %d %d" % (seed, seat, len(records or [])))
-        replica = Replica(config, seat, identities[seat], entropy, seeds=seeds)
+        replica = SeatedReplica(config, seat, identities[seat], entropy, seeds=seeds)
         for record in records or []:
             replica.restore(record.step, record.acks)
         player = make_bot("random", random.Random(bots[seat]))
@@ -173,15 +174,12 @@ def test_a_peer_that_crashes_resumes_and_the_match_finishes(tmp_path, moment):
 
 async def crash_for_good(tmp_path):
     config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 6)
-    sessions = []
-    for seat in range(3):
-        replica = Replica(config, seat, identities[seat], StreamEntropy(b"gone %d" % seat))
-        player = make_bot("random", random.Random(seat))
-        sessions.append(Session(Peer(replica, player), config))
-    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
-    for session in sessions:
-        session.connect(addresses)
-        session.start()
+    sessions = await seat_on_loopback(
+        config,
+        identities,
+        entropy=lambda seat: StreamEntropy(b"gone %d" % seat),
+        player=lambda seat: make_bot("random", random.Random(seat)),
+    )
     async with asyncio.timeout(60):
         while sessions[0].peer.replica.state.phase is not Phase.PLAY:
             await asyncio.sleep(0.01)
@@ -204,10 +202,7 @@ def test_the_others_end_the_game_without_a_seat_that_never_returns(tmp_path):
     assert one.replica.ended[0] == 0 and "did not come back" in one.replica.ended[1]
     last = one.records[-1]
     assert last.acks[0] == b"" and all(last.acks[1:])  # signed by everyone but seat 0
-    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
-    data = MAGIC + frame_record(genesis.encode())
-    data += b"".join(frame_record(r.encode()) for r in one.records)
-    report = verify_transcript(data)
+    report = verify_transcript(transcript_of(config, identities, one.records))
     assert report.fair and report.finished, report.text()
     assert "did not come back" in report.text()
 

@@ -31,7 +31,7 @@ from p2p_rommy.lobby.messages import TableSettings
 from p2p_rommy.log.messages import Chat, Nack, Sync
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import Observer, SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, frame_record
 from p2p_rommy.net.handshake import DOMAIN as HANDSHAKE_DOMAIN
 from p2p_rommy.rules import ruleset
@@ -200,7 +200,7 @@ def _table(
     rng = random.Random(7)
     peers = [
         Peer(
-            Replica(
+            SeatedReplica(
                 config, s, players[s], StreamEntropy(b"vectors %s deck %d" % (label.encode(), s))
             ),
             RandomPlayer(random.Random(rng.getrandbits(32))),
@@ -264,7 +264,7 @@ def engine_hashes(config: Any, records: list[Any]) -> tuple[list[str], dict[str,
     hash (§4.4), in step order, replayed by an observer; and, where the derived
     transitions after a commit changed the engine state (the deal's `start`), the hash
     the next step's `prev` builds on, by step number."""
-    observer = Replica(config, None, None)
+    observer = Observer(config)
     acked, settled = [], {}
     for record in records:
         opened = open_envelope(record.step, observer.roster)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
 
 BOT_KINDS = ("random", "easy", "normal", "hard")
 
 
-def make_bot(kind: str, rng: random.Random):  # type: ignore[no-untyped-def]
+def make_bot(kind: str, rng: random.Random) -> Player:
     """A player of this kind: ``random`` (random-legal) or a heuristic level."""
     from p2p_rommy.bots.heuristic import HeuristicBot
     from p2p_rommy.bots.random_player import RandomPlayer

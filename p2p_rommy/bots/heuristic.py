@@ -39,8 +39,8 @@ from p2p_rommy.engine.moves import (
 )
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
-from p2p_rommy.rules.finder import best_laydown, candidate_melds, find_opening
-from p2p_rommy.rules.melds import MeldKind, joker_targets
+from p2p_rommy.rules.finder import Candidate, best_laydown, candidate_melds, find_opening
+from p2p_rommy.rules.melds import Meld, MeldKind, joker_targets
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -85,15 +85,16 @@ class HeuristicBot:
         state = view.state
         take = next((m for m in moves if isinstance(m, TakeDiscard)), None)
         draw = next(m for m in moves if isinstance(m, DrawStock))
-        if take is None or state.top_discard() is None:
+        top = state.top_discard()
+        card = None if top is None else state.faces[top]
+        if take is None or card is None:
             return draw
-        card = state.faces[state.top_discard()]  # type: ignore[index]
         deck = composition(state.rules.deck_size)
         hand = view.hand()
         if deck.card(card).is_joker:
             return take
         before = _deadwood(hand, deck, state)
-        after = _deadwood([*hand, (-1, card)], deck, state)  # type: ignore[list-item]
+        after = _deadwood([*hand, (-1, card)], deck, state)
         gain = before + state.rules.points(deck.card(card).rank) - after
         if gain > 0 and self.level != "easy":
             return take
@@ -148,7 +149,7 @@ class HeuristicBot:
                 return offered[0]
             points = {slot: rules.points(deck.card(card).rank) for slot, card in hand}
 
-            def left_after(opening) -> int:  # type: ignore[no-untyped-def]
+            def left_after(opening: Sequence[Candidate]) -> int:
                 used = set().union(*(c.slots for c in opening))
                 rest = [(s, c) for s, c in hand if s not in used]
                 return sum(points[s] for s, _ in rest)
@@ -232,8 +233,8 @@ class HeuristicBot:
         self._last_discard = (top, state.faces[top]) if top is not None else None
 
 
-def _lay(seat: int, melds: Sequence[object]) -> LayDown:
-    return LayDown(seat, tuple(NewMeld(c.kind, c.cards) for c in melds))  # type: ignore[attr-defined]
+def _lay(seat: int, melds: Sequence[Candidate]) -> LayDown:
+    return LayDown(seat, tuple(NewMeld(c.kind, c.cards) for c in melds))
 
 
 def _legal(view: View, move: Move) -> bool:
@@ -274,7 +275,7 @@ def _joins(card_id: int, hand: Sequence[int], deck: DeckComposition) -> int:
     return count
 
 
-def _fits(card_id: int, meld, deck: DeckComposition, state: GameState) -> bool:  # type: ignore[no-untyped-def]
+def _fits(card_id: int, meld: Meld, deck: DeckComposition, state: GameState) -> bool:
     card = deck.card(card_id)
     if card.is_joker:
         return bool(joker_targets(meld, deck, state.rules))

@@ -167,16 +167,26 @@ def _pass_of(position: int, bases: list[int], pass_cards: list[tuple[int, ...]])
     raise ValueError(position)
 
 
-def _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, check_proofs) -> None:
+def _replay_shares(
+    report: AuditReport,
+    p: DeckParams,
+    keys: dict[tuple[int, int], bytes],
+    decks: list[tuple[bytes, ...]],
+    bases: list[int],
+    pass_cards: list[tuple[int, ...]],
+    inputs: list[tuple[bytes, ...]],
+    shares: list[tuple[int, Shares]],
+    check_proofs: bool,
+) -> None:
     """Follow every chain of shares from the final deck point, checking each proof."""
     chain: dict[int, bytes] = {}
-    for step, message in shares:
-        for item in message.items:
+    for step, shared in shares:
+        for item in shared.items:
             try:
                 u = _pass_of(item.position, bases, pass_cards)
             except ValueError:
                 report.findings.append(
-                    Finding(message.seat, step, f"share for unknown position {item.position}")
+                    Finding(shared.seat, step, f"share for unknown position {item.position}")
                 )
                 continue
             inp = chain.get(item.position, decks[u][item.position - bases[u]])
@@ -185,17 +195,17 @@ def _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, ch
                 report.given[item.position] = item.recipient
             elif given != item.recipient and item.recipient != ALL:
                 report.findings.append(
-                    Finding(message.seat, step, f"position {item.position} given twice")
+                    Finding(shared.seat, step, f"position {item.position} given twice")
                 )
             if check_proofs:
                 context = ShareContext(
-                    p.game, p.round_no, u, item.position, message.seat, item.recipient
+                    p.game, p.round_no, u, item.position, shared.seat, item.recipient
                 )
                 try:
-                    verify_share(context, keys[(message.seat, u)], inp, item.point, item.proof)
+                    verify_share(context, keys[(shared.seat, u)], inp, item.point, item.proof)
                 except (ProofError, KeyError) as error:
                     report.findings.append(
-                        Finding(message.seat, step, f"share proof fails: {error}")
+                        Finding(shared.seat, step, f"share proof fails: {error}")
                     )
             chain[item.position] = item.point
     labels = [{point: label for label, point in enumerate(points)} for points in inputs]
@@ -206,7 +216,17 @@ def _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, ch
             report.shown[position] = pass_cards[u][label]
 
 
-def _replay_from_seeds(report, p, seeds, keys, shuffles, shares, pass_cards, inputs, bases) -> None:
+def _replay_from_seeds(
+    report: AuditReport,
+    p: DeckParams,
+    seeds: dict[int, Seed],
+    keys: dict[tuple[int, int], bytes],
+    shuffles: list[tuple[int, int, Shuffle, int]],
+    shares: list[tuple[int, Shares]],
+    pass_cards: list[tuple[int, ...]],
+    inputs: list[tuple[bytes, ...]],
+    bases: list[int],
+) -> None:
     scalars = {
         (seat, u): round_scalar(p.game, p.round_no, seat, u, seeds[seat])
         for seat in range(p.players)
@@ -245,15 +265,15 @@ def _replay_from_seeds(report, p, seeds, keys, shuffles, shares, pass_cards, inp
             else:
                 report.cards[bases[u] + position] = cards[label]
     chain: dict[int, bytes] = {}
-    for step, message in shares:
-        for item in message.items:
+    for step, shared in shares:
+        for item in shared.items:
             u = _pass_of(item.position, bases, pass_cards)
             inp = chain.get(item.position, decks[u][item.position - bases[u]])
-            scalar = scalars[(message.seat, u)]
+            scalar = scalars[(shared.seat, u)]
             if group.mul(group.scalar_invert(scalar), inp) != item.point:
                 report.findings.append(
                     Finding(
-                        message.seat,
+                        shared.seat,
                         step,
                         f"the share for position {item.position} does not replay",
                     )

@@ -9,9 +9,9 @@ cite the rule documents in ``shared/rules/`` and the decisions in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 
 from p2p_rommy.cards import DeckComposition, composition
 from p2p_rommy.engine.moves import (
@@ -121,7 +121,25 @@ def apply(state: GameState, move: Move) -> GameState:
         raise IllegalMove(
             N_("{doing} is not possible now: {why}"), doing=name, why=PHASE_HINTS[state.phase]
         )
-    return _HANDLERS[type(move)](state, move)
+    match move:
+        case StartRound():
+            return _start_round(state, move)
+        case DrawStock():
+            return _draw_stock(state, move)
+        case TakeDiscard():
+            return _take_discard(state, move)
+        case LayDown():
+            return _lay_down(state, move)
+        case LayOff():
+            return _lay_off(state, move)
+        case SwapJoker():
+            return _swap_joker(state, move)
+        case Discard():
+            return _discard(state, move)
+        case ResolveBuy():
+            return _resolve_buy(state, move)
+        case RevealHand():
+            return _reveal_hand(state, move)
 
 
 # --- dealing ---------------------------------------------------------------
@@ -170,7 +188,15 @@ def _start_round(state: GameState, move: StartRound) -> GameState:
     )
 
 
-def _fresh_turn() -> dict[str, object]:
+class _FreshTurn(TypedDict):
+    taken_discard: int | None
+    opened_this_turn: bool
+    new_melds_this_turn: int
+    swapped_jokers: tuple[int, ...]
+
+
+def _fresh_turn() -> _FreshTurn:
+    """The per-turn fields as a new turn starts."""
     return {
         "taken_discard": None,
         "opened_this_turn": False,
@@ -509,7 +535,7 @@ def unplayed_swapped_joker(state: GameState) -> int | None:
         for meld in state.melds:
             for rank in joker_targets(meld, deck, state.rules):
                 try:
-                    lay_off(meld, Placed(joker, state.faces[joker], rank), deck, state.rules)  # type: ignore[arg-type]
+                    lay_off(meld, Placed(joker, state.public_face(joker), rank), deck, state.rules)
                 except IllegalMove:
                     continue
                 return joker
@@ -559,8 +585,7 @@ def _score_if_revealed(state: GameState) -> GameState:
         return state
     rules, deck = state.rules, deck_of(state)
     totals = [
-        hand_points([state.faces[slot] for slot in hand], deck, rules)  # type: ignore[misc]
-        for hand in state.hands
+        hand_points([state.public_face(slot) for slot in hand], deck, rules) for hand in state.hands
     ]
     scored = round_scores(rules, totals, state.opened, state.closer, state.closer_at_once)
     scores = tuple(old + new for old, new in zip(state.scores, scored, strict=True))
@@ -668,18 +693,6 @@ def _with_faces(
         updated[slot] = card
     return tuple(updated)
 
-
-_HANDLERS: dict[type, Callable[[GameState, Move], GameState]] = {
-    StartRound: _start_round,  # type: ignore[dict-item]
-    DrawStock: _draw_stock,  # type: ignore[dict-item]
-    TakeDiscard: _take_discard,  # type: ignore[dict-item]
-    LayDown: _lay_down,  # type: ignore[dict-item]
-    LayOff: _lay_off,  # type: ignore[dict-item]
-    SwapJoker: _swap_joker,  # type: ignore[dict-item]
-    Discard: _discard,  # type: ignore[dict-item]
-    ResolveBuy: _resolve_buy,  # type: ignore[dict-item]
-    RevealHand: _reveal_hand,  # type: ignore[dict-item]
-}
 
 __all__ = [
     "apply",

@@ -61,7 +61,8 @@ def state_fields(state: GameState) -> list[object]:
 
 def encode_state(state: GameState) -> bytes:
     """The canonical bytes of the public state."""
-    return msgpack.packb(state_fields(state), use_bin_type=True)
+    data: bytes = msgpack.packb(state_fields(state), use_bin_type=True)
+    return data
 
 
 def state_hash(state: GameState) -> bytes:

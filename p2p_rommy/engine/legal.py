@@ -115,10 +115,10 @@ def _natural_ranks(rank: int, ace_high: bool) -> tuple[int, ...]:
     return (ACE, ACE_HIGH) if rank == ACE and ace_high else (rank,)
 
 
-def _lay_offs(view: View, hand: list[tuple[int, int]]) -> list[Move]:
+def _lay_offs(view: View, hand: list[tuple[int, int]]) -> list[LayOff]:
     state, seat = view.state, view.seat
     rules, deck = state.rules, deck_of(state)
-    moves: list[Move] = []
+    moves: list[LayOff] = []
     for index, meld in enumerate(state.melds):
         targets = joker_targets(meld, deck, rules)
         for slot, card_id in hand:

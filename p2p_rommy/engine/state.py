@@ -81,6 +81,14 @@ class GameState:
     def hand(self, seat: int) -> tuple[int, ...]:
         return self.hands[seat]
 
+    def public_face(self, slot: int) -> int:
+        """The face of a slot the rules have shown to everyone (a meld's card, a swapped
+        joker, a discard, a revealed hand); `ValueError` for a hidden one."""
+        face = self.faces[slot]
+        if face is None:
+            raise ValueError(f"slot {slot} is not face up")
+        return face
+
     def top_discard(self) -> int | None:
         return self.discard[-1] if self.discard else None
 

@@ -8,10 +8,12 @@ because the peer doesn't have them").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Protocol
 
+from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
 
 
@@ -47,7 +49,19 @@ class View:
 
 
 def private_faces(
-    state: GameState, seat: int, truth: Mapping[int, int] | list[int]
+    state: GameState, seat: int, truth: Mapping[int, int] | Sequence[int]
 ) -> dict[int, int]:
     """The hidden faces of `seat`'s hand taken from a full `truth` (slot -> card id)."""
     return {slot: truth[slot] for slot in state.hands[seat] if state.faces[slot] is None}
+
+
+class Player(Protocol):
+    """Whoever chooses a seat's moves from its view: a bot (the peer asks it when the
+    seat is due) or nobody (the moves come from a person through the client)."""
+
+    def choose(self, view: View) -> Move: ...
+
+    def wants_buy(self, view: View) -> bool | None:
+        """Claim (True) or pass (False) in the open buy window; None: not decided yet
+        (asked again as time passes)."""
+        ...

@@ -30,27 +30,26 @@ import logging
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import Phase
-from p2p_rommy.engine.view import View
+from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.limits import (
-    ASK_AGAIN_S,
     CHAT_BURST,
     CHAT_KEPT,
     CHAT_LINES_PER_S,
     EVIDENCE_KEPT,
     FUTURE_STEPS,
     REFUSED_KEPT,
-    RESYNC_S,
     STALL_AFTER_S,
     SYNC_ASKS_PER_S,
     SYNC_BURST,
     TokenBucket,
 )
+from p2p_rommy.log.buy_window import BuyWindows
+from p2p_rommy.log.catch_up import CatchUp, answer
 from p2p_rommy.log.due import DueKind
 from p2p_rommy.log.messages import (
     CHAT_MAX,
@@ -64,20 +63,11 @@ from p2p_rommy.log.messages import (
     Sync,
     decode,
 )
-from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.wire.identity import open_envelope, same_body
 from p2p_rommy.wire.text import chat_line, inert
 
 log = logging.getLogger(__name__)
-
-
-class Player(Protocol):
-    def choose(self, view: View) -> Move: ...
-
-    def wants_buy(self, view: View) -> bool | None:
-        """Claim (True) or pass (False) in the open buy window; None: not decided yet
-        (asked again as time passes)."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +122,7 @@ class Peer:
 
     def __init__(
         self,
-        replica: Replica,
+        replica: SeatedReplica,
         player: Player | None = None,
         stall_after: float = STALL_AFTER_S,
         records: list[Record] | None = None,
@@ -147,8 +137,9 @@ class Peer:
         self.seat = replica.seat
         self.players = replica.config.players
         self.records: list[Record] = list(records or [])
-        self.catching_up = records is not None
-        """Restarted, and not yet told by every other seat that it has all they have."""
+        self.catch_up = CatchUp(replica.seat, self.players, restarted=records is not None)
+        """Asks for what this seat may have missed (and whether it restarted and is
+        still catching up)."""
         self.frozen: str | None = None
         self.culprit: int | None = None
         """The seat the evidence blames for the freeze, when it does."""
@@ -177,13 +168,8 @@ class Peer:
         self._dissenters: dict[int, set[int]] = {}
         self._acks: dict[int, dict[int, tuple[bytes, bytes]]] = {}
         self._future: dict[int, dict[int, bytes]] = {}
-        self._asked: dict[int, list[tuple[int, float]]] = {}
-        """Seat -> (the step this seat had committed, when) for each ask that seat has
-        not yet answered, oldest first (what they send after it may arrive twice)."""
-        self._last_resync = 0.0
-        self._answers: dict[int, list[tuple[int, bytes]]] = {}
-        self._answered: set[int] = set()
-        self._window_opened: float | None = None
+        self.buy_windows = BuyWindows(replica.seat, replica.config.rules.buy_window_ms / 1000)
+        """The Køb! windows' answers and clock (the client reads its `seconds_left`)."""
         self._proposed_at: dict[int, float] = {}
         self.proposals = 0
         """Steps this seat has proposed (since this process started)."""
@@ -197,9 +183,14 @@ class Peer:
 
     # --- driving ----------------------------------------------------------
 
+    @property
+    def catching_up(self) -> bool:
+        """Restarted, and not yet told by every other seat that it has all they have."""
+        return self.catch_up.catching_up
+
     def start(self, now: float = 0.0) -> Output:
         self._progress_at = now
-        self._last_resync = now
+        self.catch_up.started(now)
         if self.catching_up:
             return self._ask(now, range(self.players))
         return self._duties(now)
@@ -212,14 +203,10 @@ class Peer:
         """Let time pass: a buy window may close, a seat may be reported as stalling,
         and after a quiet spell the peer asks everyone for what it may have missed."""
         out = Output()
-        quiet = min(now - self._progress_at, now - self._last_resync)
-        if not self.frozen and not self.replica.over and quiet >= RESYNC_S:
-            unasked = [
-                seat
-                for seat in range(self.players)
-                if all(now - at >= ASK_AGAIN_S for _, at in self._asked.get(seat, []))
-            ]
-            out.extend(self._ask(now, unasked))
+        if not self.frozen and not self.replica.over:
+            out.direct += self._sync_to(
+                self.catch_up.resync(now, self._progress_at, self.replica.n)
+            )
         waiting = self.waiting(now)
         if (
             waiting is not None
@@ -300,9 +287,8 @@ class Peer:
 
     def _unanswered(self) -> list[int]:
         """Eligible seats whose answer in the open buy window this peer has not seen."""
-        window = self.replica.buy_window
-        answered = {seat for seat, _ in self._answers.get(window, [])} if window else set()
-        return [seat for seat in self.replica.state.buy_eligible if seat not in answered]
+        replica = self.replica
+        return self.buy_windows.unanswered(replica.buy_window, replica.state.buy_eligible)
 
     def submit(self, move: Move, now: float = 0.0) -> Output:
         """A move chosen by the client for this seat; `IllegalMove` if the rules refuse it."""
@@ -323,7 +309,7 @@ class Peer:
 
     def answered_buy(self) -> bool:
         """Whether this seat has answered the open buy window."""
-        return self.replica.buy_window in self._answered
+        return self.buy_windows.answered(self.replica.buy_window)
 
     def answer_buy(self, claim: bool, now: float = 0.0) -> Output:
         """This seat's answer in the open buy window (from the client)."""
@@ -331,16 +317,15 @@ class Peer:
         window = self.replica.buy_window
         if (
             window is None
-            or window in self._answered
+            or self.buy_windows.answered(window)
             or self.seat not in self.replica.state.buy_eligible
         ):
             return out
         if self.replica.state.phase is not Phase.BUY:
             return out
-        self._answered.add(window)
         answer = BuyAnswer(self.replica.game, window, self.seat, claim)
         envelope = self.replica.identity.sign(answer.encode())
-        self._answers.setdefault(window, []).append((self.seat, envelope))
+        self.buy_windows.answer(window, envelope)
         out.broadcast.append(envelope)
         out.extend(self._duties(now))
         return out
@@ -400,7 +385,7 @@ class Peer:
         if step.n <= replica.n:
             committed = self.records[step.n - 1].step if step.n >= 1 else None
             if committed is not None and same_body(committed, envelope):
-                if step.n < replica.n and not self._solicited(via, step.n):
+                if step.n < replica.n and not self.catch_up.solicited(via, step.n):
                     self._refuse(
                         f"from {source}: step {step.n} again, already committed (a replay)"
                     )
@@ -417,6 +402,7 @@ class Peer:
             return out
         if isinstance(step.body, EndStep):
             return self._on_end(step, step.body, envelope, now, source)
+        expected: int | None
         if replica.tentative is not None and self._step_envelope is not None:
             # the step due is already held (the deck seat has moved on with it)
             expected = replica.tentative.proposer
@@ -540,8 +526,7 @@ class Peer:
         if answer.window > self.replica.n + FUTURE_STEPS:
             self._refuse(f"seat {answer.seat}: an answer for window {answer.window}, too far ahead")
             return
-        answers = self._answers.setdefault(answer.window, [])
-        held = next((e for seat, e in answers if seat == answer.seat), None)
+        held = self.buy_windows.held(answer.window, answer.seat)
         if held is not None:
             if not same_body(held, envelope):
                 self._refuse(f"seat {answer.seat}: a second, different answer in one buy window")
@@ -552,7 +537,7 @@ class Peer:
             except ProtocolError as error:
                 self._refuse(str(error))
                 return
-        answers.append((answer.seat, envelope))
+        self.buy_windows.add(answer.window, answer.seat, envelope)
 
     @staticmethod
     def _bucket(
@@ -565,18 +550,15 @@ class Peer:
 
     def _ask(self, now: float, seats: Iterable[int]) -> Output:
         out = Output()
-        sync = self._sign(Sync(self.replica.game, self.seat, self.replica.n, True))
-        for seat in seats:
-            if seat != self.seat:
-                self._asked.setdefault(seat, []).append((self.replica.n, now))
-                out.direct.append((seat, sync))
-        self._last_resync = now
+        out.direct += self._sync_to(self.catch_up.ask(seats, self.replica.n, now))
         return out
 
-    def _solicited(self, via: int | None, n: int) -> bool:
-        """Whether a copy of committed step `n` from seat `via` may answer an ask."""
-        asks = self._asked.get(via, []) if via is not None else []
-        return any(n > asked for asked, _ in asks)
+    def _sync_to(self, seats: list[int]) -> list[tuple[int, bytes]]:
+        """This seat's ask (`Sync` with its committed step), addressed to each of `seats`."""
+        if not seats:
+            return []
+        sync = self._sign(Sync(self.replica.game, self.seat, self.replica.n, True))
+        return [(seat, sync) for seat in seats]
 
     def _on_sync(self, sync: Sync, now: float) -> Output:
         """A seat says how far it is. Asked, this seat sends what the other lacks: the
@@ -584,31 +566,26 @@ class Peer:
         checks like any step), the step in flight with the ACKs held for it, and the
         buy answers of the open window; then its own `Sync`."""
         out = Output()
-        seat = sync.seat
+        seat, replica = sync.seat, self.replica
         if sync.ask:
-            for record in self.records[sync.n :]:
-                out.direct.append((seat, record.step))
-                out.direct += [(seat, ack) for ack in record.acks if ack]  # none if absent
-            if sync.n <= self.replica.n:
-                if self._step_envelope is not None and self.replica.tentative is not None:
-                    out.direct.append((seat, self._step_envelope))
-                    held = self._acks.get(self.replica.tentative.n, {})
-                    out.direct += [(seat, ack) for _, ack in held.values()]
-                window = self.replica.buy_window
-                if window is not None and self.replica.state.phase is Phase.BUY:
-                    out.direct += [(seat, e) for _, e in self._answers.get(window, [])]
-            reply = Sync(self.replica.game, self.seat, self.replica.n, False)
+            in_flight = None
+            if self._step_envelope is not None and replica.tentative is not None:
+                held = self._acks.get(replica.tentative.n, {})
+                in_flight = (self._step_envelope, [ack for _, ack in held.values()])
+            window = replica.buy_window if replica.state.phase is Phase.BUY else None
+            lacking = answer(
+                sync.n, replica.n, self.records, in_flight, self.buy_windows.answers(window)
+            )
+            out.direct += [(seat, envelope) for envelope in lacking]
+            reply = Sync(replica.game, self.seat, replica.n, False)
             out.direct.append((seat, self._sign(reply)))
-            if sync.n > self.replica.n and not self._asked.get(seat):
+            if sync.n > replica.n and not self.catch_up.asking(seat):
                 out.extend(self._ask(now, [seat]))  # this seat is the one behind
             return out
-        asks = self._asked.get(seat)
-        if asks:
-            asks.pop(0)
-        if sync.n > self.replica.n:
+        caught_up = self.catch_up.answered(seat, behind=sync.n > replica.n)
+        if sync.n > replica.n:
             out.extend(self._ask(now, [seat]))
-        elif self.catching_up and not any(self._asked.values()):
-            self.catching_up = False
+        elif caught_up:
             log.info("caught up at step %d", self.replica.n)
             if self.replica.restoring:
                 self.replica.wake()
@@ -643,8 +620,9 @@ class Peer:
             except ProtocolError as error:  # the round audit found a cheat
                 self._freeze(str(error))
                 return out
-            if self.replica.buy_window != opened_before:
-                self._window_opened = now
+            window = self.replica.buy_window
+            if window is not None and window != opened_before:
+                self.buy_windows.opened(window, now)
             self.records.append(record)
             self._progress_at = now
             out.committed.append(record)
@@ -674,8 +652,7 @@ class Peer:
         """Answers of windows that have closed are no longer needed (bounded memory)."""
         replica = self.replica
         still = replica.buy_window if replica.state.phase is Phase.BUY else None
-        self._answers = {w: a for w, a in self._answers.items() if w > replica.n or w == still}
-        self._answered = {w for w in self._answered if w > replica.n or w == still}
+        self.buy_windows.forget_closed(replica.n, still)
 
     # --- proposing ----------------------------------------------------------
 
@@ -695,8 +672,7 @@ class Peer:
         elif due.kind is DueKind.BUY:
             if self._unanswered():
                 return out
-            answers = self._answers.get(replica.buy_window or -1, [])
-            step = replica.propose_buy([envelope for _, envelope in answers])
+            step = replica.propose_buy(self.buy_windows.answers(replica.buy_window))
         else:
             if self.player is None:
                 return out
@@ -711,15 +687,14 @@ class Peer:
         if (
             replica.state.phase is not Phase.BUY
             or self.seat not in replica.state.buy_eligible
-            or replica.buy_window in self._answered
+            or replica.buy_window is None
+            or self.buy_windows.answered(replica.buy_window)
         ):
             return Output()
         if self.player is not None:
             decision = self.player.wants_buy(replica.view())
             return Output() if decision is None else self.answer_buy(decision, now)
-        if self._window_opened is None:  # restarted inside the window: its time starts now
-            self._window_opened = now
-        if now - self._window_opened >= replica.config.rules.buy_window_ms / 1000:
+        if self.buy_windows.time_is_up(replica.buy_window, now):
             return self.answer_buy(False, now)
         return Output()
 
@@ -805,7 +780,7 @@ def decode_step_or_ack_seat(envelope: bytes) -> int:
 
     _, _, body, _ = unpack(envelope)
     message = decode(body)
-    return message.seat  # type: ignore[union-attr]
+    return message.seat
 
 
 def decode_step_number(envelope: bytes) -> int:
@@ -813,4 +788,5 @@ def decode_step_number(envelope: bytes) -> int:
 
     _, _, body, _ = unpack(envelope)
     message = decode(body)
-    return message.n  # type: ignore[union-attr]
+    assert isinstance(message, Step | Ack), "equivocation is proven by steps or ACKs"
+    return message.n

@@ -101,36 +101,21 @@ class RoundDeck:
 
 
 class Replica:
-    """The game as one seat holds it; see the module docstring."""
+    """The committed game and the checks every step passes, for a seat
+    (`SeatedReplica`) and for a bystander (`Observer`) alike; see the module docstring."""
 
     deck_seat_class: type[DeckSeat] = DeckSeat
     """The deck protocol implementation (tests put a cheating one here)."""
 
-    def __init__(
-        self,
-        config: GameConfig,
-        seat: int | None,
-        identity: Identity | None,
-        entropy: Entropy = secrets.token_bytes,
-        seeds: Mapping[int, bytes] | None = None,
-    ) -> None:
-        """A seat's replica, or with `seat` and `identity` None an observer that checks
-        every step and holds no secret (the verifier). `seeds` (round -> seed) are this
-        seat's saved round seeds when it restarts from its transcript (see `restore`)."""
-        if identity is not None and (
-            seat is None or config.seats[seat].public_key != identity.public_key
-        ):
-            raise ValueError("this identity does not hold that seat")
+    def __init__(self, config: GameConfig) -> None:
         self.config = config
         self.game = config.game_id
-        self.seat = seat
-        self.identity = identity
-        self.entropy = entropy
         self.roster = roster_of(config.public_keys)
         self.state = new_game(config.rules, config.players, config.first_dealer)
         self.n = 0
         self.deck: RoundDeck | None = None
         self.outbox: deque[bytes] = deque()
+        """Deck messages this replica's deck seat made and the peer has not proposed."""
         self.tentative: Tentative | None = None
         self.audits: list[tuple[int, AuditReport]] = []
         """Each finished round's audit report."""
@@ -142,9 +127,6 @@ class Replica:
         self.ended: tuple[int, str] | None = None
         """(absent seat, reason) once the others ended the game by agreement."""
         self._pending_end: tuple[int, str] | None = None
-        self.seeds = dict(seeds or {})
-        self.restoring = seeds is not None
-        """Replaying its own transcript: the deck seat makes nothing until `wake`."""
         self._settle()
 
     # --- what the committed state says ---------------------------------------
@@ -186,32 +168,6 @@ class Replica:
         due = self.due()
         return None if due is None else due.seat
 
-    def my_due(self) -> Due | None:
-        """What this seat must propose now: `due()` when it is this seat's and nothing is
-        in flight (and, for the deck, its message is ready)."""
-        due = self.due()
-        if due is None or self.tentative is not None or due.seat != self.seat:
-            return None
-        if due.kind.deck and not (self.deck is not None and self.outbox):
-            return None
-        return due
-
-    def my_turn(self) -> bool:
-        """This seat must make a move now (draw, meld, lay off, discard)."""
-        due = self.my_due()
-        return due is not None and due.kind is DueKind.MOVE
-
-    def view(self) -> View:
-        """This seat's view: the public state and the faces of its own hidden cards."""
-        private = {}
-        if self.deck is not None and self.state.phase is not Phase.ROUND_START:
-            for slot in self.state.hands[self.seat]:
-                if self.state.faces[slot] is None:
-                    card = self.deck.seat.known.get(slot)
-                    if card is not None:
-                        private[slot] = card
-        return View(self.state, self.seat, private)
-
     @property
     def over(self) -> bool:
         """The match is over and its last step (the last seed) has committed, or the
@@ -224,61 +180,9 @@ class Replica:
             and self.expected_proposer() is None
         )
 
-    # --- proposing ------------------------------------------------------------
-
-    def propose_deck(self) -> Step:
-        envelope = self.outbox.popleft()
-        step = Step(
-            self.game,
-            self.n + 1,
-            self.seat,
-            self.state_hash(),
-            DeckStep(envelope),
-        )
-        assert self.deck is not None
-        self.outbox.extend(self.deck.seat.receive(envelope))
-        self.deck.log.append(envelope)
-        return self._own(step)
-
-    def propose_move(self, move: Move) -> Step:
-        """A player's move as a step; `IllegalMove` (nothing changes) if the rules refuse it."""
-        after = apply(self.state, move)  # raises before anything is touched
-        prev = self.state_hash()
-        reveal = self._reveal_for(self.seat, move)
-        step = Step(self.game, self.n + 1, self.seat, prev, MoveStep(move, reveal))
-        return self._own(step, after)
-
-    def propose_reveal(self) -> Step:
-        hand = self.state.hands[self.seat]
-        known = self.deck.seat.known if self.deck is not None else {}
-        cards = tuple(
-            (slot, self.state.faces[slot] if self.state.faces[slot] is not None else known[slot])
-            for slot in hand
-        )
-        return self.propose_move(RevealHand(self.seat, cards))  # type: ignore[arg-type]
-
-    def propose_buy(self, answers: list[bytes]) -> Step:
-        """The resolution of the open window: every eligible seat's signed answer."""
-        assert self.buy_window is not None
-        body = BuyStep(self.buy_window, tuple(answers))
-        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
-        after, claims = self._check_buy(step, body)
-        return self._own(step, after, claims)
-
     def end_proposer(self, absent: int) -> int:
         """Who proposes ending the game without `absent`: the lowest other seat."""
         return min(s for s in range(self.config.players) if s != absent)
-
-    def propose_end(self, absent: int, reason: str) -> Step:
-        """End the game without `absent` (every other seat must sign): the scores so far
-        stand. Replaces a pending step that `absent` never ACKed."""
-        body = EndStep(absent, reason[:END_REASON_MAX])
-        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
-        self.tentative = Tentative(
-            step.n, self.seat, self.state, self._end_hash(step.n, body), "end"
-        )
-        self._pending_end = (absent, body.reason)
-        return step
 
     def pending_absent(self) -> int | None:
         """The seat a pending end step leaves out (its ACK is not needed), if any."""
@@ -298,28 +202,6 @@ class Replica:
             + b"ended"
             + bytes([body.absent])
         ).digest()
-
-    def _own(
-        self, step: Step, after: GameState | None = None, claims: tuple[int, ...] = ()
-    ) -> Step:
-        if after is None:
-            after = self.state
-        self.tentative = Tentative(
-            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims
-        )
-        return step
-
-    def _reveal_for(self, seat: int, move: Move) -> bytes | None:
-        hidden = [slot for slot, _ in shown_faces(move) if self.state.faces[slot] is None]
-        if not hidden:
-            return None
-        assert self.deck is not None
-        (envelope,) = self.deck.seat.reveal(seat, hidden)
-        self.outbox.extend(self.deck.seat.receive(envelope))
-        self.deck.log.append(envelope)
-        return envelope
-
-    # --- validating a peer's step --------------------------------------------
 
     def validate(self, step: Step) -> Tentative:
         """Check a proposed step against the committed state; raise `ProtocolError` if bad.
@@ -395,7 +277,7 @@ class Replica:
             raise CheatDetected(
                 step.seat, "shown cards without their proof, or a stray proof", step.n
             )
-        if hidden:
+        if hidden and isinstance(reveal, bytes):
             assert self.deck is not None
             deck = self.deck.seat
             try:
@@ -413,9 +295,8 @@ class Replica:
         return after
 
     def _adopt_own(self, step: Step, envelope: bytes) -> None:
-        """This seat's own step coming back from the log after a restart."""
-        if self.seat is not None and step.seat == self.seat and self.deck is not None:
-            self.deck.seat.adopt(envelope)
+        """A seat's own deck message coming back from its log after a restart (an
+        observer has none)."""
 
     def _check_buy(self, step: Step, body: BuyStep) -> tuple[GameState, tuple[int, ...]]:
         if self.state.phase is not Phase.BUY:
@@ -522,13 +403,6 @@ class Replica:
         self.check_certificate(step, acks)
         self.commit()
 
-    def wake(self) -> None:
-        """The replay is over: from now on this seat makes its messages again."""
-        self.restoring = False
-        self.outbox.clear()
-        if self.deck is not None:
-            self.outbox.extend(self.deck.seat.wake())
-
     # --- committing -----------------------------------------------------------
 
     def commit(self) -> None:
@@ -558,12 +432,12 @@ class Replica:
         deck = self.deck
         covered = deck.seat.passes[-1].base + deck.seat.passes[-1].size
         if len(self.state.faces) > covered:
-            recycled = [
-                self.state.faces[slot]
+            recycled = [  # recycled cards were all face up on the discard pile
+                self.state.public_face(slot)
                 for slot in self.state.retired[-(len(self.state.faces) - covered) :]
             ]
-            deck.rebuilt.append(recycled)  # type: ignore[arg-type]
-            self.outbox.extend(deck.seat.rebuild(covered, recycled))  # type: ignore[arg-type]
+            deck.rebuilt.append(recycled)
+            self.outbox.extend(deck.seat.rebuild(covered, recycled))
         for seat, hand in enumerate(self.state.hands):
             for slot in hand:
                 if self.state.faces[slot] is None and slot not in deck.seat.assigned:
@@ -612,24 +486,24 @@ class Replica:
             rules.deck_size,
             self.config.lam,
         )
-        own = self.seat if self.seat is not None else -1
-        seat = self.deck_seat_class(
-            params,
-            own,
-            self.identity,
-            self.config.public_keys,
-            self.entropy,
-            eager=False,
-            seed=self.seeds.get(params.round_no),
-            quiet=self.restoring,
-        )
+        seat = self._new_deck_seat(params)
         self.deck = RoundDeck(seat)
         self.outbox.clear()
-        if self.identity is not None:  # an observer commits to nothing
-            self.outbox.extend(seat.start())
+        self.outbox.extend(self._deck_opening(seat))
         layout = deal_layout(rules, players, self.state.dealer)
         upcard = upcard_slot(rules, players)
         self.outbox.extend(seat.deal([*layout, (upcard, ALL)]))
+
+    def _deck_opening(self, seat: DeckSeat) -> list[bytes]:
+        """The deck messages a round opens with for this replica (an observer commits
+        to nothing)."""
+        return []
+
+    def _new_deck_seat(self, params: DeckParams) -> DeckSeat:
+        """An observer's deck seat: it checks every message and makes none."""
+        return self.deck_seat_class(
+            params, -1, None, self.config.public_keys, secrets.token_bytes, eager=False
+        )
 
     def _audit(self, deck: RoundDeck) -> None:
         report = audit_round(
@@ -641,6 +515,164 @@ class Replica:
             raise CheatDetected(
                 first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
             )
+
+
+class Observer(Replica):
+    """A replica that holds no seat and no secret: it checks every step and every ACK
+    as a seat would and proposes nothing (`rommy verify`, `rommy replay`)."""
+
+
+class SeatedReplica(Replica):
+    """The game as one seat holds it: the committed state plus this seat's secrets (its
+    round seeds, its hidden cards) and the steps it proposes."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seat: int,
+        identity: Identity,
+        entropy: Entropy = secrets.token_bytes,
+        seeds: Mapping[int, bytes] | None = None,
+    ) -> None:
+        """`seeds` (round -> seed) are this seat's saved round seeds when it restarts
+        from its transcript (see `restore`)."""
+        if config.seats[seat].public_key != identity.public_key:
+            raise ValueError("this identity does not hold that seat")
+        self.seat = seat
+        self.identity = identity
+        self.entropy = entropy
+        self.seeds = dict(seeds or {})
+        self.restoring = seeds is not None
+        """Replaying its own transcript: the deck seat makes nothing until `wake`."""
+        super().__init__(config)
+
+    def my_due(self) -> Due | None:
+        """What this seat must propose now: `due()` when it is this seat's and nothing is
+        in flight (and, for the deck, its message is ready)."""
+        due = self.due()
+        if due is None or self.tentative is not None or due.seat != self.seat:
+            return None
+        if due.kind.deck and not (self.deck is not None and self.outbox):
+            return None
+        return due
+
+    def my_turn(self) -> bool:
+        """This seat must make a move now (draw, meld, lay off, discard)."""
+        due = self.my_due()
+        return due is not None and due.kind is DueKind.MOVE
+
+    def view(self) -> View:
+        """This seat's view: the public state and the faces of its own hidden cards."""
+        private = {}
+        if self.deck is not None and self.state.phase is not Phase.ROUND_START:
+            for slot in self.state.hands[self.seat]:
+                if self.state.faces[slot] is None:
+                    card = self.deck.seat.known.get(slot)
+                    if card is not None:
+                        private[slot] = card
+        return View(self.state, self.seat, private)
+
+    # --- proposing ------------------------------------------------------------
+
+    def propose_deck(self) -> Step:
+        envelope = self.outbox.popleft()
+        step = Step(
+            self.game,
+            self.n + 1,
+            self.seat,
+            self.state_hash(),
+            DeckStep(envelope),
+        )
+        assert self.deck is not None
+        self.outbox.extend(self.deck.seat.receive(envelope))
+        self.deck.log.append(envelope)
+        return self._own(step)
+
+    def propose_move(self, move: Move) -> Step:
+        """A player's move as a step; `IllegalMove` (nothing changes) if the rules refuse it."""
+        after = apply(self.state, move)  # raises before anything is touched
+        prev = self.state_hash()
+        reveal = self._reveal_for(self.seat, move)
+        step = Step(self.game, self.n + 1, self.seat, prev, MoveStep(move, reveal))
+        return self._own(step, after)
+
+    def propose_reveal(self) -> Step:
+        hand = self.state.hands[self.seat]
+        known = self.deck.seat.known if self.deck is not None else {}
+        cards = tuple((slot, self._face_known(slot, known)) for slot in hand)
+        return self.propose_move(RevealHand(self.seat, cards))
+
+    def _face_known(self, slot: int, known: Mapping[int, int]) -> int:
+        """A card of this seat's hand: public, or known to this seat alone."""
+        face = self.state.faces[slot]
+        return known[slot] if face is None else face
+
+    def propose_buy(self, answers: list[bytes]) -> Step:
+        """The resolution of the open window: every eligible seat's signed answer."""
+        assert self.buy_window is not None
+        body = BuyStep(self.buy_window, tuple(answers))
+        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
+        after, claims = self._check_buy(step, body)
+        return self._own(step, after, claims)
+
+    def propose_end(self, absent: int, reason: str) -> Step:
+        """End the game without `absent` (every other seat must sign): the scores so far
+        stand. Replaces a pending step that `absent` never ACKed."""
+        body = EndStep(absent, reason[:END_REASON_MAX])
+        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
+        self.tentative = Tentative(
+            step.n, self.seat, self.state, self._end_hash(step.n, body), "end"
+        )
+        self._pending_end = (absent, body.reason)
+        return step
+
+    def _own(
+        self, step: Step, after: GameState | None = None, claims: tuple[int, ...] = ()
+    ) -> Step:
+        if after is None:
+            after = self.state
+        self.tentative = Tentative(
+            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims
+        )
+        return step
+
+    def _reveal_for(self, seat: int, move: Move) -> bytes | None:
+        hidden = [slot for slot, _ in shown_faces(move) if self.state.faces[slot] is None]
+        if not hidden:
+            return None
+        assert self.deck is not None
+        (envelope,) = self.deck.seat.reveal(seat, hidden)
+        self.outbox.extend(self.deck.seat.receive(envelope))
+        self.deck.log.append(envelope)
+        return envelope
+
+    # --- validating a peer's step --------------------------------------------
+
+    def wake(self) -> None:
+        """The replay is over: from now on this seat makes its messages again."""
+        self.restoring = False
+        self.outbox.clear()
+        if self.deck is not None:
+            self.outbox.extend(self.deck.seat.wake())
+
+    def _adopt_own(self, step: Step, envelope: bytes) -> None:
+        if step.seat == self.seat and self.deck is not None:
+            self.deck.seat.adopt(envelope)
+
+    def _new_deck_seat(self, params: DeckParams) -> DeckSeat:
+        return self.deck_seat_class(
+            params,
+            self.seat,
+            self.identity,
+            self.config.public_keys,
+            self.entropy,
+            eager=False,
+            seed=self.seeds.get(params.round_no),
+            quiet=self.restoring,
+        )
+
+    def _deck_opening(self, seat: DeckSeat) -> list[bytes]:
+        return list(seat.start())
 
 
 def _deck_due(due: DeckDue, round_no: int) -> Due:

@@ -12,7 +12,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import (
@@ -221,7 +222,7 @@ class LobbyHost:
             connection.writer.close()
             self._apply(self.host.left(key))
 
-    def _spawn(self, coroutine) -> None:  # type: ignore[no-untyped-def]
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -16,8 +16,9 @@ import inspect
 import logging
 import socket
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import (
@@ -150,7 +151,7 @@ class Mesh:
 
     # --- connections ----------------------------------------------------------
 
-    def _spawn(self, coroutine) -> None:  # type: ignore[no-untyped-def]
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -195,6 +196,10 @@ class Mesh:
         seat = self.keys.index(proven.public_key)
         await self._serve(self.links[seat], reader, writer, address)
 
+    def _is_key_of(self, seat: int) -> Callable[[bytes], bool]:
+        """Whether a proven key is `seat`'s (the one a dialled link must meet)."""
+        return lambda key: key == self.keys[seat]
+
     async def _dial(self, link: Link) -> None:
         delay = RECONNECT_FIRST_S
         while not self._closing:
@@ -202,11 +207,7 @@ class Mesh:
                 try:
                     reader, writer = await asyncio.open_connection(host, port)
                     proven = await handshake(
-                        reader,
-                        writer,
-                        self.identity,
-                        self.table,
-                        lambda key, s=link.seat: key == self.keys[s],
+                        reader, writer, self.identity, self.table, self._is_key_of(link.seat)
                     )
                 except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
                     log.debug("dial seat %d at %s:%d failed: %s", link.seat, host, port, error)

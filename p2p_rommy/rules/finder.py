@@ -266,7 +266,9 @@ def best_laydown(
     best_left = total
     visited = 0
 
-    def search(start: int, left_counts: Counter, left: int, chosen: tuple[Candidate, ...]) -> None:
+    def search(
+        start: int, left_counts: Counter[tuple[int, str]], left: int, chosen: tuple[Candidate, ...]
+    ) -> None:
         nonlocal best_choice, best_left, visited
         visited += 1
         if left < best_left:

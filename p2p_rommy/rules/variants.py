@@ -20,6 +20,7 @@ VARIANTS = ("lp", "rummy", "romme")
 
 Opening = Literal["none", "contract", "points"]
 EmptyStock = Literal["shuffle", "turn_over"]
+BuyPriority = Literal["seat", "lot"]
 Scoring = Literal["penalty", "winner_takes"]
 
 
@@ -88,7 +89,7 @@ class RuleSet:
     buying: bool
     max_buys: int | None
     open_players_may_buy: bool
-    buy_priority: Literal["seat", "lot"]
+    buy_priority: BuyPriority
     buy_window_ms: int
     hand_romme_doubles: bool
     never_melded_doubles: bool
@@ -386,13 +387,13 @@ def _lp(house: HouseRules) -> RuleSet:
         no_adjacent_jokers=bool(house["no_adjacent_jokers"]),
         jokers_not_more_than_naturals=bool(house["jokers_not_more_than_naturals"]),
         discard_taken_card_barred=False,
-        empty_stock=house["empty_stock"],  # type: ignore[arg-type]
+        empty_stock=_empty_stock(house),
         rebuild_keeps_top=True,
         buying=True,
-        max_buys=house["max_buys"],  # type: ignore[arg-type]
+        max_buys=_limit(house, "max_buys"),
         open_players_may_buy=bool(house["open_players_may_buy"]),
-        buy_priority=house["buy_priority"],  # type: ignore[arg-type]
-        buy_window_ms=int(house["buy_window_ms"]),  # type: ignore[arg-type]
+        buy_priority=_buy_priority(house),
+        buy_window_ms=_int(house, "buy_window_ms"),
         hand_romme_doubles=False,
         never_melded_doubles=False,
         going_out_at_once_doubles=False,
@@ -426,7 +427,7 @@ def _rummy(house: HouseRules) -> RuleSet:
         opening_points=0,
         opening_naturals_only=False,
         rounds=None,
-        target_score=int(house["target_score"]),  # type: ignore[arg-type]
+        target_score=_int(house, "target_score"),
         scoring="winner_takes",
         # "Ess 1, 2–10 kortets tallverdi, knekt, dame og konge 10"
         card_points=_points(joker=0, ace=ACE),
@@ -440,7 +441,7 @@ def _rummy(house: HouseRules) -> RuleSet:
         jokers_not_more_than_naturals=False,
         # "Tok du toppkortet fra kastebunken, kan du ikke kaste det samme kortet tilbake"
         discard_taken_card_barred=True,
-        empty_stock=house["empty_stock"],  # type: ignore[arg-type]
+        empty_stock=_empty_stock(house),
         # "snur dere hele kastebunken"
         rebuild_keeps_top=False,
         buying=False,
@@ -456,7 +457,7 @@ def _rummy(house: HouseRules) -> RuleSet:
 
 
 def _romme(house: HouseRules) -> RuleSet:
-    fixed_deals = int(house["fixed_deals"])  # type: ignore[arg-type]
+    fixed_deals = _int(house, "fixed_deals")
     return RuleSet(
         variant="romme",
         name="Rommé",
@@ -484,9 +485,9 @@ def _romme(house: HouseRules) -> RuleSet:
         opening_points=40,
         opening_naturals_only=bool(house["opening_naturals_only"]),
         rounds=fixed_deals or None,
-        target_score=None if fixed_deals else int(house["target_score"]),  # type: ignore[arg-type]
+        target_score=None if fixed_deals else _int(house, "target_score"),
         scoring="penalty",
-        card_points=_points(joker=int(house["joker_penalty"]), ace=11),  # type: ignore[arg-type]
+        card_points=_points(joker=_int(house, "joker_penalty"), ace=11),
         # "Derefter må du bygge kort på alles meldinger og lægge frit ned."
         build_in_opening_turn=True,
         new_melds_after_opening=True,
@@ -497,7 +498,7 @@ def _romme(house: HouseRules) -> RuleSet:
         no_adjacent_jokers=bool(house["no_adjacent_jokers"]),
         jokers_not_more_than_naturals=bool(house["jokers_not_more_than_naturals"]),
         discard_taken_card_barred=False,
-        empty_stock=house["empty_stock"],  # type: ignore[arg-type]
+        empty_stock=_empty_stock(house),
         rebuild_keeps_top=True,
         buying=False,
         max_buys=0,
@@ -507,11 +508,44 @@ def _romme(house: HouseRules) -> RuleSet:
         hand_romme_doubles=True,
         never_melded_doubles=bool(house["never_melded_doubles"]),
         going_out_at_once_doubles=False,
-        winner_bonus=int(house["winner_bonus"]),  # type: ignore[arg-type]
+        winner_bonus=_int(house, "winner_bonus"),
     )
 
 
 _BUILDERS = {"lp": _lp, "rummy": _rummy, "romme": _romme}
+
+
+# --- reading validated house rules as their types (the specs checked the values) ---
+
+
+def _int(house: HouseRules, key: str) -> int:
+    value = house[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"house rule {key} is not a whole number")
+    return value
+
+
+def _limit(house: HouseRules, key: str) -> int | None:
+    """A whole number, or None for unlimited."""
+    return None if house[key] is None else _int(house, key)
+
+
+def _empty_stock(house: HouseRules) -> EmptyStock:
+    value = house["empty_stock"]
+    if value == "shuffle":
+        return "shuffle"
+    if value == "turn_over":
+        return "turn_over"
+    raise ConfigError(f"house rule empty_stock is shuffle or turn_over, not {value!r}")
+
+
+def _buy_priority(house: HouseRules) -> BuyPriority:
+    value = house["buy_priority"]
+    if value == "seat":
+        return "seat"
+    if value == "lot":
+        return "lot"
+    raise ConfigError(f"house rule buy_priority is seat or lot, not {value!r}")
 
 
 def ruleset(variant: str, house: Mapping[str, HouseValue | str] | None = None) -> RuleSet:

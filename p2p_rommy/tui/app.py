@@ -4,11 +4,16 @@ and key bindings that are tiny functions calling the model."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding.key_bindings import KeyHandlerCallable, NotImplementedOrNone
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.layout import (
     BufferControl,
     ConditionalContainer,
@@ -20,6 +25,7 @@ from prompt_toolkit.layout import (
     Layout,
     Window,
 )
+from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
@@ -27,6 +33,7 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import _
 from p2p_rommy.tui import render
 from p2p_rommy.tui.model import LABELS, ClientModel
+from p2p_rommy.tui.render import StyleText
 
 BASE_STYLE = {
     "header": "reverse bold",
@@ -64,15 +71,15 @@ STYLE = style()
 log = logging.getLogger(__name__)
 
 
-def _steady(draw):  # type: ignore[no-untyped-def]
+def _steady(draw: Callable[[], StyleText]) -> Callable[[], StyleText]:
     """`draw`, or the last frame it drew if it failed: the session's worker thread
     commits while the loop draws, so a drawing can meet a state half way through a
     step (a container changing under it); the next redraw is whole. Logged to the log
     file, never shown; a drawing that keeps failing is a bug, logged as a warning."""
-    last: list[object] = [[]]
+    last: list[StyleText] = [[]]
     failures = [0]
 
-    def drawn():  # type: ignore[no-untyped-def]
+    def drawn() -> StyleText:
         try:
             last[0] = draw()
             failures[0] = 0
@@ -85,11 +92,11 @@ def _steady(draw):  # type: ignore[no-untyped-def]
     return drawn
 
 
-def _guarded(handler):  # type: ignore[no-untyped-def]
+def _guarded(handler: KeyHandlerCallable) -> KeyHandlerCallable:
     """A key handler that cannot take the app down (see `_steady`): a failure is logged
     and the key can be pressed again."""
 
-    def handle(event):  # type: ignore[no-untyped-def]
+    def handle(event: KeyPressEvent) -> NotImplementedOrNone:
         try:
             return handler(event)
         except Exception:
@@ -99,7 +106,9 @@ def _guarded(handler):  # type: ignore[no-untyped-def]
     return handle
 
 
-def _text(function, model: ClientModel, **window) -> Window:  # type: ignore[no-untyped-def]
+def _text(
+    function: Callable[[ClientModel], StyleText], model: ClientModel, **window: Any
+) -> Window:
     return Window(FormattedTextControl(_steady(lambda: function(model))), **window)
 
 
@@ -114,14 +123,14 @@ def bindings(
     free = Condition(lambda: not model.chatting)
 
     @kb.add("/", filter=playing)
-    def _chat(event) -> None:  # type: ignore[no-untyped-def]
+    def _chat(event: KeyPressEvent) -> None:
         """Say something to the table."""
         if chat is not None:
             model.chatting = True
             event.app.layout.focus(chat)
 
     @kb.add("escape", filter=Condition(lambda: model.chatting))
-    def _stop_chat(event) -> None:  # type: ignore[no-untyped-def]
+    def _stop_chat(event: KeyPressEvent) -> None:
         model.chatting = False
         if status is not None:
             event.app.layout.focus(status)
@@ -129,7 +138,7 @@ def bindings(
     for label in LABELS:
 
         @kb.add(label, filter=playing)
-        def _select(event, label=label) -> None:  # type: ignore[no-untyped-def]
+        def _select(event: KeyPressEvent, label: str = label) -> None:
             """Select or unselect a card."""
             model.select(label)
 
@@ -153,71 +162,71 @@ def bindings(
     for key, action in simple.items():
 
         @kb.add(key, filter=playing)
-        def _act(event, action=action) -> None:  # type: ignore[no-untyped-def]
+        def _act(event: KeyPressEvent, action: Callable[[], object] = action) -> None:
             action()
 
     for digit in "0123456789":
 
         @kb.add(digit, filter=playing)
-        def _digit(event, digit=digit) -> None:  # type: ignore[no-untyped-def]
+        def _digit(event: KeyPressEvent, digit: str = digit) -> None:
             """A meld number after o or w; otherwise a card label."""
             model.digit(digit)
 
     for key in "ow":
 
         @kb.add(key, filter=playing)
-        def _meld_number(event, key=key) -> None:  # type: ignore[no-untyped-def]
+        def _meld_number(event: KeyPressEvent, key: str = key) -> None:
             """Lay off on (o) or swap with the joker of (w) meld N: type N."""
             model.begin_meld_entry(key)
 
     entering = Condition(lambda: model.meld_entry is not None)
 
     @kb.add("escape", filter=entering)
-    def _cancel_number(event) -> None:  # type: ignore[no-untyped-def]
+    def _cancel_number(event: KeyPressEvent) -> None:
         model.cancel_meld_entry()
 
     @kb.add("pageup", filter=free)
-    def _page_up(event) -> None:  # type: ignore[no-untyped-def]
+    def _page_up(event: KeyPressEvent) -> None:
         model.scroll(-5)
 
     @kb.add("pagedown", filter=free)
-    def _page_down(event) -> None:  # type: ignore[no-untyped-def]
+    def _page_down(event: KeyPressEvent) -> None:
         model.scroll(5)
 
     @kb.add("tab", filter=playing)
-    def _switch_scroll(event) -> None:  # type: ignore[no-untyped-def]
+    def _switch_scroll(event: KeyPressEvent) -> None:
         model.switch_scroll()
 
     @kb.add("v", filter=free)
-    def _history(event) -> None:  # type: ignore[no-untyped-def]
+    def _history(event: KeyPressEvent) -> None:
         """Show or hide the score sheet of every round so far."""
         model.show_history = not model.show_history
 
     @kb.add("h", filter=playing)
-    def _hints(event) -> None:  # type: ignore[no-untyped-def]
+    def _hints(event: KeyPressEvent) -> None:
         """Show or hide the melds the hand could make."""
         model.show_hints = not model.show_hints
 
     @kb.add("?", filter=free)
-    def _help(event) -> None:  # type: ignore[no-untyped-def]
+    def _help(event: KeyPressEvent) -> None:
         """Open or close the help."""
         model.show_help = not model.show_help
 
     @kb.add("escape", filter=Condition(lambda: model.show_help))
-    def _close_help(event) -> None:  # type: ignore[no-untyped-def]
+    def _close_help(event: KeyPressEvent) -> None:
         model.show_help = False
 
     @kb.add("i", filter=free)
-    def _info(event) -> None:  # type: ignore[no-untyped-def]
+    def _info(event: KeyPressEvent) -> None:
         """Open or close the game code, the fingerprints and how to resume."""
         model.show_info = not model.show_info
 
     @kb.add("escape", filter=Condition(lambda: model.show_info))
-    def _close_info(event) -> None:  # type: ignore[no-untyped-def]
+    def _close_info(event: KeyPressEvent) -> None:
         model.show_info = False
 
     @kb.add("q", filter=free)
-    def _quit(event) -> None:  # type: ignore[no-untyped-def]
+    def _quit(event: KeyPressEvent) -> None:
         """Ask before quitting."""
         if model.replica.over:
             event.app.exit()
@@ -226,16 +235,16 @@ def bindings(
 
     @kb.add("y", filter=Condition(lambda: model.confirm_quit))
     @kb.add("j", filter=Condition(lambda: model.confirm_quit))  # ja (Danish, Norwegian)
-    def _yes(event) -> None:  # type: ignore[no-untyped-def]
+    def _yes(event: KeyPressEvent) -> None:
         model.quit = True
         event.app.exit()
 
     @kb.add("n", filter=Condition(lambda: model.confirm_quit))
-    def _no(event) -> None:  # type: ignore[no-untyped-def]
+    def _no(event: KeyPressEvent) -> None:
         model.confirm_quit = False
 
     @kb.add("c-c")
-    def _interrupt(event) -> None:  # type: ignore[no-untyped-def]
+    def _interrupt(event: KeyPressEvent) -> None:
         model.confirm_quit = True
 
     for binding in kb.bindings:
@@ -243,7 +252,9 @@ def bindings(
     return kb
 
 
-def build_app(model: ClientModel, input=None, output=None) -> Application:  # type: ignore[no-untyped-def]
+def build_app(
+    model: ClientModel, input: Input | None = None, output: Output | None = None
+) -> Application[None]:
     def said(buffer: Buffer) -> bool:
         model.say(buffer.text)
         model.chatting = False
@@ -326,7 +337,7 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
         filter=Condition(lambda: model.show_info),
     )
     root = FloatContainer(body, floats=[Float(help_box), Float(info_box), Float(history_box)])
-    app: Application = Application(
+    app: Application[None] = Application(
         layout=Layout(root, focused_element=status_window),
         key_bindings=bindings(model, chat_window, status_window),
         style=style(model.four_colour),
@@ -340,7 +351,7 @@ def build_app(model: ClientModel, input=None, output=None) -> Application:  # ty
     return app
 
 
-def _redraw_on_events(app: Application, model: ClientModel) -> None:
+def _redraw_on_events(app: Application[None], model: ClientModel) -> None:
     """Redraw whenever the session says something changed (no polling)."""
     changed = model.session.changed
 

@@ -12,9 +12,13 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
 from p2p_rommy.i18n import _
@@ -118,8 +122,8 @@ class LobbyModel:
         return _("waiting for the creator to start the game; q leaves")
 
 
-def lines(model: LobbyModel) -> list[tuple[str, str]]:
-    out = [
+def lines(model: LobbyModel) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = [
         (
             "class:title",
             " "
@@ -148,42 +152,44 @@ def lines(model: LobbyModel) -> list[tuple[str, str]]:
     return out
 
 
-def build_lobby_app(model: LobbyModel, input=None, output=None) -> Application:  # type: ignore[no-untyped-def]
+def build_lobby_app(
+    model: LobbyModel, input: Input | None = None, output: Output | None = None
+) -> Application[None]:
     kb = KeyBindings()
     idle = Condition(lambda: not model.confirm_quit and not model.starting)
 
     @kb.add("enter", filter=idle)
-    def _start(event) -> None:  # type: ignore[no-untyped-def]
+    def _start(event: KeyPressEvent) -> None:
         model.start_game()
 
     @kb.add("x", filter=idle)
-    def _remove(event) -> None:  # type: ignore[no-untyped-def]
+    def _remove(event: KeyPressEvent) -> None:
         """Send a player away (the creator)."""
         model.choose_removal()
 
     for digit in "23456":
 
         @kb.add(digit, filter=Condition(lambda: model.removing))
-        def _remove_number(event, digit=digit) -> None:  # type: ignore[no-untyped-def]
+        def _remove_number(event: KeyPressEvent, digit: str = digit) -> None:
             model.remove_number(int(digit))
 
     @kb.add("escape", filter=Condition(lambda: model.removing))
-    def _cancel_remove(event) -> None:  # type: ignore[no-untyped-def]
+    def _cancel_remove(event: KeyPressEvent) -> None:
         model.removing = False
 
     @kb.add("q")
     @kb.add("c-c")
-    def _quit(event) -> None:  # type: ignore[no-untyped-def]
+    def _quit(event: KeyPressEvent) -> None:
         model.confirm_quit = True
 
     @kb.add("y", filter=Condition(lambda: model.confirm_quit))
     @kb.add("j", filter=Condition(lambda: model.confirm_quit))  # ja (Danish, Norwegian)
-    def _yes(event) -> None:  # type: ignore[no-untyped-def]
+    def _yes(event: KeyPressEvent) -> None:
         model.quit = True
         event.app.exit()
 
     @kb.add("n", filter=Condition(lambda: model.confirm_quit))
-    def _no(event) -> None:  # type: ignore[no-untyped-def]
+    def _no(event: KeyPressEvent) -> None:
         model.confirm_quit = False
 
     body = HSplit(

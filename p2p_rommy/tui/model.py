@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 
 from p2p_rommy.cards import composition, rank_name
 from p2p_rommy.engine.apply import apply, check_may_build
@@ -30,7 +31,7 @@ from p2p_rommy.i18n import N_, _
 from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step
 from p2p_rommy.narrate import describe_move
 from p2p_rommy.rules.finder import candidate_melds
-from p2p_rommy.rules.melds import interpretations, meld_name
+from p2p_rommy.rules.melds import Placed, interpretations, meld_name
 from p2p_rommy.session import Session
 from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
@@ -81,7 +82,6 @@ class ClientModel:
         self.show_hints = False
         self.confirm_quit = False
         self.quit = False
-        self.buy_opened_at: float | None = None
         self.rounds_logged = 0
         self.show_scores = False
         """The score sheet after a round, until the player goes on."""
@@ -158,11 +158,10 @@ class ClientModel:
         return self.deck.card(card_id).pretty(self.ascii_only)
 
     def buy_seconds_left(self) -> float | None:
-        state = self.replica.state
-        if state.phase is not Phase.BUY or self.buy_opened_at is None:
+        """The open Køb! window's time left on this seat's clock (the peer's)."""
+        if self.replica.state.phase is not Phase.BUY:
             return None
-        window = self.config.rules.buy_window_ms / 1000
-        return max(0.0, window - (time.monotonic() - self.buy_opened_at))
+        return self.peer.buy_windows.seconds_left(self.replica.buy_window, time.monotonic())
 
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
@@ -342,7 +341,7 @@ class ClientModel:
             meld=name, cards=cards, more=more
         )
 
-    def stands_for(self, placed) -> str:  # type: ignore[no-untyped-def]
+    def stands_for(self, placed: Placed) -> str:
         card = self.deck.card(placed.card)
         if rank_name(placed.rank) == rank_name(card.rank):  # a natural card (aces high or low)
             return ""
@@ -416,13 +415,18 @@ class ClientModel:
     def swap(self, meld_number: int) -> None:
         self._matching(SwapJoker, meld_number, _("swap for a joker"))
 
-    def _matching(self, kind: type, meld_number: int, doing: str) -> None:
+    def _matching(self, kind: type[LayOff | SwapJoker], meld_number: int, doing: str) -> None:
         if len(self.selected) != 1:
             self.status = _("select exactly one card to {doing}").format(doing=doing)
             return
         (slot,) = self.selected
         for move in legal_moves(self.view):
-            if isinstance(move, kind) and move.meld == meld_number - 1 and move.card.slot == slot:  # type: ignore[attr-defined]
+            if (
+                isinstance(move, LayOff | SwapJoker)
+                and isinstance(move, kind)
+                and move.meld == meld_number - 1
+                and move.card.slot == slot
+            ):
                 self._submit(move)
                 return
         state = self.replica.state
@@ -485,7 +489,7 @@ class ClientModel:
 
     # --- the log ------------------------------------------------------------------
 
-    def _defer(self, action) -> None:  # type: ignore[no-untyped-def]
+    def _defer(self, action: Callable[[], object]) -> None:
         """Run `action` on the event loop once the step being committed is done (commits
         are seen in the session's worker thread, inside the peer)."""
         if self._loop is not None:
@@ -496,10 +500,6 @@ class ClientModel:
         press is shown until the next event)."""
         self.status = ""
         state = self.replica.state
-        if state.phase is Phase.BUY and self.buy_opened_at is None:
-            self.buy_opened_at = time.monotonic()
-        elif state.phase is not Phase.BUY:
-            self.buy_opened_at = None
         body = step.body
         if isinstance(body, MoveStep):
             move = body.move

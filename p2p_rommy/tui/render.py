@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
 from p2p_rommy.engine.state import Phase
@@ -9,7 +10,8 @@ from p2p_rommy.i18n import N_, _
 from p2p_rommy.tui.model import LABELS, ClientModel
 from p2p_rommy.wire.text import inert
 
-StyleText = list[tuple[str, str]]
+StyleText = StyleAndTextTuples
+"""prompt_toolkit's formatted text: (style, text) pairs."""
 
 HELP_TEXT = N_("""\
 Keys

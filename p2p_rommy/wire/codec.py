@@ -28,7 +28,8 @@ MAX_DEPTH = 8
 
 def pack(value: object) -> bytes:
     """msgpack, str for text and bin for bytes (the only encoder this project uses)."""
-    return msgpack.packb(value, use_bin_type=True)
+    data: bytes = msgpack.packb(value, use_bin_type=True)
+    return data
 
 
 def _no_ext(code: int, data: bytes) -> object:
@@ -172,4 +173,5 @@ class Schema:
 def kind_of(body: Any, sender: int | str | None = None) -> str:
     if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
         raise ProtocolError(sender, "a message body must be a map with a kind")
-    return body["kind"]
+    kind: str = body["kind"]
+    return kind

@@ -1,0 +1,81 @@
+"""Køb! windows as one seat holds them: the only owner of the window and its clock.
+
+A committed discard (or the lp upcard) that the seat in turn declines opens a window
+(SPEC §4.7); it is named by the number of the step whose commit opened it. Every
+eligible seat broadcasts its own signed answer — claim or pass — and the seat in turn
+resolves the window with all of them. This class keeps, per window, the answers this
+seat has seen (bounded: closed windows are forgotten), whether this seat has answered,
+and when the open window opened *on this seat's clock*: a person who has not answered
+when `buy_window_ms` runs out passes by themself, and the client shows the same clock
+(`seconds_left`). Sans-IO: time is passed in.
+"""
+
+from __future__ import annotations
+
+
+class BuyWindows:
+    """The answers and the clock of this seat's Køb! windows."""
+
+    def __init__(self, seat: int, window_s: float) -> None:
+        self.seat = seat
+        self.window_s = window_s
+        """How long a window stays open for a person (the `buy_window_ms` house rule)."""
+        self._answers: dict[int, list[tuple[int, bytes]]] = {}
+        """window -> (seat, signed answer) in the order they arrived."""
+        self._answered: set[int] = set()
+        self._clock: tuple[int, float] | None = None
+        """(window, when it opened on this seat's clock)."""
+
+    # --- the clock ---------------------------------------------------------------
+
+    def opened(self, window: int, now: float) -> None:
+        """`window` opened now (its step committed here)."""
+        self._clock = (window, now)
+
+    def seconds_left(self, window: int | None, now: float) -> float | None:
+        """Time left to answer `window` on this seat's clock; None when it is not open
+        here (or its opening was not seen: a restart inside it starts the clock anew)."""
+        if window is None or self._clock is None or self._clock[0] != window:
+            return None
+        return max(0.0, self.window_s - (now - self._clock[1]))
+
+    def time_is_up(self, window: int, now: float) -> bool:
+        """Whether this seat's time to answer `window` has run out (a window whose
+        opening this seat did not see — it restarted inside it — starts its clock now)."""
+        if self._clock is None or self._clock[0] != window:
+            self.opened(window, now)
+        left = self.seconds_left(window, now)
+        return left is not None and left <= 0.0
+
+    # --- the answers -------------------------------------------------------------
+
+    def answered(self, window: int | None) -> bool:
+        """Whether this seat has answered `window`."""
+        return window is not None and window in self._answered
+
+    def answer(self, window: int, envelope: bytes) -> None:
+        """This seat's own signed answer."""
+        self._answered.add(window)
+        self.add(window, self.seat, envelope)
+
+    def held(self, window: int, seat: int) -> bytes | None:
+        """`seat`'s answer in `window`, if this seat has it."""
+        return next((e for s, e in self._answers.get(window, []) if s == seat), None)
+
+    def add(self, window: int, seat: int, envelope: bytes) -> None:
+        self._answers.setdefault(window, []).append((seat, envelope))
+
+    def answers(self, window: int | None) -> list[bytes]:
+        """Every answer held for `window`, in arrival order."""
+        return [] if window is None else [e for _, e in self._answers.get(window, [])]
+
+    def unanswered(self, window: int | None, eligible: tuple[int, ...]) -> list[int]:
+        """The eligible seats whose answer in `window` this seat has not seen."""
+        seen = {seat for seat, _ in self._answers.get(window, [])} if window else set()
+        return [seat for seat in eligible if seat not in seen]
+
+    def forget_closed(self, committed: int, still_open: int | None) -> None:
+        """Drop windows that have closed (bounded memory): keep the open one and answers
+        for windows ahead of the committed step (they may open here soon)."""
+        self._answers = {w: a for w, a in self._answers.items() if w > committed or w == still_open}
+        self._answered = {w for w in self._answered if w > committed or w == still_open}

@@ -1,0 +1,101 @@
+"""Catch-up and resync (SPEC §4.4): asking the other seats for what this seat may have
+missed, and answering a seat that asks.
+
+A seat asks (`log/sync` with `ask = 1` and the step it has committed) whenever a
+connection (re)opens, after a quiet spell without progress (a lost frame), and — after a
+restart — of every seat before it proposes anything. The answer is the original signed
+envelopes: every committed record after the asker's step, the step in flight with the
+ACKs held for it, the open Køb! window's answers; then the answerer's own `Sync`. An
+ask stays open until its answer's `Sync` arrives: until then a copy of a committed step
+from that seat may be its answer, not a replay. Sans-IO: time is passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from p2p_rommy.limits import ASK_AGAIN_S, RESYNC_S
+from p2p_rommy.log.messages import Record
+
+
+class CatchUp:
+    """This seat's open asks, and whether it is still catching up after a restart."""
+
+    def __init__(self, seat: int, players: int, restarted: bool) -> None:
+        self.seat = seat
+        self.players = players
+        self.catching_up = restarted
+        """Restarted, and not yet told by every other seat that it has all they have."""
+        self._asked: dict[int, list[tuple[int, float]]] = {}
+        """Seat -> (the step this seat had committed, when) for each ask that seat has
+        not yet answered, oldest first (what they send after it may arrive twice)."""
+        self._last_resync = 0.0
+
+    def started(self, now: float) -> None:
+        self._last_resync = now
+
+    def ask(self, seats: Iterable[int], committed: int, now: float) -> list[int]:
+        """Record an ask of each of `seats` (this seat left out) at step `committed`;
+        the seats to send it to."""
+        asked = []
+        for seat in seats:
+            if seat != self.seat:
+                self._asked.setdefault(seat, []).append((committed, now))
+                asked.append(seat)
+        self._last_resync = now
+        return asked
+
+    def resync(self, now: float, progress_at: float, committed: int) -> list[int]:
+        """After `RESYNC_S` without progress or an ask, ask again every seat with no ask
+        open for `ASK_AGAIN_S` (an ask whose answer was lost); the seats to send it to."""
+        if min(now - progress_at, now - self._last_resync) < RESYNC_S:
+            return []
+        seats = [
+            seat
+            for seat in range(self.players)
+            if all(now - at >= ASK_AGAIN_S for _, at in self._asked.get(seat, []))
+        ]
+        return self.ask(seats, committed, now)
+
+    def solicited(self, via: int | None, n: int) -> bool:
+        """Whether a copy of committed step `n` from seat `via` may answer an ask."""
+        asks = self._asked.get(via, []) if via is not None else []
+        return any(n > asked for asked, _ in asks)
+
+    def asking(self, seat: int) -> bool:
+        """Whether an ask of `seat` is open."""
+        return bool(self._asked.get(seat))
+
+    def answered(self, seat: int, behind: bool) -> bool:
+        """`seat`'s `Sync` reply came: its oldest open ask is answered. True when this
+        seat was catching up after a restart, is not `behind` that seat, and every ask
+        is now answered: it has caught up."""
+        asks = self._asked.get(seat)
+        if asks:
+            asks.pop(0)
+        if not behind and self.catching_up and not any(self._asked.values()):
+            self.catching_up = False
+            return True
+        return False
+
+
+def answer(
+    since: int,
+    committed: int,
+    records: Sequence[Record],
+    in_flight: tuple[bytes, Sequence[bytes]] | None,
+    window_answers: Sequence[bytes],
+) -> list[bytes]:
+    """What a seat that has committed through step `since` lacks: every committed
+    record after it (the step, then every ACK; an absent seat's empty slot left out),
+    the step in flight with its ACKs and the open window's answers."""
+    out: list[bytes] = []
+    for record in records[since:]:
+        out.append(record.step)
+        out += [ack for ack in record.acks if ack]
+    if since <= committed:
+        if in_flight is not None:
+            step, acks = in_flight
+            out += [step, *acks]
+        out += window_answers
+    return out

@@ -1,0 +1,81 @@
+"""Shared test fixtures.
+
+**The event loop is never blocked.** Every callback an asyncio loop runs in a test
+(a task's step, a protocol's `data_received`, a timer) is timed; a test in which one ran
+longer than `BLOCKED_LOOP_S` fails, naming the callback. The heavy work (shuffle proofs,
+their checks, fsync) runs in worker threads; if it ever creeps back onto the loop, the
+screen freezes and peers miss their timers, and this is where it shows first (as in
+python-zeroconf's own test suite).
+
+**Loopback tables.** `loopback_table` seats seeded peers on 127.0.0.1 over real TCP, the
+start of most network tests; `transcript` writes their committed records as a transcript
+file (SPEC §4.8) for `rommy verify` (both from `tests/loopback.py`, which helper modules
+such as `tests/adversaries.py` import directly).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from p2p_rommy.session import Session
+from tests.loopback import seat_on_loopback, transcript_of
+
+BLOCKED_LOOP_S = 0.5
+"""Longest a single event-loop callback may run (wall clock, on a loaded 2-core CI)."""
+
+_blocked: list[tuple[float, str]] = []
+_original_run = asyncio.events.Handle._run
+
+
+def _timed_run(self: asyncio.events.Handle) -> None:
+    started = time.perf_counter()
+    try:
+        _original_run(self)
+    finally:
+        spent = time.perf_counter() - started
+        if spent > BLOCKED_LOOP_S:
+            _blocked.append((spent, _describe(self)))
+
+
+def _describe(handle: asyncio.events.Handle) -> str:
+    """The callback, or for a task's step the coroutine it runs (named by its function)."""
+    owner = getattr(handle._callback, "__self__", None)
+    if isinstance(owner, asyncio.Task):
+        return f"the task {owner.get_name()} running {owner.get_coro()!r}"[:400]
+    return repr(handle)[:400]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    asyncio.events.Handle._run = _timed_run  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def loop_never_blocked() -> Any:
+    """Fail the test if any event-loop callback ran longer than `BLOCKED_LOOP_S`."""
+    _blocked.clear()
+    yield
+    if _blocked:
+        worst = max(_blocked)
+        _blocked.clear()
+        pytest.fail(
+            f"the event loop was blocked for {worst[0]:.2f} s (over {BLOCKED_LOOP_S} s) by "
+            f"{worst[1]}",
+            pytrace=False,
+        )
+
+
+@pytest.fixture
+def loopback_table() -> Callable[..., Awaitable[list[Session]]]:
+    """`tests.loopback.seat_on_loopback`: seeded peers seated over TCP on 127.0.0.1."""
+    return seat_on_loopback
+
+
+@pytest.fixture
+def transcript() -> Callable[..., bytes]:
+    """`tests.loopback.transcript_of`: a game's transcript file, for `rommy verify`."""
+    return transcript_of
