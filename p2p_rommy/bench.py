@@ -99,6 +99,31 @@ class _CountingGroup:
         self.group.mul, self.group.mul_base = self._mul, self._mul_base
 
 
+class CommitLatencies:
+    """A peer `StepClock`: seconds from each seat's proposal to that step's commit at
+    the same seat."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self._proposed: dict[tuple[int, int], float] = {}
+
+    def watch(self, seat: int) -> _SeatClock:
+        return _SeatClock(self, seat)
+
+
+class _SeatClock:
+    def __init__(self, latencies: CommitLatencies, seat: int) -> None:
+        self.owner, self.seat = latencies, seat
+
+    def proposed(self, n: int, now: float) -> None:
+        self.owner._proposed[(self.seat, n)] = now
+
+    def committed(self, n: int, now: float) -> None:
+        started = self.owner._proposed.pop((self.seat, n), None)
+        if started is not None:
+            self.owner.latencies.append(now - started)
+
+
 def deck_setup(players: int, cards: int, lam: int = 64) -> None:
     """A round's set-up among in-process seats: commits, proven shuffles, the deal."""
     import hashlib
@@ -165,12 +190,13 @@ def _peers(quick: bool) -> Figures:
     import tempfile
     from pathlib import Path
 
-    from p2p_rommy.netsim import measure_resume, simulate_network
+    from p2p_rommy.seat.loopback_match import measure_resume, simulate_network
 
     figures: Figures = {}
     house = {"target_score": "10"} if quick else {"target_score": "60"}
-    _, _, sessions = asyncio.run(simulate_network("rummy", 6, 7, house))
-    latencies = [x for s in sessions for x in s.peer.commit_latencies]
+    clock = CommitLatencies()
+    asyncio.run(simulate_network("rummy", 6, 7, house, step_clock=clock))
+    latencies = clock.latencies
     figures["peers.commit_latency_ms.p50"] = round(_percentile(latencies, 0.5) * 1000, 2)
     figures["peers.commit_latency_ms.p99"] = round(_percentile(latencies, 0.99) * 1000, 2)
     if not quick:
@@ -235,7 +261,7 @@ def flood_growth_mb(count: int) -> float:
     from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
     from p2p_rommy.log.peer import Peer
     from p2p_rommy.log.replica import SeatedReplica
-    from p2p_rommy.netsim import seeded_config
+    from p2p_rommy.seat.loopback_match import seeded_config
 
     before = _rss_mb()
     grown = 0.0
@@ -373,7 +399,7 @@ def _verify(quick: bool) -> Figures:
 
     from p2p_rommy.deck.proofs import forget_verified
     from p2p_rommy.log.transcript import parse
-    from p2p_rommy.netsim import simulate_network
+    from p2p_rommy.seat.loopback_match import simulate_network
     from p2p_rommy.verify import verify_transcript
     from p2p_rommy.wire.codec import unpack
     from p2p_rommy.wire.identity import Identity, open_envelope, roster_of

@@ -22,7 +22,7 @@ from p2p_rommy.rules.variants import VARIANTS, ruleset
 from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem, printable
 
 if TYPE_CHECKING:  # imported where used: `rommy --help` stays quick
-    from p2p_rommy.seating import SeatOptions
+    from p2p_rommy.seat.opening import SeatOptions
 
 
 def _name(value: str, limit: int = 32) -> str:
@@ -255,7 +255,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if not args.no_network:
         import asyncio
 
-        from p2p_rommy.netsim import simulate_network
+        from p2p_rommy.seat.loopback_match import simulate_network
 
         final, records, _ = asyncio.run(
             simulate_network(
@@ -305,9 +305,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _seat_options(args: argparse.Namespace) -> SeatOptions:
-    from p2p_rommy.headless import BOT_LEVELS
-    from p2p_rommy.seating import SeatOptions
-    from p2p_rommy.storage import default_data_dir
+    from p2p_rommy.frontends.tables import BOT_LEVELS
+    from p2p_rommy.seat.opening import SeatOptions
+    from p2p_rommy.seat.storage import default_data_dir
 
     if args.bot is not None and args.bot not in BOT_LEVELS:
         raise ConfigError(f"--bot takes one of {', '.join(BOT_LEVELS)}, not {args.bot!r}")
@@ -317,14 +317,14 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
     name = getattr(args, "name", "")
     data_dir = args.data_dir or default_data_dir()
     if args.bot is None:  # the full-screen client: nothing else may write to the terminal
-        from p2p_rommy.logfile import log_to_file
+        from p2p_rommy.seat.logfile import log_to_file
 
         log_to_file(data_dir)
     return SeatOptions(name, data_dir, args.interface, args.bot, args.ascii, args.four_colour)
 
 
 def _host(args: argparse.Namespace) -> int:
-    from p2p_rommy.headless import host_table, run
+    from p2p_rommy.frontends.tables import host_table, run
 
     options = _seat_options(args)
     house = parse_assignments(args.house)
@@ -332,7 +332,7 @@ def _host(args: argparse.Namespace) -> int:
 
 
 def _join(args: argparse.Namespace) -> int:
-    from p2p_rommy.headless import join_named_table, run
+    from p2p_rommy.frontends.tables import join_named_table, run
 
     return run(
         join_named_table(_seat_options(args), args.table, args.connect, creator=args.creator)
@@ -340,13 +340,13 @@ def _join(args: argparse.Namespace) -> int:
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from p2p_rommy.headless import resume_game, run
+    from p2p_rommy.frontends.tables import resume_game, run
 
     return run(resume_game(_seat_options(args), args.game))
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from p2p_rommy.headless import list_tables, run
+    from p2p_rommy.frontends.tables import list_tables, run
 
     return run(list_tables(args.interface, args.wait))
 
@@ -415,8 +415,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from p2p_rommy.bots import parse_bots
-    from p2p_rommy.headless import run
-    from p2p_rommy.local import play
+    from p2p_rommy.frontends.local import play
+    from p2p_rommy.frontends.tables import run
 
     house = parse_assignments(args.house)
     ruleset(args.variant, house).check_players(args.bots + 1)
@@ -424,8 +424,8 @@ def _play(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise ConfigError("rommy play needs a terminal (for bots only: rommy simulate)")
     _use_language(args)
-    from p2p_rommy.logfile import log_to_file
-    from p2p_rommy.storage import default_data_dir
+    from p2p_rommy.seat.logfile import log_to_file
+    from p2p_rommy.seat.storage import default_data_dir
 
     data_dir = args.data_dir or default_data_dir()
     log_to_file(data_dir)

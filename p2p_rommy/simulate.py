@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p_rommy.engine.apply import new_game
+from p2p_rommy.engine.due import DueKind, rules_due
 from p2p_rommy.engine.moves import Move, ResolveBuy, StartRound
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.table import OpenTable
@@ -53,18 +54,20 @@ def play_match(
             rng.shuffle(order)
             table = table.start_round(order)
             move: Move = StartRound(table.state.public_face(table.state.discard[0]))
-        elif state.phase is Phase.REVEAL:
-            move = table.pending_reveals()[0]
-            table = table.play(move)
-        elif state.phase is Phase.BUY:
-            claims = [s for s in state.buy_eligible if players[s].wants_buy(table.view(s))]
-            rng.shuffle(claims)
-            move = ResolveBuy(tuple(claims))
-            table = table.play(move)
         else:
-            seat = state.turn
-            move = players[seat].choose(table.view(seat))
-            table = table.play(move, reshuffle)
+            due = rules_due(state)
+            assert due is not None, state.phase
+            if due.kind is DueKind.REVEAL:
+                move = table.pending_reveals()[0]
+                table = table.play(move)
+            elif due.kind is DueKind.BUY:
+                claims = [s for s in state.buy_eligible if players[s].wants_buy(table.view(s))]
+                rng.shuffle(claims)
+                move = ResolveBuy(tuple(claims))
+                table = table.play(move)
+            else:
+                move = players[due.seat].choose(table.view(due.seat))
+                table = table.play(move, reshuffle)
         moves.append(move)
         if observe is not None:
             observe(table, move)

@@ -46,9 +46,9 @@ from p2p_rommy.log.messages import (
 )
 from p2p_rommy.log.peer import Output, Peer
 from p2p_rommy.log.replica import SeatedReplica
-from p2p_rommy.netsim import seeded_config
 from p2p_rommy.rules.melds import MeldKind, Placed
-from p2p_rommy.session import Session
+from p2p_rommy.seat.loopback_match import seeded_config
+from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import key_id
@@ -127,7 +127,7 @@ def all_over(honest: list[Session]) -> bool:
 
 
 def all_stalled(honest: list[Session]) -> bool:
-    return all(s.peer.stalls for s in honest)
+    return all(s.peer.stall_watch.stalls for s in honest)
 
 
 # --- what goes on the wire ----------------------------------------------------

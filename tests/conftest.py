@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from p2p_rommy.session import Session
+from p2p_rommy.seat.session import Session
 from tests.loopback import seat_on_loopback, transcript_of
 
 BLOCKED_LOOP_S = 0.5

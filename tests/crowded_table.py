@@ -16,7 +16,7 @@ import asyncio
 from dataclasses import replace
 
 from p2p_rommy.engine.state import GameState, Phase
-from p2p_rommy.local import local_table
+from p2p_rommy.frontends.local import local_table
 from p2p_rommy.rules.melds import Meld, MeldKind, Placed
 from p2p_rommy.tui.app import build_app
 from p2p_rommy.tui.model import ClientModel

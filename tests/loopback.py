@@ -11,7 +11,7 @@ from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
-from p2p_rommy.session import Session
+from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.identity import Entropy, Identity
 
 

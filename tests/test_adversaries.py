@@ -117,7 +117,7 @@ def test_a_chat_line_with_escapes_and_newlines_is_shown_inert():
     """Trust issue, attack 7: a chat line cannot fake another line or steer a terminal."""
     table = run(Cheat(session=adv.ChatInjection), 2, adv.all_over)
     for session in table.honest:
-        (line,) = [text for seat, text in session.peer.chat if seat == 2]
+        (line,) = [text for seat, text in session.peer.chat.lines if seat == 2]
         assert line.isprintable() and "\n" not in line and "\x1b" not in line
         assert "I can see your hand" in line
     assert_nothing_bad_committed(table)
@@ -285,7 +285,7 @@ def test_a_seat_that_withholds_is_named_after_the_timeout(cheat, awaited):
     table = run(cheat, 2, adv.all_stalled, stall_after=10.0)
     for session in table.honest:
         peer = session.peer
-        (stall,) = peer.stalls
+        (stall,) = peer.stall_watch.stalls
         assert stall.seat == 2 and awaited in str(stall.what) and stall.seconds >= 10.0
         assert f"seat 2 has not sent {awaited}" in str(stall)
         assert peer.frozen is None

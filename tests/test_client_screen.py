@@ -13,7 +13,7 @@ from prompt_toolkit.styles import DEFAULT_ATTRS
 
 from p2p_rommy.cards import Suit
 from p2p_rommy.engine.state import Phase
-from p2p_rommy.logfile import log_to_file
+from p2p_rommy.seat.logfile import log_to_file
 from p2p_rommy.tui.app import style
 from p2p_rommy.tui.model import LABELS, ClientModel
 from tests.test_tui_turns import app_at_local_table
@@ -147,7 +147,7 @@ def test_a_game_against_bots_keeps_its_transcript_and_verifies(tmp_path):
     import random
 
     from p2p_rommy.bots import make_bot
-    from p2p_rommy.local import local_table
+    from p2p_rommy.frontends.local import local_table
     from p2p_rommy.verify import verify_transcript
 
     async def main():

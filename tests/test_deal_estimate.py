@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from p2p_rommy.engine.due import Due, DueKind
 from p2p_rommy.i18n import Phrase
-from p2p_rommy.log.due import Due, DueKind
 from p2p_rommy.tui.deal_estimate import DealEstimate
 
 

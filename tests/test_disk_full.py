@@ -17,9 +17,9 @@ from p2p_rommy.bots import make_bot
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import Genesis, sign_config
-from p2p_rommy.netsim import seeded_config
-from p2p_rommy.session import Session
-from p2p_rommy.storage import GameStore
+from p2p_rommy.seat.loopback_match import seeded_config
+from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.storage import GameStore
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.entropy import StreamEntropy
 
@@ -68,11 +68,11 @@ async def fill_up_and_resume(tmp_path):
         while victim.halted is None:
             await asyncio.sleep(0.02)
         others = [s for i, s in enumerate(sessions) if i != VICTIM]
-        while not all(any(st.seat == VICTIM for st in s.peer.stalls) for s in others):
+        while not all(any(st.seat == VICTIM for st in s.peer.stall_watch.stalls) for s in others):
             await asyncio.sleep(0.05)
     halted = victim.halted
     stalled = [s.peer.frozen for s in others]
-    assert all(any("disk is full" in text for _, text in s.peer.chat) for s in others)
+    assert all(any("disk is full" in text for _, text in s.peer.chat.lines) for s in others)
     stopped_at = victim.peer.replica.n
     await victim.close()
 

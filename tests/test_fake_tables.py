@@ -12,10 +12,10 @@ import contextlib
 import pytest
 
 from p2p_rommy.errors import ConfigError, ProtocolError
-from p2p_rommy.headless import choose_table
-from p2p_rommy.known_players import KnownPlayers
+from p2p_rommy.frontends.tables import choose_table
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, TableSettings, join_table
 from p2p_rommy.rules import ruleset
+from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.wire.codec import pack
 from p2p_rommy.wire.identity import Identity, fingerprint
 from tests.impostor import impersonate

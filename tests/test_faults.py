@@ -10,7 +10,7 @@ import random
 import pytest
 
 from p2p_rommy.bots import make_bot
-from p2p_rommy.netsim import seeded_config
+from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.entropy import StreamEntropy
 from tests.fault_proxy import FaultProxy, Faults

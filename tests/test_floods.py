@@ -11,8 +11,8 @@ import random
 from p2p_rommy.bench import flood_growth_mb
 from p2p_rommy.bots import make_bot
 from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
-from p2p_rommy.netsim import seeded_config
-from p2p_rommy.session import Session
+from p2p_rommy.seat.loopback_match import seeded_config
+from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.entropy import StreamEntropy
 from tests.loopback import seat_on_loopback
 from tests.test_limits import rss_mb
@@ -66,7 +66,7 @@ def test_a_seat_flooded_over_tcp_keeps_its_memory_and_its_game():
     assert all(s.peer.frozen is None for s in sessions), [s.peer.frozen for s in sessions]
     assert all(s.peer.replica.over for s in sessions)
     assert sessions[0].peer.records == sessions[1].peer.records == sessions[2].peer.records
-    assert len(sessions[0].peer.chat) <= 500
+    assert len(sessions[0].peer.chat.lines) <= 500
 
 
 def test_the_peer_core_keeps_nothing_of_a_flood_it_refuses():

@@ -18,8 +18,8 @@ from p2p_rommy.log.messages import Step, decode
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
 from p2p_rommy.net.mesh import MESSAGE
-from p2p_rommy.netsim import seeded_config
-from p2p_rommy.session import Session
+from p2p_rommy.seat.loopback_match import seeded_config
+from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 from p2p_rommy import i18n
 from p2p_rommy.cli import main
-from p2p_rommy.local import local_table
+from p2p_rommy.frontends.local import local_table
 from p2p_rommy.tui import render
 from p2p_rommy.tui.model import ClientModel
 from tools.catalogs import source_strings

@@ -12,21 +12,7 @@ PACKAGE = Path(__file__).parent.parent / "p2p_rommy"
 
 CORES = ("engine", "rules", "deck", "wire", "cards", "errors", "limits", "config")
 """Pure layers: values in, values out."""
-IO_AND_SCREENS = (
-    "log",
-    "net",
-    "tui",
-    "session",
-    "storage",
-    "headless",
-    "netclient",
-    "local",
-    "cli",
-    "seating",
-    "logfile",
-    "lobby",
-    "bench",
-)
+IO_AND_SCREENS = ("log", "net", "tui", "seat", "frontends", "cli", "lobby", "bench")
 """What a core must never import."""
 CODECS = ("p2p_rommy.wire.codec", "p2p_rommy.log.move_codec", "p2p_rommy.log.transcript")
 DECODERS = {"decode", "decode_body", "decode_record", "unpack", "pack", "open_envelope"}
@@ -111,3 +97,30 @@ def test_no_import_circle():
 
 def module_name_is_parent(module: str, target: str) -> bool:
     return target.startswith(module + ".") or module.startswith(target + ".")
+
+
+ROOT_MODULES = {
+    *("__init__", "__main__"),
+    *("cli", "verify", "replay", "simulate", "bench"),  # the commands
+    *("cards", "config", "errors", "i18n", "limits", "narrate"),  # values every layer shares
+}
+
+
+def test_the_package_root_holds_the_commands_and_the_shared_values_only():
+    """House issue: orchestration lives in a package named for what it does (`seat/`:
+    running one seat), not beside the commands."""
+    assert {path.stem for path in PACKAGE.glob("*.py")} == ROOT_MODULES
+
+
+def test_no_two_packages_import_each_other():
+    """A circle between packages (the screens reading a seat's session while the seat's
+    front-ends draw the screens) is a circle too, even when no two files close it."""
+    edges: dict[str, set[str]] = {}
+    for module, targets in imports().items():
+        for target, _ in targets:
+            if layer(module) != layer(target):
+                edges.setdefault(layer(module), set()).add(layer(target))
+    both = sorted(
+        f"{a} <-> {b}" for a in edges for b in edges[a] if a < b and a in edges.get(b, set())
+    )
+    assert not both, both

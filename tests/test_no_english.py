@@ -18,7 +18,7 @@ from babel.messages.pofile import read_po
 
 from p2p_rommy import i18n
 from p2p_rommy.bots import make_bot
-from p2p_rommy.local import local_table
+from p2p_rommy.frontends.local import local_table
 from p2p_rommy.tui import render
 from p2p_rommy.tui.model import ClientModel
 

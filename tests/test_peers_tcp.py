@@ -10,7 +10,7 @@ import pytest
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.messages import Ack, Step, decode
 from p2p_rommy.log.transcript import parse
-from p2p_rommy.netsim import simulate_network
+from p2p_rommy.seat.loopback_match import simulate_network
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.identity import open_envelope, roster_of
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from p2p_rommy.errors import ConfigError
-from p2p_rommy.seating import load_identity
-from p2p_rommy.storage import GameStore
+from p2p_rommy.seat.opening import load_identity
+from p2p_rommy.seat.storage import GameStore
 
 
 def mode(path) -> int:

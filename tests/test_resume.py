@@ -15,9 +15,9 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
-from p2p_rommy.netsim import seeded_config
-from p2p_rommy.session import Session
-from p2p_rommy.storage import GameStore
+from p2p_rommy.seat.loopback_match import seeded_config
+from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.storage import GameStore
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.entropy import StreamEntropy
 from tests.loopback import seat_on_loopback, transcript_of
@@ -186,7 +186,7 @@ async def crash_for_good(tmp_path):
     await sessions[0].close()  # seat 0 is gone and never comes back
     rest = sessions[1:]
     for session in rest:  # short timers from here on (a shuffle may take longer than them)
-        session.peer.stall_after, session.peer.end_after = 1.0, 2.0
+        session.peer.stall_watch.stall_after, session.peer.end_after = 1.0, 2.0
     async with asyncio.timeout(60):
         while not all(s.peer.replica.over for s in rest):
             await asyncio.sleep(0.05)
@@ -240,7 +240,7 @@ def test_a_byte_flipped_mid_transcript_is_kept_aside_and_the_game_finishes(tmp_p
 
 def test_resume_repairs_a_torn_last_record_and_refuses_foreign_files(tmp_path):
     from p2p_rommy.errors import ConfigError
-    from p2p_rommy.storage import find_game
+    from p2p_rommy.seat.storage import find_game
 
     config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 4)
     genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))

@@ -9,7 +9,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from p2p_rommy.engine.state import Phase
-from p2p_rommy.local import local_table
+from p2p_rommy.frontends.local import local_table
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.tui import render
 from p2p_rommy.tui.app import build_app

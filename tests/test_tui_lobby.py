@@ -12,10 +12,10 @@ from prompt_toolkit.output import DummyOutput
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.frontends.screen import Screen, host_in_client
 from p2p_rommy.net.lobby import LobbyHost, TableSettings, join_table
-from p2p_rommy.netclient import Screen, host_in_client
 from p2p_rommy.rules.variants import ruleset
-from p2p_rommy.seating import SeatOptions, game_socket, open_session
+from p2p_rommy.seat.opening import SeatOptions, game_socket, open_session
 from p2p_rommy.tui.lobby import LobbyModel, lines
 from p2p_rommy.tui.model import ClientModel
 from p2p_rommy.wire.identity import Identity, fingerprint
@@ -91,7 +91,7 @@ def test_host_in_the_client_starts_by_hand_and_plays():
 
 
 def test_join_in_the_client_follows_the_lobby_into_the_game():
-    from p2p_rommy.netclient import join_in_client
+    from p2p_rommy.frontends.screen import join_in_client
 
     async def bot_host(tmp_path, lobby: LobbyHost, sock) -> None:
         started = await lobby.run()

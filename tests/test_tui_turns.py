@@ -15,7 +15,7 @@ from prompt_toolkit.output import DummyOutput
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import LayDown, LayOff
 from p2p_rommy.engine.state import Phase
-from p2p_rommy.local import local_table
+from p2p_rommy.frontends.local import local_table
 from p2p_rommy.tui import render
 from p2p_rommy.tui.app import build_app
 from p2p_rommy.tui.model import LABELS, ClientModel

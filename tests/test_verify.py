@@ -16,7 +16,7 @@ from p2p_rommy.engine.moves import Discard
 from p2p_rommy.log.messages import MoveStep, Record, Step
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.transcript import MAGIC, frame_record, parse
-from p2p_rommy.netsim import seeded_config, simulate_network
+from p2p_rommy.seat.loopback_match import seeded_config, simulate_network
 from p2p_rommy.verify import verify_transcript
 
 SEED = 21

@@ -16,6 +16,7 @@ from p2p_rommy.engine.apply import (
     deck_of,
     unplayed_swapped_joker,
 )
+from p2p_rommy.engine.due import mover
 from p2p_rommy.engine.moves import (
     Discard,
     DrawStock,
@@ -44,7 +45,7 @@ def legal_moves(view: View) -> list[Move]:
         if state.revealed[seat]:
             return []
         return [RevealHand(seat, tuple(view.hand()))]
-    if state.current_seat != seat:
+    if mover(state) != seat:
         return []
     if state.phase is Phase.DRAW:
         moves: list[Move] = [DrawStock(seat)]

@@ -99,13 +99,6 @@ class GameState:
     def is_over(self) -> bool:
         return self.phase is Phase.MATCH_OVER
 
-    @property
-    def current_seat(self) -> int | None:
-        """The seat that must act now, or None when chance, the buy window or reveals are due."""
-        if self.phase in (Phase.DRAW, Phase.PLAY):
-            return self.turn
-        return None
-
     def pending_reveals(self) -> tuple[int, ...]:
         """Seats that still have to show their hand at round end."""
         if self.phase is not Phase.REVEAL:

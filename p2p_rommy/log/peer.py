@@ -18,7 +18,7 @@ like any other, named and ended by agreement.
 
 Trouble is named: a refused input names the seat it came from, a frozen table
 names the culprit when the evidence does (`culprit`), and a seat that keeps the
-table waiting past `stall_after` seconds is reported in `stalls`.
+table waiting past `stall_after` seconds is reported once (`log/stalls.py`).
 
 Sans-IO: `receive(envelope, now)` and `tick(now)` return an `Output` with the
 envelopes to broadcast and the records that committed.
@@ -30,16 +30,15 @@ import logging
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
+from p2p_rommy.engine.due import DueKind
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.limits import (
-    CHAT_BURST,
-    CHAT_KEPT,
-    CHAT_LINES_PER_S,
     EVIDENCE_KEPT,
     FUTURE_STEPS,
     REFUSED_KEPT,
@@ -50,9 +49,8 @@ from p2p_rommy.limits import (
 )
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.catch_up import CatchUp, answer
-from p2p_rommy.log.due import DueKind
+from p2p_rommy.log.chat import ChatLines
 from p2p_rommy.log.messages import (
-    CHAT_MAX,
     Ack,
     BuyAnswer,
     Chat,
@@ -64,19 +62,11 @@ from p2p_rommy.log.messages import (
     decode,
 )
 from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.stalls import StallWatch, Waiting
 from p2p_rommy.wire.identity import open_envelope, same_body
-from p2p_rommy.wire.text import chat_line, inert
+from p2p_rommy.wire.text import inert
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """The table waits for `seat` to send `what`, and has since `since`."""
-
-    seat: int
-    what: Phrase
-    since: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,16 +81,13 @@ class Dissent:
         return f"seat {self.seat} refused step {self.n}, which this seat found valid: {self.reason}"
 
 
-@dataclass(frozen=True, slots=True)
-class Stall:
-    """A seat kept the table waiting for `seconds`."""
+class StepClock(Protocol):
+    """Whoever times a peer's steps (the bench): told of its own proposals and of every
+    commit, with the peer's clock."""
 
-    seat: int
-    what: Phrase
-    seconds: float
+    def proposed(self, n: int, now: float) -> None: ...
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} has not sent {self.what} for {self.seconds:.0f} s"
+    def committed(self, n: int, now: float) -> None: ...
 
 
 @dataclass
@@ -148,15 +135,13 @@ class Peer:
         """The latest refusals (input dropped with a reason), the oldest going first."""
         self.refused_count = 0
         """Refusals since the start (`refused` keeps only the latest)."""
-        self.chat: deque[tuple[int, str]] = deque(maxlen=CHAT_KEPT)
-        """(seat, text) of the latest chat lines, this seat's own included, as received."""
-        self.chat_count = 0
-        """Chat lines received since the start (`chat` keeps only the latest)."""
+        self.chat = ChatLines()
+        """The latest chat lines (not part of the game's log)."""
         self.notes: list[str] = []
         """Things worth a line in the log that are nobody's fault (a claim too late)."""
-        self.stall_after = stall_after
+        self.stall_watch = StallWatch(replica.seat, stall_after)
+        """Seats that kept the table waiting too long, each reported once."""
         self.end_after = end_after
-        self.stalls: list[Stall] = []
         self._progress_at = 0.0
         self._step_envelope: bytes | None = None
         self._refused_step: bytes | None = None
@@ -170,15 +155,12 @@ class Peer:
         self._future: dict[int, dict[int, bytes]] = {}
         self.buy_windows = BuyWindows(replica.seat, replica.config.rules.buy_window_ms / 1000)
         """The Køb! windows' answers and clock (the client reads its `seconds_left`)."""
-        self._proposed_at: dict[int, float] = {}
-        self.proposals = 0
-        """Steps this seat has proposed (since this process started)."""
-        self.commit_latencies: list[float] = []
-        """Seconds from this seat's proposal to its commit, per step it proposed."""
+        self.step_clock: StepClock | None = None
+        """Told when this seat proposes a step and when each step commits (the bench
+        measures commit latency with it)."""
         self.on_commit: Callable[[Record, Step], None] | None = None
         """Told of every commit with the step, typed (the client reads it, no bytes)."""
         self._step: Step | None = None
-        self._chat_buckets: dict[int, TokenBucket] = {}
         self._ask_buckets: dict[int, TokenBucket] = {}
 
     # --- driving ----------------------------------------------------------
@@ -208,15 +190,7 @@ class Peer:
                 self.catch_up.resync(now, self._progress_at, self.replica.n)
             )
         waiting = self.waiting(now)
-        if (
-            waiting is not None
-            and waiting.seat != self.seat
-            and now - waiting.since >= self.stall_after
-            and not any(s.seat == waiting.seat and s.what == waiting.what for s in self.stalls)
-        ):
-            stall = Stall(waiting.seat, waiting.what, now - waiting.since)
-            log.warning("stalled: %s", stall)
-            self.stalls.append(stall)
+        self.stall_watch.check(waiting, now)
         if (
             waiting is not None
             and self.end_after is not None
@@ -299,11 +273,9 @@ class Peer:
 
     def say(self, text: str) -> Output:
         """A chat line from this seat to everyone (not part of the game's log)."""
-        line = chat_line(text, CHAT_MAX)
         out = Output()
+        line = self.chat.said(self.seat, text)
         if line:
-            self.chat.append((self.seat, line))
-            self.chat_count += 1
             out.broadcast.append(self._sign(Chat(self.replica.game, self.seat, line)))
         return out
 
@@ -359,13 +331,9 @@ class Peer:
         elif isinstance(message, Nack):
             out.extend(self._on_nack(message))
         elif isinstance(message, Chat):
-            if not self._bucket(
-                self._chat_buckets, message.seat, CHAT_LINES_PER_S, CHAT_BURST, now
-            ):
+            if not self.chat.heard(message.seat, message.text, now):
                 self._refuse(f"from {source}: seat {message.seat} chats faster than allowed")
                 return out
-            self.chat.append((message.seat, chat_line(message.text, CHAT_MAX)))
-            self.chat_count += 1
         elif isinstance(message, Sync):
             if message.ask and not self._bucket(
                 self._ask_buckets, message.seat, SYNC_ASKS_PER_S, SYNC_BURST, now
@@ -626,8 +594,8 @@ class Peer:
             self.records.append(record)
             self._progress_at = now
             out.committed.append(record)
-            if tentative.n in self._proposed_at:
-                self.commit_latencies.append(now - self._proposed_at.pop(tentative.n))
+            if self.step_clock is not None:
+                self.step_clock.committed(tentative.n, now)
             if self.on_commit is not None and self._step is not None:
                 self.on_commit(record, self._step)
             self._step_envelope = None
@@ -705,9 +673,9 @@ class Peer:
         assert tentative is not None
         self._step_envelope = envelope
         self._step = step
-        self._proposed_at[step.n] = now
         self._progress_at = now
-        self.proposals += 1
+        if self.step_clock is not None:
+            self.step_clock.proposed(step.n, now)
         ack = self._sign(Ack(self.replica.game, step.n, self.seat, tentative.hash))
         self._acks.setdefault(step.n, {})[self.seat] = (tentative.hash, ack)
         out.broadcast += [envelope, ack]

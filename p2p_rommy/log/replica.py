@@ -32,6 +32,7 @@ from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport, DeckParams, DeckPhase, DeckSeat, audit_round
 from p2p_rommy.deck.seat import DeckDue
 from p2p_rommy.engine.apply import apply, deal_layout, new_game, upcard_slot
+from p2p_rommy.engine.due import Due, DueKind, rules_due
 from p2p_rommy.engine.encoding import state_hash
 from p2p_rommy.engine.moves import (
     Discard,
@@ -47,7 +48,6 @@ from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
-from p2p_rommy.log.due import Due, DueKind
 from p2p_rommy.log.messages import (
     END_REASON_MAX,
     Ack,
@@ -153,15 +153,7 @@ class Replica:
             due = deck.due(seeds_due=self._round_over())
             if due is not None:
                 return _deck_due(due, deck.params.round_no)
-        phase = self.state.phase
-        if phase is Phase.BUY:
-            return Due(self.state.turn, DueKind.BUY, Phrase.of(N_("the result of the Køb!")))
-        if phase in (Phase.DRAW, Phase.PLAY):
-            return Due(self.state.turn, DueKind.MOVE, Phrase.of(N_("its move")))
-        if phase is Phase.REVEAL:
-            what = Phrase.of(N_("its hand at the end of the round"))
-            return Due(self.state.pending_reveals()[0], DueKind.REVEAL, what)
-        return None
+        return rules_due(self.state)
 
     def expected_proposer(self) -> int | None:
         """The one seat that may propose the next step (`due().seat`)."""

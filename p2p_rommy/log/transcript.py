@@ -6,7 +6,7 @@ later frame is a committed `Record` (the step's envelope and all ACK envelopes).
 A torn last frame (a crash in mid-write) fails its length or CRC and is reported,
 never misread. A bad frame with a good frame after it is not a torn tail but damage
 to the file, and is reported as such: nothing after it is ever silently dropped.
-Pure encoding here; the file lives in `p2p_rommy.storage`.
+Pure encoding here; the file lives in `p2p_rommy.seat.storage`.
 """
 
 from __future__ import annotations

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
-from prompt_toolkit.key_binding.key_bindings import KeyHandlerCallable, NotImplementedOrNone
+from prompt_toolkit.key_binding.key_bindings import KeyHandlerCallable
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.layout import (
     BufferControl,
@@ -28,6 +28,9 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
+
+if TYPE_CHECKING:  # prompt_toolkit defines it for the type checker only
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import _

@@ -8,7 +8,7 @@ time is passed in."""
 
 from __future__ import annotations
 
-from p2p_rommy.log.due import Due, DueKind
+from p2p_rommy.engine.due import Due, DueKind
 
 
 class DealEstimate:

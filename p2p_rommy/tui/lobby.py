@@ -22,8 +22,8 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
 from p2p_rommy.i18n import _
-from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.lobby import LobbyState, Member, table_code
+from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.tui.app import STYLE
 from p2p_rommy.wire.identity import fingerprint
 

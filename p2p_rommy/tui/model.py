@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from p2p_rommy.cards import composition, rank_name
 from p2p_rommy.engine.apply import apply, check_may_build
+from p2p_rommy.engine.due import mover
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
     Discard,
@@ -32,7 +33,7 @@ from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step
 from p2p_rommy.narrate import describe_move
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import Placed, interpretations, meld_name
-from p2p_rommy.session import Session
+from p2p_rommy.seat.session import Session
 from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
 
@@ -207,7 +208,7 @@ class ClientModel:
                 name=self.names[waiting.seat], what=waiting.what.say(_)
             )
             stalled = time.monotonic() - waiting.since
-            if stalled >= self.peer.stall_after:
+            if stalled >= self.peer.stall_watch.stall_after:
                 line += _(" for {seconds}s").format(seconds=f"{stalled:.0f}")
                 if self.replica.end_proposer(waiting.seat) == self.seat:
                     line += _(": e ends the game without them")
@@ -350,7 +351,7 @@ class ClientModel:
     def end_without_stalled(self) -> None:
         """Propose to end the game without the player the table has long waited for."""
         waiting = self.peer.waiting(time.monotonic())
-        if waiting is None or time.monotonic() - waiting.since < self.peer.stall_after:
+        if waiting is None or time.monotonic() - waiting.since < self.peer.stall_watch.stall_after:
             self.status = _("nobody has kept the table waiting long enough to end the game")
             return
         if self.replica.end_proposer(waiting.seat) != self.seat:
@@ -371,10 +372,9 @@ class ClientModel:
     def log_lines(self) -> list[str]:
         """The log with what arrived since: chat, refused input, stalls, notes."""
         peer = self.peer
-        new_chat = min(peer.chat_count - self._seen["chat"], len(peer.chat))
-        for seat, text in list(peer.chat)[len(peer.chat) - new_chat :]:
+        for seat, text in peer.chat.since(self._seen["chat"]):
             self.log.append(f"{self.names[seat]}: {text}")
-        self._seen["chat"] = peer.chat_count
+        self._seen["chat"] = peer.chat.count
         new_refused = peer.refused_count - self._seen["refused"]
         if new_refused > 0:  # one line however many; the reasons are in the log file
             self.log.append(
@@ -382,7 +382,8 @@ class ClientModel:
                     count=new_refused
                 )
             )
-        for stall in peer.stalls[self._seen["stalls"] :]:
+        stalls = peer.stall_watch.stalls
+        for stall in stalls[self._seen["stalls"] :]:
             self.log.append(
                 _("{name} has kept the table waiting for {seconds} s ({what})").format(
                     name=self.names[stall.seat],
@@ -392,9 +393,7 @@ class ClientModel:
             )
         for note in peer.notes[self._seen["notes"] :]:
             self.log.append(str(note))
-        self._seen.update(
-            refused=peer.refused_count, stalls=len(peer.stalls), notes=len(peer.notes)
-        )
+        self._seen.update(refused=peer.refused_count, stalls=len(stalls), notes=len(peer.notes))
         return list(self.log)
 
     def hide_scores(self) -> None:
@@ -433,7 +432,7 @@ class ClientModel:
         if not 0 < meld_number <= len(state.melds):
             self.status = _("there is no meld {number}").format(number=meld_number)
             return
-        if state.current_seat != self.seat or state.phase is not Phase.PLAY:
+        if mover(state) != self.seat or state.phase is not Phase.PLAY:
             self.status = _("wait for your turn (after drawing) to {doing}").format(doing=doing)
             return
         building = N_("laying off on the table") if kind is LayOff else N_("swapping a joker")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
+from p2p_rommy.engine.due import mover
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import N_, _
 from p2p_rommy.tui.model import LABELS, ClientModel
@@ -94,7 +95,7 @@ def opponents(model: ClientModel) -> StyleText:
     for seat, name in enumerate(model.names):
         if seat == model.seat:
             continue
-        mark = "▶ " if state.current_seat == seat else "  "
+        mark = "▶ " if mover(state) == seat else "  "
         over = model.replica.over  # after the end, everyone hangs up: not news
         link = "" if over or connected.get(seat, True) else _("  (disconnected)")
         opened = _("opened") if state.opened[seat] else _("not opened")

@@ -13,18 +13,22 @@ import hashlib
 import random
 import time
 from pathlib import Path
+from typing import Protocol
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import Record
-from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.peer import StepClock
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
-from p2p_rommy.session import Session
-from p2p_rommy.storage import GameStore
+from p2p_rommy.seat.opening import open_seat
+from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.storage import GameStore
 from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
+
+LOOPBACK = ("127.0.0.1", 0)
+"""Every in-process seat listens on loopback, on a port of its own."""
 
 
 def seeded_config(
@@ -47,6 +51,25 @@ def seeded_config(
     return config, identities
 
 
+class SeatClocks(Protocol):
+    """Hands each seat of a match its own `StepClock`."""
+
+    def watch(self, seat: int) -> StepClock: ...
+
+
+class FirstProposal:
+    """A `StepClock` that notes the peer's first proposal."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def proposed(self, n: int, now: float) -> None:
+        self.seen = True
+
+    def committed(self, n: int, now: float) -> None:
+        pass
+
+
 async def simulate_network(
     variant: str,
     players: int,
@@ -55,22 +78,25 @@ async def simulate_network(
     transcript: Path | None = None,
     timeout: float | None = None,
     bots: list[str] | None = None,
+    step_clock: SeatClocks | None = None,
 ) -> tuple[GameState, list[Record], list[Session]]:
+    """A whole match of bot seats in this process, over TCP on loopback; `step_clock`
+    times every seat's steps (the bench)."""
     config, identities = seeded_config(variant, players, house, seed)
     rng = random.Random(seed)
     sessions = []
     for s in range(players):
-        replica = SeatedReplica(
-            config, s, identities[s], StreamEntropy(b"simulate %d deck %d" % (seed, s))
-        )
         kind = bots[s] if bots else "random"
-        peer = Peer(replica, make_bot(kind, random.Random(rng.getrandbits(64))))
-        sessions.append(Session(peer, config))
-    addresses = {}
+        bot = make_bot(kind, random.Random(rng.getrandbits(64)))
+        entropy = StreamEntropy(b"simulate %d deck %d" % (seed, s))
+        sessions.append(
+            await open_seat(config, identities[s], bot, listen=LOOPBACK, entropy=entropy)
+        )
+    addresses = {s: [session.address] for s, session in enumerate(sessions)}
     for s, session in enumerate(sessions):
-        addresses[s] = [await session.listen("127.0.0.1", 0)]
-    for session in sessions:
         session.connect(addresses)
+        if step_clock is not None:
+            session.peer.step_clock = step_clock.watch(s)
     finals = await asyncio.gather(*(session.run(timeout) for session in sessions))
     frozen = [s.peer.frozen for s in sessions if s.peer.frozen]
     if frozen:
@@ -97,21 +123,18 @@ async def measure_resume(directory: Path, variant: str = "lp", players: int = 4)
     genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
     victim = 1
 
-    def session_for(
-        seat: int, store: GameStore, replica: SeatedReplica, records: list[Record] | None = None
-    ) -> Session:
-        bot = make_bot("normal", random.Random(seat))
-        return Session(Peer(replica, bot, records=records), config, store)
-
     sessions = []
     for seat in range(players):
         store = GameStore(directory / str(seat), config.game_id)
         store.begin(genesis)
         entropy = StreamEntropy(b"resume bench %d" % seat)
+        bot = make_bot("normal", random.Random(seat))
         sessions.append(
-            session_for(seat, store, SeatedReplica(config, seat, identities[seat], entropy))
+            await open_seat(
+                config, identities[seat], bot, listen=LOOPBACK, store=store, entropy=entropy
+            )
         )
-    addresses = {s: [await session.listen("127.0.0.1", 0)] for s, session in enumerate(sessions)}
+    addresses = {s: [session.address] for s, session in enumerate(sessions)}
     for session in sessions:
         session.connect(addresses)
         session.start()
@@ -125,16 +148,21 @@ async def measure_resume(directory: Path, variant: str = "lp", players: int = 4)
         await sessions[victim].close()
         started = time.perf_counter()
         store = GameStore(directory / str(victim), config.game_id)
-        saved = store.load()
-        replica = SeatedReplica(config, victim, identities[victim], seeds=saved.seeds)
-        for record in saved.records:
-            replica.restore(record.step, record.acks)
-        resumed = session_for(victim, store, replica, saved.records)
+        bot = make_bot("normal", random.Random(victim))
+        resumed = await open_seat(
+            config,
+            identities[victim],
+            bot,
+            listen=addresses[victim][0],
+            addresses=addresses,
+            store=store,
+            saved=store.load(),
+        )
         sessions[victim] = resumed
-        await resumed.listen(*addresses[victim][0])
-        resumed.connect(addresses)
+        proposed = FirstProposal()
+        resumed.peer.step_clock = proposed
         resumed.start()
-        while resumed.peer.proposals == 0:
+        while not proposed.seen:
             await asyncio.sleep(0.001)
         return time.perf_counter() - started
     finally:

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from p2p_rommy.limits import LOG_FILE_BYTES, LOG_FILES_KEPT
-from p2p_rommy.storage import private_dir
+from p2p_rommy.seat.storage import private_dir
 
 LOG_NAME = "rommy.log"
 

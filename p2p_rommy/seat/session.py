@@ -37,7 +37,7 @@ from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Output, Peer
 from p2p_rommy.net.mesh import Mesh
-from p2p_rommy.storage import GameStore
+from p2p_rommy.seat.storage import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +85,14 @@ class Session:
         self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
     ) -> tuple[str, int]:
         return await self.mesh.listen(host, port, sock)
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """Where this seat listens (after `listen`)."""
+        address = self.mesh.address
+        if address is None:
+            raise RuntimeError("listen() first")
+        return address
 
     def connect(self, addresses: dict[int, list[tuple[str, int]]]) -> None:
         self.mesh.connect(addresses)

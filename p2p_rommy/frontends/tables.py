@@ -1,8 +1,10 @@
-"""Headless seats: ``rommy host|join --bot`` play a real table without the client.
+"""``rommy host``, ``join`` and ``resume``: one flow for each, with two front-ends.
 
-The lobby gathers the players and the signed config; then this seat's session
-plays with a bot until the match ends, writes the transcript under the data dir,
-and prints the final score sheet.
+Each flow loads this player's identity, opens its game listener and gathers the table
+(the lobby: advertise or find, admit, the joint coin, the signed config) or, for a
+resume, reads the seat's files. Then the front-end takes the seat: with ``--bot`` a
+bot plays headless until the match ends and the final score sheet is printed (here);
+without, the full-screen client shows the lobby and the game (`seat/screen.py`).
 """
 
 from __future__ import annotations
@@ -17,11 +19,8 @@ from typing import Any
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine.view import Player
-from p2p_rommy.errors import ConfigError, ProtocolError
-from p2p_rommy.known_players import KnownPlayers
+from p2p_rommy.errors import ConfigError
 from p2p_rommy.limits import END_AFTER_S
-from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.narrate import score_sheet
 from p2p_rommy.net.discovery import TableAd, find_tables, local_addresses
 from p2p_rommy.net.lobby import (
@@ -34,9 +33,10 @@ from p2p_rommy.net.lobby import (
     proven_creator,
 )
 from p2p_rommy.rules.variants import ruleset
-from p2p_rommy.seating import SeatOptions, game_socket, load_identity, open_session
-from p2p_rommy.session import Session
-from p2p_rommy.storage import GameStore, find_game
+from p2p_rommy.seat.known_players import KnownPlayers
+from p2p_rommy.seat.opening import SeatOptions, game_socket, load_identity, open_seat, open_session
+from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.storage import GameStore, find_game
 from p2p_rommy.wire.identity import Identity, fingerprint
 from p2p_rommy.wire.text import inert, printable
 
@@ -80,7 +80,7 @@ async def host_table(
         identity, options.name, settings, addresses, options.interface, start_when, seated
     )
     if options.bot is None:
-        from p2p_rommy.netclient import host_in_client
+        from p2p_rommy.frontends.screen import host_in_client
 
         return await host_in_client(options, identity, lobby, rules, sock)
     lobby_port = await lobby.listen(options.interface or "0.0.0.0")
@@ -112,7 +112,7 @@ async def join_named_table(
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
     if options.bot is None:
-        from p2p_rommy.netclient import join_in_client
+        from p2p_rommy.frontends.screen import join_in_client
 
         return await join_in_client(
             options, identity, target, lobby, addresses, sock, creator=creator
@@ -200,7 +200,7 @@ async def resume_game(options: SeatOptions, game: str) -> int:
     """Restart this seat of a game from its transcript and secrets, catch up from the
     others (checking every step and ACK), and play on."""
     if options.bot is None:
-        from p2p_rommy.netclient import play_in_client
+        from p2p_rommy.frontends.screen import play_in_client
 
         session, _ = await resumed_session(options, game, None, None)
         return await play_in_client(session, options.ascii_only, four_colour=options.four_colour)
@@ -227,23 +227,22 @@ async def resumed_session(
         raise ConfigError(f"this identity holds no seat in game {directory.name[:16]}")
     if saved.repaired:
         _say(saved.repaired)
-    replica = SeatedReplica(config, seat, identity, seeds=saved.seeds)
-    try:
-        for record in saved.records:
-            replica.restore(record.step, record.acks)
-    except ProtocolError as error:
-        raise ConfigError(f"the saved transcript does not replay: {error}") from None
     own = saved.addresses.get(seat, [])
-    port = own[0][1] if own else 0
-    sock = game_socket(options.interface, port)
+    sock = game_socket(options.interface, own[0][1] if own else 0)
+    session = await open_seat(
+        config,
+        identity,
+        player,
+        listen=sock,
+        addresses=saved.addresses,
+        store=store,
+        saved=saved,
+        end_after=end_after,
+    )
     _say(
         f"resuming game {config.game_id.hex()[:16]} as seat {seat + 1} "
-        f"({config.seats[seat].name}) at step {replica.n}; catching up"
+        f"({config.seats[seat].name}) at step {session.peer.replica.n}; catching up"
     )
-    peer = Peer(replica, player, records=saved.records, end_after=end_after)
-    session = Session(peer, config, store)
-    await session.listen(sock=sock)
-    session.connect(saved.addresses)
     return session, store
 
 

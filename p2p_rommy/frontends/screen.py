@@ -2,7 +2,7 @@
 starts, then the game screen on this seat's network session.
 
 I/O glue only: the lobby protocol is `p2p_rommy.lobby`, the session
-`p2p_rommy.session`, the screens `p2p_rommy.tui`.
+`p2p_rommy.seat.session`, the screens `p2p_rommy.tui`.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from p2p_rommy.known_players import KnownPlayers
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
-from p2p_rommy.seating import SeatOptions, open_session
-from p2p_rommy.session import Session
+from p2p_rommy.seat.known_players import KnownPlayers
+from p2p_rommy.seat.opening import SeatOptions, open_session
+from p2p_rommy.seat.session import Session
 from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
 from p2p_rommy.wire.identity import Identity
 

@@ -15,11 +15,10 @@ from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
-from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import Genesis
-from p2p_rommy.session import Session
-from p2p_rommy.storage import GameStore
+from p2p_rommy.seat.opening import open_seat
+from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.storage import GameStore
 from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Entropy, Identity
 
@@ -64,11 +63,17 @@ async def local_table(
     sessions = []
     for seat in range(players):
         player = None if seat == 0 else make_bot(bots[seat - 1], random.Random(rng.getrandbits(64)))
-        replica = SeatedReplica(config, seat, identities[seat], entropies[seat])
-        sessions.append(Session(Peer(replica, player), config, store if seat == 0 else None))
-    addresses = {
-        seat: [await session.listen("127.0.0.1", 0)] for seat, session in enumerate(sessions)
-    }
+        sessions.append(
+            await open_seat(
+                config,
+                identities[seat],
+                player,
+                listen=("127.0.0.1", 0),
+                store=store if seat == 0 else None,
+                entropy=entropies[seat],
+            )
+        )
+    addresses = {seat: [session.address] for seat, session in enumerate(sessions)}
     for session in sessions:
         session.connect(addresses)
     if store is not None:

@@ -1,0 +1,135 @@
+"""Seating a player at a table: its identity, its options, its game listener, and the
+one way a seat is opened (`open_seat`: replica, peer, session, listening, dialling) for
+every front-end (`frontends/`: bots, the full-screen client, `rommy play`) and the
+in-process matches (`loopback_match`)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from p2p_rommy.config import GameConfig
+from p2p_rommy.engine.view import Player
+from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.limits import STALL_AFTER_S
+from p2p_rommy.lobby import Started
+from p2p_rommy.log.peer import Peer
+from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.net.discovery import local_addresses
+from p2p_rommy.seat.known_players import KnownPlayers
+from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.storage import GameStore, SavedGame, check_private, private_dir
+from p2p_rommy.wire.identity import Entropy, Identity
+
+
+def load_identity(data_dir: Path) -> Identity:
+    """This player's long-term key, made on first use and kept at mode 0600."""
+    path = Path(data_dir) / "identity"
+    if path.exists():
+        check_private(path, "identity key")
+        data = path.read_bytes()
+        if len(data) != 32:
+            raise ConfigError(f"{path} is not a p2p-rommy identity (expected 32 bytes)")
+        return Identity(data)
+    private_dir(path.parent)
+    identity = Identity.generate()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as file:
+        file.write(identity.private_bytes)
+    return identity
+
+
+@dataclass
+class SeatOptions:
+    name: str
+    data_dir: Path
+    interface: str | None
+    bot: str | None
+    """A bot level, or None for the full-screen client."""
+    ascii_only: bool = False
+    four_colour: bool = False
+    """Four suit colours in the client (colour-blind safe)."""
+
+
+def game_socket(interface: str | None, port: int = 0) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((interface or "0.0.0.0", port))
+    except OSError as error:
+        sock.close()
+        raise ConfigError(f"cannot listen on port {port}: {error}") from None
+    sock.listen(16)
+    sock.setblocking(False)
+    return sock
+
+
+async def open_seat(
+    config: GameConfig,
+    identity: Identity,
+    player: Player | None,
+    *,
+    listen: socket.socket | tuple[str, int],
+    addresses: Mapping[int, list[tuple[str, int]]] | None = None,
+    store: GameStore | None = None,
+    saved: SavedGame | None = None,
+    entropy: Entropy = secrets.token_bytes,
+    stall_after: float = STALL_AFTER_S,
+    end_after: float | None = None,
+) -> Session:
+    """This seat of `config` opened: its replica (with `saved`, a restart: its transcript
+    replayed, every signature, proof and ACK checked, and its round seeds), its peer
+    (moves from `player`, or from the client when None), its session (keeping its
+    files in `store`), listening on `listen` and — given `addresses` — dialling the
+    others. Not started: `session.start()` or `session.run()`."""
+    seat = config.seat_of(identity.public_key)
+    if seat is None:
+        raise ConfigError(f"this identity holds no seat in game {config.game_id.hex()[:16]}")
+    if saved is None:
+        replica = SeatedReplica(config, seat, identity, entropy)
+    else:
+        replica = SeatedReplica(config, seat, identity, entropy, seeds=saved.seeds)
+        try:
+            for record in saved.records:
+                replica.restore(record.step, record.acks)
+        except ProtocolError as error:
+            raise ConfigError(f"the saved transcript does not replay: {error}") from None
+    records = None if saved is None else saved.records
+    peer = Peer(replica, player, stall_after, records=records, end_after=end_after)
+    session = Session(peer, config, store)
+    if isinstance(listen, socket.socket):
+        await session.listen(sock=listen)
+    else:
+        await session.listen(*listen)
+    if addresses is not None:
+        session.connect(dict(addresses))
+    return session
+
+
+async def open_session(
+    options: SeatOptions,
+    identity: Identity,
+    started: Started,
+    sock: socket.socket,
+    player: Player | None,
+    end_after: float | None,
+) -> tuple[Session, GameStore]:
+    """This seat's session for a started game: files begun, listening, dialing."""
+    config = started.config
+    seat = config.seat_of(identity.public_key)
+    assert seat is not None
+    store = GameStore(options.data_dir, config.game_id)
+    store.begin(started.genesis)
+    addresses = dict(started.addresses)
+    port = sock.getsockname()[1]
+    addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
+    store.save_addresses(addresses)
+    KnownPlayers(options.data_dir).remember((s.name, s.public_key) for s in config.seats)
+    session = await open_seat(
+        config, identity, player, listen=sock, addresses=addresses, store=store, end_after=end_after
+    )
+    return session, store
