@@ -37,13 +37,13 @@ def test_chat_and_catch_up_floods_are_refused_beyond_the_limit():
     sign, game = flooder.replica.identity.sign, flooder.replica.game
     for i in range(50):
         peer.receive(sign(Chat(game, 2, f"spam {i}").encode()), now=1.0, via=2)
-    assert len(peer.chat) == CHAT_BURST
+    assert len(peer.chat.lines) == CHAT_BURST
     answered = [peer.receive(sign(Sync(game, 2, 0, True).encode()), 1.0, 2) for _ in range(50)]
     assert sum(1 for out in answered if out.direct) == SYNC_BURST
     assert sum("too often" in r for r in peer.refused) == 50 - SYNC_BURST
     assert peer.frozen is None
     peer.receive(sign(Chat(game, 2, "later").encode()), now=10.0, via=2)
-    assert peer.chat[-1] == (2, "later")  # the rate refills
+    assert peer.chat.lines[-1] == (2, "later")  # the rate refills
 
 
 def test_a_link_that_falls_too_far_behind_is_cut_and_its_queue_dropped():

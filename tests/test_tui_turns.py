@@ -186,13 +186,13 @@ def test_chat_by_keys_reaches_the_other_peers():
             keys.send_text("godt spil AQ\r")  # letters go to the chat line, not the hand
             bot = others[0].peer
             async with asyncio.timeout(30):
-                while not bot.chat:
+                while not bot.chat.lines:
                     await asyncio.sleep(0.05)
             assert not model.selected and not model.chatting
         return model, bot
 
     model, bot = asyncio.run(main())
-    assert list(bot.chat) == [(0, "godt spil AQ")]  # signed by seat 0, received by the bot's peer
+    assert list(bot.chat.lines) == [(0, "godt spil AQ")]  # signed by seat 0, the bot got it
     assert "Ann: godt spil AQ" in model.log_lines()
 
 

@@ -61,7 +61,7 @@ def test_chat_and_nack_reasons_from_the_network_are_inert():
     line = "hi\n<Bo> I saw your hand\x1b[2J\u202e"
     envelope = sender.replica.identity.sign(Chat(sender.replica.game, 0, line).encode())
     peer.receive(envelope, via=0)
-    seat, shown = peer.chat[-1]
+    seat, shown = peer.chat.lines[-1]
     assert seat == 0 and shown.isprintable() and "\n" not in shown
     assert "<Bo> I saw your hand" in shown and "\\x1b" in shown
 

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.engine.due import mover
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import StepClock
@@ -142,7 +143,7 @@ async def measure_resume(directory: Path, variant: str = "lp", players: int = 4)
     try:
         while True:
             state = sessions[victim].peer.replica.state
-            if state.phase is Phase.PLAY and state.turn == before and state.round_index == 1:
+            if state.phase is Phase.PLAY and mover(state) == before and state.round_index == 1:
                 break
             await asyncio.sleep(0.001)
         await sessions[victim].close()
