@@ -14,10 +14,11 @@ from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.entropy import StreamEntropy
 from tests.fault_proxy import FaultProxy, Faults
-from tests.loopback import seat_on_loopback, transcript_of
 
 
-async def faulty_match(variant: str, house: dict[str, str], seed: int, faults: Faults):
+async def faulty_match(
+    variant: str, house: dict[str, str], seed: int, faults: Faults, loopback_table, transcript
+):
     config, identities = seeded_config(variant, 3, house, seed)
     proxies = []
 
@@ -28,7 +29,7 @@ async def faulty_match(variant: str, house: dict[str, str], seed: int, faults: F
         proxies.append(proxy)
         return await proxy.listen()
 
-    sessions = await seat_on_loopback(
+    sessions = await loopback_table(
         config,
         identities,
         entropy=lambda seat: StreamEntropy(b"faults %d" % seat),
@@ -44,7 +45,7 @@ async def faulty_match(variant: str, house: dict[str, str], seed: int, faults: F
             await session.close()
         for proxy in proxies:
             await proxy.close()
-    transcripts = [transcript_of(config, identities, s.peer.records) for s in sessions]
+    transcripts = [transcript(config, identities, s.peer.records) for s in sessions]
     counts = sum((proxy.counts for proxy in proxies), start=proxies[0].counts.__class__())
     return sessions, transcripts, counts
 
@@ -54,8 +55,12 @@ async def faulty_match(variant: str, house: dict[str, str], seed: int, faults: F
     [("rummy", {"target_score": "1"}, 5), ("romme", {"fixed_deals": "1"}, 6)],
     ids=["rummy", "romme"],
 )
-def test_a_match_through_lossy_links_finishes_without_divergence(variant, house, seed):
-    sessions, transcripts, counts = asyncio.run(faulty_match(variant, house, seed, Faults()))
+def test_a_match_through_lossy_links_finishes_without_divergence(
+    variant, house, seed, loopback_table, transcript
+):
+    sessions, transcripts, counts = asyncio.run(
+        faulty_match(variant, house, seed, Faults(), loopback_table, transcript)
+    )
     assert all(s.peer.frozen is None for s in sessions), [s.peer.frozen for s in sessions]
     assert all(s.peer.replica.over for s in sessions)
     assert transcripts[0] == transcripts[1] == transcripts[2]

@@ -14,16 +14,15 @@ from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.entropy import StreamEntropy
-from tests.loopback import seat_on_loopback
 from tests.test_limits import rss_mb
 
 FLOOD = 2000
 """Envelopes of each kind the flooder sends (in batches below the outbox cap)."""
 
 
-async def flooded_match() -> tuple[list[Session], float, int]:
+async def flooded_match(loopback_table) -> tuple[list[Session], float, int]:
     config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 8)
-    sessions = await seat_on_loopback(
+    sessions = await loopback_table(
         config,
         identities,
         entropy=lambda seat: StreamEntropy(b"flood %d" % seat),
@@ -59,8 +58,8 @@ async def flooded_match() -> tuple[list[Session], float, int]:
     return sessions, grown, refused
 
 
-def test_a_seat_flooded_over_tcp_keeps_its_memory_and_its_game():
-    sessions, grown, refused = asyncio.run(flooded_match())
+def test_a_seat_flooded_over_tcp_keeps_its_memory_and_its_game(loopback_table):
+    sessions, grown, refused = asyncio.run(flooded_match(loopback_table))
     assert grown < 20, grown
     assert refused >= 20  # the flood was refused (and the link cut after MAX_STRIKES)
     assert all(s.peer.frozen is None for s in sessions), [s.peer.frozen for s in sessions]

@@ -23,7 +23,6 @@ from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.entropy import StreamEntropy
 from p2p_rommy.wire.identity import Identity
-from tests.loopback import seat_on_loopback
 
 
 def nested(depth: int) -> bytes:
@@ -119,9 +118,9 @@ async def attack(address, config, identities, victim: Session) -> dict[str, obje
     return results
 
 
-async def hostile_match():
+async def hostile_match(loopback_table):
     config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 8)
-    sessions = await seat_on_loopback(
+    sessions = await loopback_table(
         config,
         identities,
         entropy=lambda seat: StreamEntropy(b"hostile %d" % seat),
@@ -138,8 +137,8 @@ async def hostile_match():
     return sessions, results
 
 
-def test_hostile_input_is_refused_and_the_honest_match_finishes():
-    sessions, results = asyncio.run(hostile_match())
+def test_hostile_input_is_refused_and_the_honest_match_finishes(loopback_table):
+    sessions, results = asyncio.run(hostile_match(loopback_table))
     for what in ("random bytes", "oversize length", "bad msgpack", "deep nesting", "wrong shape"):
         assert results[what] is True, (what, results)  # the peer hung up
     assert results["unseated key"] and results["unseated key refused"], results

@@ -20,7 +20,6 @@ from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.storage import GameStore
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.entropy import StreamEntropy
-from tests.loopback import seat_on_loopback, transcript_of
 
 
 def in_deck_phase(phase: str):
@@ -172,9 +171,9 @@ def test_a_peer_that_crashes_resumes_and_the_match_finishes(tmp_path, moment):
     assert report.steps > crashed_at
 
 
-async def crash_for_good(tmp_path):
+async def crash_for_good(loopback_table):
     config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 6)
-    sessions = await seat_on_loopback(
+    sessions = await loopback_table(
         config,
         identities,
         entropy=lambda seat: StreamEntropy(b"gone %d" % seat),
@@ -195,14 +194,14 @@ async def crash_for_good(tmp_path):
     return config, identities, rest
 
 
-def test_the_others_end_the_game_without_a_seat_that_never_returns(tmp_path):
-    config, identities, rest = asyncio.run(crash_for_good(tmp_path))
+def test_the_others_end_the_game_without_a_seat_that_never_returns(loopback_table, transcript):
+    config, identities, rest = asyncio.run(crash_for_good(loopback_table))
     one, two = (s.peer for s in rest)
     assert one.records == two.records and one.frozen is None and two.frozen is None
     assert one.replica.ended[0] == 0 and "did not come back" in one.replica.ended[1]
     last = one.records[-1]
     assert last.acks[0] == b"" and all(last.acks[1:])  # signed by everyone but seat 0
-    report = verify_transcript(transcript_of(config, identities, one.records))
+    report = verify_transcript(transcript(config, identities, one.records))
     assert report.fair and report.finished, report.text()
     assert "did not come back" in report.text()
 
