@@ -79,6 +79,18 @@ def game_code(text: str) -> str:
     return code
 
 
+def answered_after(name: str, key: str, shown: str) -> float | None:
+    """Seconds from sending `key` until the screen shows `shown` (polled every 5 ms,
+    through tmux: an upper bound), or None after 10 s."""
+    pressed = time.monotonic()
+    tmux("send-keys", "-t", name, key)
+    while time.monotonic() - pressed < 10:
+        if shown in screen(name):
+            return time.monotonic() - pressed
+        time.sleep(0.005)
+    return None
+
+
 def need_tmux() -> None:
     if shutil.which("tmux") is None:
         if os.environ.get("CI") == "true":
@@ -183,23 +195,9 @@ def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tm
     try:
         wait_for(name, lambda t: "Shuffling and dealing" in t or "A:" in t, timeout=60)
         dealing = "A:" not in screen(name)
-        pressed = time.monotonic()
+        latency = answered_after(name, "?", "Help (? closes)")
         tmux("send-keys", "-t", name, "?")
-        latency = None
-        while time.monotonic() - pressed < 10:
-            if "Help (? closes)" in screen(name):
-                latency = time.monotonic() - pressed
-                break
-            time.sleep(0.005)
-        tmux("send-keys", "-t", name, "?")
-        pressed = time.monotonic()
-        tmux("send-keys", "-t", name, "C-c")  # Ctrl-C asks before it quits, at once
-        interrupt = None
-        while time.monotonic() - pressed < 10:
-            if "Quit the game?" in screen(name):
-                interrupt = time.monotonic() - pressed
-                break
-            time.sleep(0.005)
+        interrupt = answered_after(name, "C-c", "Quit the game?")  # asks before it quits
         tmux("send-keys", "-t", name, "n")
         text = wait_for(name, lambda t: len(hand_of(t)) >= 11, timeout=120)
         first_hand = time.monotonic() - started
