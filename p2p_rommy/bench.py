@@ -402,7 +402,12 @@ def _verify(quick: bool) -> Figures:
     from p2p_rommy.seat.loopback_match import simulate_network
     from p2p_rommy.verify import verify_transcript
     from p2p_rommy.wire.codec import unpack
-    from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
+    from p2p_rommy.wire.identity import (
+        Identity,
+        forget_verified_signatures,
+        open_envelope,
+        roster_of,
+    )
 
     variant, players, house = ("rummy", 3, {"target_score": "20"}) if quick else ("lp", 4, {})
     with tempfile.TemporaryDirectory() as directory:
@@ -425,6 +430,7 @@ def _verify(quick: bool) -> Figures:
         open_envelope(sealed, roster)
     signature_unit = (time.perf_counter() - started) / 500
     forget_verified()  # the match just played checked these proofs in this process
+    forget_verified_signatures()  # and these signatures
     with _CountingGroup() as counted:
         started = time.perf_counter()
         report = verify_transcript(data)

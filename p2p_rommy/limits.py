@@ -112,6 +112,10 @@ EVIDENCE_KEPT = 16
 """Pairs of contradicting signed messages kept as proof (more prove nothing new)."""
 REFUSED_KEPT = 200
 """Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
+VERIFIED_SIGNATURES_KEPT = 16384
+"""Signatures remembered as verified in one process (a 32-byte fingerprint of key,
+signature and message each): an envelope is checked once, not again by the deck layer,
+the round audit or the other seats of the same process."""
 VERIFIED_PROOFS_KEPT = 4096
 """Shuffle proofs remembered as verified in one process (a fingerprint each, 32 bytes):
 seats sharing a process check each proof once."""

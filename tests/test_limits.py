@@ -13,7 +13,7 @@ from p2p_rommy.net.handshake import handshake
 from p2p_rommy.net.lobby import MESSAGE, LobbyHost, TableSettings, join_entry
 from p2p_rommy.net.mesh import Mesh
 from p2p_rommy.rules import ruleset
-from p2p_rommy.wire.codec import pack
+from p2p_rommy.wire.codec import pack, unpack
 from p2p_rommy.wire.identity import Identity
 from tests.peer_table import PeerTable
 
@@ -187,3 +187,30 @@ def test_timing_constants_live_only_in_the_limits_module():
         if re.match(r"[A-Z][A-Z0-9_]*_(S|MS)\s*[:=]", line)
     ]
     assert not elsewhere, elsewhere
+
+
+def test_a_signature_is_verified_once_per_process_and_a_changed_one_always(monkeypatch):
+    """Performance issue: each envelope's signature is checked once (the step, the deck
+    message in it, the audit and the other local seats open the same bytes); only
+    successes are remembered, so a changed message under a good signature is checked."""
+    from p2p_rommy.wire import identity as module
+
+    calls = []
+    real = module.crypto_sign_open
+
+    def counted(signed: bytes, key: bytes) -> bytes:
+        calls.append(key)
+        return real(signed, key)
+
+    monkeypatch.setattr(module, "crypto_sign_open", counted)
+    module.forget_verified_signatures()
+    signer = Identity.generate()
+    message = module.SIGNATURE_DOMAIN + b"a body"
+    signature = unpack(signer.sign(b"a body"))[3]
+    assert module.verify_signature(signer.public_key, signature, message)
+    assert module.verify_signature(signer.public_key, signature, message)
+    assert len(calls) == 1  # the second check was remembered
+    changed = module.SIGNATURE_DOMAIN + b"another body"
+    assert not module.verify_signature(signer.public_key, signature, changed)
+    assert not module.verify_signature(signer.public_key, signature, changed)
+    assert len(calls) == 3  # failures are never remembered
