@@ -5,6 +5,7 @@ in-process matches (`loopback_match`)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
@@ -91,13 +92,8 @@ async def open_seat(
         raise ConfigError(f"this identity holds no seat in game {config.game_id.hex()[:16]}")
     if saved is None:
         replica = SeatedReplica(config, seat, identity, entropy)
-    else:
-        replica = SeatedReplica(config, seat, identity, entropy, seeds=saved.seeds)
-        try:
-            for record in saved.records:
-                replica.restore(record.step, record.acks)
-        except ProtocolError as error:
-            raise ConfigError(f"the saved transcript does not replay: {error}") from None
+    else:  # every proof of the transcript is checked again: off the event loop
+        replica = await asyncio.to_thread(_restored, config, seat, identity, entropy, saved)
     records = None if saved is None else saved.records
     peer = Peer(replica, player, stall_after, records=records, end_after=end_after)
     session = Session(peer, config, store)
@@ -108,6 +104,19 @@ async def open_seat(
     if addresses is not None:
         session.connect(dict(addresses))
     return session
+
+
+def _restored(
+    config: GameConfig, seat: int, identity: Identity, entropy: Entropy, saved: SavedGame
+) -> SeatedReplica:
+    """This seat's replica replayed from its saved transcript and seeds."""
+    replica = SeatedReplica(config, seat, identity, entropy, seeds=saved.seeds)
+    try:
+        for record in saved.records:
+            replica.restore(record.step, record.acks)
+    except ProtocolError as error:
+        raise ConfigError(f"the saved transcript does not replay: {error}") from None
+    return replica
 
 
 async def open_session(
