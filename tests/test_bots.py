@@ -95,3 +95,19 @@ def test_bot_kinds_parse():
         parse_bots("easy,easy,easy", 2)
     with pytest.raises(ValueError):
         HeuristicBot("genius")
+
+
+def test_a_bot_does_not_take_the_discard_for_ever():
+    """Found live: three normal bots in lp's last round passed 7♣ round the table for
+    13 minutes (each took it and threw it back; lp lets a taken card be discarded), a
+    26,000-step transcript and no end. After three discards taken in a row without
+    melding, a bot draws from the stock."""
+    from p2p_rommy.engine.moves import DrawStock, TakeDiscard
+    from tests.helpers import scripted_table
+
+    table = scripted_table("rummy", 3, {1: "7S 7H 2D 4C 9H JS KD"}, upcard="7D")
+    view = table.view(1)
+    bot = HeuristicBot("normal", random.Random(1))
+    chosen = [type(bot.choose(view)) for _ in range(5)]  # the same offer, turn after turn
+    assert chosen[:4] == [TakeDiscard, TakeDiscard, TakeDiscard, DrawStock], chosen
+    assert chosen[4] is TakeDiscard  # drawing from the stock starts the count again

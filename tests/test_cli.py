@@ -102,7 +102,10 @@ def test_bench_deck_quick_json(capsys):
     figures = json.loads(out)
     assert code == 0 and figures["deck.scalarmult_us"] > 0
     assert figures["deck.setup.3x12.mults"] > 3 * 64 * 12  # at least the shuffle proofs
-    assert 0.5 < figures["deck.setup.3x12.ratio"] < 3
+    # wall time over the serial time of the counted multiplications: the shadows of a proof
+    # run on every core, so it can fall well under 1 (0.39 seen on 2 loaded cores); far
+    # under that, the floor would count work that was never timed
+    assert 0.1 < figures["deck.setup.3x12.ratio"] < 3
 
 
 def test_bench_engine_json(capsys):

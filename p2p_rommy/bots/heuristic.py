@@ -45,6 +45,9 @@ from p2p_rommy.rules.melds import Meld, MeldKind, joker_targets
 LEVELS = ("easy", "normal", "hard")
 
 
+IDLE_TAKES_MAX = 3
+
+
 class HeuristicBot:
     def __init__(self, level: str = "normal", rng: random.Random | None = None) -> None:
         if level not in LEVELS:
@@ -54,6 +57,10 @@ class HeuristicBot:
         self.taken_by_next: list[int] = []
         """Card ids the next player took from the discard pile (hard)."""
         self._last_discard: tuple[int, int | None] | None = None
+        self._idle_takes = 0
+        """Discards taken in a row without melding since: bots that only ever take the
+        discard and throw another back can pass cards round the table for ever (seen in
+        lp's last round, where no contract is met), so after `IDLE_TAKES_MAX` it draws."""
 
     # --- the two questions a player answers ---------------------------------------
 
@@ -63,8 +70,15 @@ class HeuristicBot:
         if not moves:
             raise ValueError(f"seat {view.seat} has nothing to do now")
         if view.state.phase is Phase.DRAW:
-            return self._draw(view, moves)
-        return self._play(view, moves)
+            move = self._draw(view, moves)
+            if isinstance(move, TakeDiscard) and self._idle_takes >= IDLE_TAKES_MAX:
+                move = next(m for m in moves if isinstance(m, DrawStock))
+            self._idle_takes = self._idle_takes + 1 if isinstance(move, TakeDiscard) else 0
+            return move
+        move = self._play(view, moves)
+        if isinstance(move, LayDown | LayOff | SwapJoker):
+            self._idle_takes = 0
+        return move
 
     def wants_buy(self, view: View) -> bool:
         state = view.state
