@@ -90,7 +90,10 @@ async def drive(variant, bots, house, seed, done, want_lay_off=False, buy=False,
                 ):
                     keys.send_text("k" if buy else "p")  # Køb! or pass
                 else:
-                    pressed = keys_for_turn(model, want_lay_off)
+                    try:
+                        pressed = keys_for_turn(model, want_lay_off)
+                    except ValueError:  # a drawn card's shares still in flight (worker
+                        pressed = ""  # thread): the next look sees it committed
                     if pressed and (replica.n, pressed) != last:
                         last = (replica.n, pressed)
                         keys.send_text(pressed)
