@@ -131,7 +131,9 @@ def test_sigkill_then_rommy_resume_finishes_the_match(tmp_path, moment):
     assert transcripts[0] == transcripts[1] == transcripts[2]
     report = verify_transcript(transcripts[0])
     assert report.fair and report.finished, report.text()
-    kinds = [step_kind(transcripts[0], n) for n in range(crashed_at + 1, crashed_at + 8)]
+    steps = len(split_frames(transcripts[0][len(MAGIC) :]).frames) - 1
+    after = range(crashed_at + 1, min(crashed_at + 8, steps + 1))  # a match may end sooner
+    kinds = [step_kind(transcripts[0], n) for n in after]
     if moment == "buy window":  # the drawn card's shares come first, then the resolution
         assert next(k for k in kinds if k != "deck/shares") == "buy", kinds
     else:
