@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
+from p2p_rommy.deck import DeckSeat
 from p2p_rommy.engine.apply import apply, new_game
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
@@ -21,6 +23,8 @@ from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.simulate import play_match, random_players
 
 Figures = dict[str, float]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def _engine(quick: bool) -> Figures:
@@ -52,51 +56,194 @@ def _engine(quick: bool) -> Figures:
 
 
 def _unit_costs(samples: int = 1000) -> tuple[float, float]:
-    """Seconds per variable-base and per fixed-base scalar multiplication, on fresh points."""
+    """CPU seconds per variable-base multiplication: the deck group's, and the fixed
+    yardstick (an edwards25519 multiplication through libsodium, the v2 group), on
+    fresh points; each the median of five batches, so one disturbed batch does not
+    move the figures measured against it."""
     import hashlib
+    import statistics
+
+    from nacl import bindings as sodium
 
     from p2p_rommy.deck import group
 
-    points = [group.from_uniform(hashlib.sha256(b"bench%d" % i).digest()) for i in range(samples)]
-    scalars = [group.hash_to_scalar(b"bench scalar", i.to_bytes(4, "big")) for i in range(samples)]
-    started = time.perf_counter()
-    for scalar, point in zip(scalars, points, strict=True):
-        group.mul(scalar, point)
-    variable = (time.perf_counter() - started) / samples
-    started = time.perf_counter()
-    for scalar in scalars:
-        group.mul_base(scalar)
-    fixed = (time.perf_counter() - started) / samples
-    return variable, fixed
+    def median_cost(
+        call: Callable[[bytes, bytes], bytes], pairs: list[tuple[bytes, bytes]]
+    ) -> float:
+        batch = max(1, len(pairs) // 5)
+        costs = []
+        for start in range(0, batch * 5, batch):
+            started = time.thread_time()
+            for scalar, point in pairs[start : start + batch]:
+                call(scalar, point)
+            costs.append((time.thread_time() - started) / batch)
+        return statistics.median(costs)
+
+    unit = median_cost(
+        group.mul,
+        [
+            (
+                group.hash_to_scalar(b"bench scalar", i.to_bytes(4, "big")),
+                group.hash_to_point(hashlib.sha256(b"bench%d" % i).digest()),
+            )
+            for i in range(samples)
+        ],
+    )
+    yardstick = median_cost(
+        sodium.crypto_scalarmult_ed25519_noclamp,
+        [
+            (
+                sodium.crypto_core_ed25519_scalar_reduce(hashlib.sha512(b"ed%d" % i).digest()),
+                sodium.crypto_core_ed25519_from_uniform(hashlib.sha256(b"ed%d" % i).digest()),
+            )
+            for i in range(samples)
+        ],
+    )
+    return unit, yardstick
 
 
-class _CountingGroup:
-    """Counts the deck layer's scalar multiplications while a bench case runs."""
+class _SeatCost:
+    """The CPU one seat spent on one call, and the part of it the proof's shadows took,
+    piece by piece (`deck/parallel.each`), to say what the call takes on more cores."""
 
     def __init__(self) -> None:
-        from p2p_rommy.deck import group
+        self.cpu = 0.0
+        self.pieces: list[list[float]] = []
 
-        self.group = group
-        self.variable = 0
-        self.fixed = 0
-        self._mul = group.mul
-        self._mul_base = group.mul_base
+    def on(self, cores: int) -> float:
+        """The call's time with the shadows split over `cores` as `parallel.each` splits
+        them (contiguous chunks), the rest on one core."""
+        serial = self.cpu - sum(sum(piece) for piece in self.pieces)
+        return serial + sum(_chunked_makespan(piece, cores) for piece in self.pieces)
 
-    def __enter__(self) -> _CountingGroup:
-        def mul(scalar: bytes, point: bytes) -> bytes:
-            self.variable += 1
-            return self._mul(scalar, point)
 
-        def mul_base(scalar: bytes) -> bytes:
-            self.fixed += 1
-            return self._mul_base(scalar)
+def _chunked_makespan(costs: list[float], cores: int) -> float:
+    if cores <= 1 or len(costs) < 2:
+        return sum(costs)
+    size = -(-len(costs) // cores)
+    return max(sum(costs[start : start + size]) for start in range(0, len(costs), size))
 
-        setattr(self.group, "mul", mul)  # noqa: B010 - patched for the count, restored on exit
-        setattr(self.group, "mul_base", mul_base)  # noqa: B010
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.group.mul, self.group.mul_base = self._mul, self._mul_base
+class RoundStart:
+    """A round's start (commits, proven shuffles, the deal) among in-process seats,
+    timed as if each seat ran on its own machine: every call is timed by the calling
+    thread's CPU, with the per-process caches of verified proofs and signatures
+    forgotten first (another machine has not seen them).
+
+    The log runs one step at a time: each deck message commits once every seat has
+    checked it, and the next one is made from the committed state. So the critical
+    path is, step by step, the slowest seat's call (the seat due next makes its own
+    message in the same call; the sender of a shuffle verifies the one before it
+    meanwhile), summed.
+    """
+
+    def __init__(self) -> None:
+        self.steps: list[list[_SeatCost]] = []
+        self._current: _SeatCost | None = None
+
+    def critical_s(self, cores: int = 1) -> float:
+        return sum(max(cost.on(cores) for cost in step) for step in self.steps)
+
+    def cpu_s(self) -> float:
+        return sum(cost.cpu for step in self.steps for cost in step)
+
+    def _each(self, function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
+        pieces: list[float] = []
+        results = []
+        for item in items:
+            started = time.thread_time()
+            results.append(function(item))
+            pieces.append(time.thread_time() - started)
+        if self._current is not None:
+            self._current.pieces.append(pieces)
+        return results
+
+    def _timed(self, call: Callable[[], list[bytes]]) -> tuple[_SeatCost, list[bytes]]:
+        from p2p_rommy.deck.proofs import forget_verified
+        from p2p_rommy.wire.identity import forget_verified_signatures
+
+        forget_verified()
+        forget_verified_signatures()
+        cost = self._current = _SeatCost()
+        started = time.thread_time()
+        out = call()
+        cost.cpu = time.thread_time() - started
+        self._current = None
+        return cost, out
+
+    def run(self, players: int, cards: int, lam: int = 64) -> None:
+        import hashlib
+        from collections import deque
+        from functools import partial
+
+        from p2p_rommy.deck import ALL, DeckParams, parallel
+        from p2p_rommy.wire.identity import Identity
+
+        game = hashlib.sha256(b"bench %d %d" % (players, cards)).digest()
+        params = DeckParams(game, 0, players, 0, cards, lam)
+        identities = [Identity.generate() for _ in range(players)]
+        keys = [identity.public_key for identity in identities]
+        seats = [DeckSeat(params, s, identities[s], keys) for s in range(players)]
+        queue: deque[tuple[int, bytes]] = deque()
+        parallel_each = parallel.each
+        setattr(parallel, "each", self._each)  # noqa: B010 - timed piece by piece, restored below
+        try:
+
+            def everyone(call: Callable[[DeckSeat], list[bytes]]) -> None:
+                step = []
+                for seat in seats:
+                    cost, out = self._timed(partial(call, seat))
+                    step.append(cost)
+                    queue.extend((seat.seat, envelope) for envelope in out)
+                self.steps.append(step)
+                while queue:
+                    sender, envelope = queue.popleft()
+                    # the sender verifies the shuffle it shuffled on while the others
+                    # check its own (SPEC §3.3)
+                    cost, _ = self._timed(partial(_check_deferred, seats[sender]))
+                    step = [cost]
+                    for seat in seats:
+                        if seat.seat != sender:
+                            cost, out = self._timed(partial(seat.receive, envelope))
+                            step.append(cost)
+                            queue.extend((seat.seat, reply) for reply in out)
+                    self.steps.append(step)
+
+            everyone(lambda seat: seat.start())
+            hand = min(11 if cards >= 100 else 7, (cards - 1) // players)
+            deal = [(position, position % players) for position in range(hand * players)]
+            everyone(lambda seat: seat.deal([*deal, (hand * players, ALL)]))
+        finally:
+            setattr(parallel, "each", parallel_each)  # noqa: B010
+        assert all(seat.idle for seat in seats)
+
+
+def _check_deferred(seat: DeckSeat) -> list[bytes]:
+    seat.check_deferred()
+    return []
+
+
+def _deck(quick: bool) -> Figures:
+    """What a round's start costs: its critical path with each seat on its own core (and
+    with the proof's shadows on a pool of 2 and 4 cores), each seat's CPU, all by CPU
+    time, and in multiplications of the fixed yardstick measured in the same run."""
+    unit, yardstick = _unit_costs(300 if quick else 2000)
+    figures: Figures = {
+        "deck.unit_us": round(unit * 1e6, 2),
+        "deck.unit_ed25519_us": round(yardstick * 1e6, 2),
+    }
+    cases = [(3, 12)] if quick else [(4, 108), (6, 110)]
+    for players, cards in cases:
+        name = f"deck.round_start.{players}x{cards}"
+        timing = RoundStart()
+        timing.run(players, cards)
+        figures[f"{name}.critical_s"] = round(timing.critical_s(), 3)
+        figures[f"{name}.critical_s.pool2"] = round(timing.critical_s(2), 3)
+        figures[f"{name}.critical_s.pool4"] = round(timing.critical_s(4), 3)
+        figures[f"{name}.cpu_per_seat_s"] = round(timing.cpu_s() / players, 3)
+        figures[f"{name}.critical_units"] = round(timing.critical_s() / yardstick)
+        figures[f"{name}.critical_units.pool2"] = round(timing.critical_s(2) / yardstick)
+    return figures
 
 
 class CommitLatencies:
@@ -122,58 +269,6 @@ class _SeatClock:
         started = self.owner._proposed.pop((self.seat, n), None)
         if started is not None:
             self.owner.latencies.append(now - started)
-
-
-def deck_setup(players: int, cards: int, lam: int = 64) -> None:
-    """A round's set-up among in-process seats: commits, proven shuffles, the deal."""
-    import hashlib
-    from collections import deque
-
-    from p2p_rommy.deck import ALL, DeckParams, DeckSeat
-    from p2p_rommy.wire.identity import Identity
-
-    game = hashlib.sha256(b"bench %d %d" % (players, cards)).digest()
-    params = DeckParams(game, 0, players, 0, cards, lam)
-    identities = [Identity.generate() for _ in range(players)]
-    keys = [identity.public_key for identity in identities]
-    seats = [DeckSeat(params, s, identities[s], keys) for s in range(players)]
-    queue: deque[tuple[int, bytes]] = deque()
-
-    def everyone(call: Callable[[DeckSeat], list[bytes]]) -> None:
-        for seat in seats:
-            queue.extend((seat.seat, envelope) for envelope in call(seat))
-        while queue:
-            sender, envelope = queue.popleft()
-            for seat in seats:
-                if seat.seat != sender:
-                    queue.extend((seat.seat, out) for out in seat.receive(envelope))
-
-    everyone(lambda seat: seat.start())
-    hand = min(11 if cards >= 100 else 7, (cards - 1) // players)
-    deal = [(position, position % players) for position in range(hand * players)]
-    everyone(lambda seat: seat.deal([*deal, (hand * players, ALL)]))
-    assert all(seat.idle for seat in seats)
-
-
-def _deck(quick: bool) -> Figures:
-    """Round set-up cost against the floor of the scalar multiplications it must do."""
-    variable_unit, fixed_unit = _unit_costs(200 if quick else 1000)
-    figures: Figures = {
-        "deck.scalarmult_us": round(variable_unit * 1e6, 2),
-        "deck.scalarmult_base_us": round(fixed_unit * 1e6, 2),
-    }
-    cases = [(3, 12)] if quick else [(4, 108), (6, 110)]
-    for players, cards in cases:
-        name = f"{players}x{cards}"
-        with _CountingGroup() as counted:
-            started = time.perf_counter()
-            deck_setup(players, cards)
-            wall = time.perf_counter() - started
-        floor = counted.variable * variable_unit + counted.fixed * fixed_unit  # one core
-        figures[f"deck.setup.{name}.mults"] = counted.variable + counted.fixed
-        figures[f"deck.setup.{name}.wall_s"] = round(wall, 3)
-        figures[f"deck.setup.{name}.ratio"] = round(wall / floor, 3)
-    return figures
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -391,8 +486,8 @@ def _bots(quick: bool) -> Figures:
 
 
 def _verify(quick: bool) -> Figures:
-    """Verifying a whole transcript against the floor of the work it must do: every
-    scalar multiplication (counted) and every Ed25519 signature check (one per envelope)."""
+    """Verifying a whole transcript (a 4-player lp match): its CPU seconds, and the same
+    in multiplications of the fixed yardstick measured in the same run."""
     import asyncio
     import tempfile
     from pathlib import Path
@@ -402,12 +497,7 @@ def _verify(quick: bool) -> Figures:
     from p2p_rommy.seat.loopback_match import simulate_network
     from p2p_rommy.verify import verify_transcript
     from p2p_rommy.wire.codec import unpack
-    from p2p_rommy.wire.identity import (
-        Identity,
-        forget_verified_signatures,
-        open_envelope,
-        roster_of,
-    )
+    from p2p_rommy.wire.identity import forget_verified_signatures
 
     variant, players, house = ("rummy", 3, {"target_score": "20"}) if quick else ("lp", 4, {})
     with tempfile.TemporaryDirectory() as directory:
@@ -421,30 +511,20 @@ def _verify(quick: bool) -> Figures:
         body = unpack(unpack(record.step)[2])["body"]
         envelopes += sum(1 for key in ("envelope", "reveal") if isinstance(body.get(key), bytes))
         envelopes += len(body.get("answers", []))
-    variable_unit, fixed_unit = _unit_costs(500)
-    signer = Identity.generate()
-    sealed = signer.sign(b"x" * 200)
-    roster = roster_of([signer.public_key])
-    started = time.perf_counter()
-    for _ in range(500):
-        open_envelope(sealed, roster)
-    signature_unit = (time.perf_counter() - started) / 500
+    unit, yardstick = _unit_costs(500)
     forget_verified()  # the match just played checked these proofs in this process
     forget_verified_signatures()  # and these signatures
-    with _CountingGroup() as counted:
-        started = time.perf_counter()
-        report = verify_transcript(data)
-        wall = time.perf_counter() - started
+    started = time.process_time()
+    report = verify_transcript(data)
+    cpu = time.process_time() - started
     assert report.fair, report.verdict()
-    floor = (
-        counted.variable * variable_unit + counted.fixed * fixed_unit + envelopes * signature_unit
-    )
-    name = "verify.rummy3_match_s" if quick else "verify.lp4_match_s"
+    name = "verify.rummy3_match" if quick else "verify.lp4_match"
     return {
-        name: round(wall, 2),
-        "verify.ratio": round(wall / floor, 3),
-        "verify.mults": counted.variable + counted.fixed,
-        "verify.signatures": envelopes,
+        f"{name}.cpu_s": round(cpu, 2),
+        f"{name}.units": round(cpu / yardstick),
+        "verify.unit_us": round(unit * 1e6, 2),
+        "verify.unit_ed25519_us": round(yardstick * 1e6, 2),
+        "verify.envelopes": envelopes,
     }
 
 

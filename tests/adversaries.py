@@ -436,9 +436,10 @@ class LyingHand(ForcedMoves):
         hand = self.state.hands[self.seat]
         truth = self.view()
         move = RevealHand(self.seat, tuple((slot, 0) for slot in hand))
+        prev = self.state_hash()  # before the reveal extends the deck's context
         proof = self._reveal_for(self.seat, RevealHand(self.seat, tuple(truth.hand())))
         body = MoveStep(move, proof)
-        return self._own(Step(self.game, self.n + 1, self.seat, self.state_hash(), body))
+        return self._own(Step(self.game, self.n + 1, self.seat, prev, body))
 
 
 class SteeringSequencer(SeatedReplica):

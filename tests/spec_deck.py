@@ -1,18 +1,24 @@
 """SPEC §3 read by a second implementer: the deck protocol's derivations, proofs and
-audit written from the SPEC's text alone, over libsodium (PyNaCl's bindings) and hashlib
-— not the code under test. `tests/test_conformance.py` replays a whole recorded round
-through it and re-derives every ACK's log-state hash (§4.4).
+audit written from the SPEC's text alone, over libsecp256k1 (coincurve's bindings for
+the point arithmetic only) and hashlib — not the code under test.
+`tests/test_conformance.py` replays a whole recorded round through it and re-derives
+every ACK's log-state hash (§4.4).
 
-Integers are Python ints mod l; points are libsodium's 32-byte encodings."""
+Integers are Python ints mod n; points are 33-byte SEC1 compressed encodings, and
+whether bytes are a point is decided here from the curve equation (§3.1), not by the
+library."""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
 
-from nacl import bindings as sodium
+from coincurve import PublicKey
 
-L = 2**252 + 27742317777372353535851937790883648493
+P = 2**256 - 2**32 - 977
+"""The field prime of secp256k1."""
+N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
+"""Its group order."""
 ALL = 255
 
 
@@ -29,37 +35,54 @@ def u32(v: int) -> bytes:
 
 
 def scalar(v: int) -> bytes:
-    return (v % L).to_bytes(32, "little")
+    return (v % N).to_bytes(32, "big")
 
 
 def hs(*parts: bytes) -> int:
-    """§3.1: SHA-512 of x, reduced mod l."""
-    return int.from_bytes(hashlib.sha512(b"".join(parts)).digest(), "little") % L
-
-
-def mul(k: int, point: bytes) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_noclamp(scalar(k), point)
-
-
-def mul_base(k: int) -> bytes:
-    return sodium.crypto_scalarmult_ed25519_base_noclamp(scalar(k))
-
-
-def add(p: bytes, q: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_add(p, q)
+    """§3.1: SHA-512 of x as a big-endian integer, reduced mod n."""
+    return int.from_bytes(hashlib.sha512(b"".join(parts)).digest(), "big") % N
 
 
 def valid(point: bytes) -> bool:
-    return len(point) == 32 and bool(sodium.crypto_core_ed25519_is_valid_point(point))
+    """§3.1: 33 bytes, 0x02 or 0x03, then an x below p for which x^3 + 7 is a square
+    mod p (Euler's criterion; never 0 on this curve)."""
+    if len(point) != 33 or point[0] not in (2, 3):
+        return False
+    x = int.from_bytes(point[1:], "big")
+    return x < P and pow((x**3 + 7) % P, (P - 1) // 2, P) == 1
+
+
+def mul(k: int, point: bytes) -> bytes:
+    assert valid(point), "a multiplication's point must be valid"
+    return PublicKey(point).multiply(scalar(k)).format()
+
+
+def mul_base(k: int) -> bytes:
+    return PublicKey.from_secret(scalar(k)).format()
+
+
+def add(p: bytes, q: bytes) -> bytes:
+    return PublicKey.combine_keys([PublicKey(p), PublicKey(q)]).format()
 
 
 def canonical_scalar(data: bytes) -> int:
-    value = int.from_bytes(data, "little")
-    assert len(data) == 32 and 0 < value < L, "a scalar must be canonical and non-zero"
+    value = int.from_bytes(data, "big")
+    assert len(data) == 32 and 0 < value < N, "a scalar must be canonical and non-zero"
     return value
 
 
-B = mul_base(1)
+B = bytes.fromhex("0279BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798")
+"""§3.1: the standard generator G, compressed."""
+
+
+def hash_to_point(data: bytes) -> bytes:
+    """§3.1: the first c = 0, 1, ... for which 0x02 || SHA-256(domain || data || u8 c)
+    is a point."""
+    for c in range(256):
+        candidate = b"\x02" + hashlib.sha256(b"p2p-rommy/v1/point\x00" + data + u8(c)).digest()
+        if valid(candidate):
+            return candidate
+    raise AssertionError("no point in 256 tries")
 
 
 def card_point(game: bytes, round_no: int, shuffle_pass: int, label: int) -> bytes:
@@ -67,7 +90,7 @@ def card_point(game: bytes, round_no: int, shuffle_pass: int, label: int) -> byt
     digest = hashlib.sha256(
         b"p2p-rommy/v1/card\x00" + game + u32(round_no) + u32(shuffle_pass) + u16(label)
     ).digest()
-    return sodium.crypto_core_ed25519_from_uniform(digest)
+    return hash_to_point(digest)
 
 
 def commitment(game: bytes, round_no: int, seat: int, seed: bytes) -> bytes:
@@ -307,7 +330,7 @@ class DeckRound:
             label_of = {point: i for i, point in enumerate(p.labels)}
             for k, x in enumerate(p.output):
                 for e in scalars.values():
-                    x = mul(pow(e, -1, L), x)
+                    x = mul(pow(e, -1, N), x)
                 label = label_of[x]
                 cards[p.base + k] = label if u == 0 else self.recycled[u - 1][label]
                 if p.base + k in self.public:  # opened to everyone: the chain ends on it

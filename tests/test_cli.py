@@ -100,12 +100,17 @@ def test_rules_lists_every_house_rule_with_its_default(capsys):
 def test_bench_deck_quick_json(capsys):
     code, out, _ = run(capsys, "bench", "--only", "deck", "--json", "--quick")
     figures = json.loads(out)
-    assert code == 0 and figures["deck.scalarmult_us"] > 0
-    assert figures["deck.setup.3x12.mults"] > 3 * 64 * 12  # at least the shuffle proofs
-    # wall time over the serial time of the counted multiplications: the shadows of a proof
-    # run on every core, so it can fall well under 1 (0.39 seen on 2 loaded cores); far
-    # under that, the floor would count work that was never timed
-    assert 0.1 < figures["deck.setup.3x12.ratio"] < 3
+    assert code == 0 and figures["deck.unit_us"] > 0 and figures["deck.unit_ed25519_us"] > 0
+    name = "deck.round_start.3x12"
+    # by CPU time: each seat's share of the work, and the critical path, which more
+    # cores for the proof's shadows shorten (never lengthen)
+    assert figures[f"{name}.cpu_per_seat_s"] > 0
+    one, two, four = (figures[f"{name}.critical_s{s}"] for s in ("", ".pool2", ".pool4"))
+    assert 0 < four <= two <= one <= 3 * figures[f"{name}.cpu_per_seat_s"]
+    # at least the three proofs' shadows: 3 x 64 x 12 multiplications of the deck's group
+    assert 3 * figures[f"{name}.cpu_per_seat_s"] > 3 * 64 * 12 * figures["deck.unit_us"] / 1e6
+    yardsticks = one / figures["deck.unit_ed25519_us"] * 1e6
+    assert figures[f"{name}.critical_units"] == pytest.approx(yardsticks, rel=0.02)
 
 
 def test_bench_engine_json(capsys):

@@ -17,7 +17,6 @@ from tests.deck_table import DeckTable
 
 GAME = hashlib.sha256(b"cheat tests").digest()
 PARAMS = DeckParams(GAME, 0, 3, 0, 12)
-ORDER8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
 
 
 def tampered_shuffle(tamper):
@@ -76,16 +75,34 @@ def test_a_duplicated_card():
     caught(DeckTable(PARAMS, cheats={1: tampered_shuffle(duplicate)}), 1, "duplicated point")
 
 
-def test_a_point_outside_the_subgroup():
-    def torsion(deck, shuffled):
-        deck[2] = group.add(deck[2], ORDER8)
+FIELD_PRIME = 2**256 - 2**32 - 977
 
-    caught(DeckTable(PARAMS, cheats={2: tampered_shuffle(torsion)}), 2, "not a valid group point")
+
+def non_canonical_point() -> tuple[bytes, bytes]:
+    """A point with a small x, and the same x written as x + p (still 32 bytes): a lax
+    decoder reducing mod p would take the second for the first."""
+    for x in range(1, 1000):
+        point = b"\x02" + x.to_bytes(32, "big")
+        if group.is_point(point):
+            return point, b"\x02" + (x + FIELD_PRIME).to_bytes(32, "big")
+    raise AssertionError("no small x on the curve")
+
+
+def test_a_point_written_non_canonically():
+    # SPEC §3.1: a point is refused unless its x is below p; otherwise two encodings of
+    # one point would make two decks that the proofs and the audit see as different.
+    canonical, twin = non_canonical_point()
+    assert group.is_point(canonical) and not group.is_point(twin)
+
+    def alias(deck, shuffled):
+        deck[2] = twin
+
+    caught(DeckTable(PARAMS, cheats={2: tampered_shuffle(alias)}), 2, "not a valid group point")
 
 
 def test_a_point_not_on_the_curve():
     def garbage(deck, shuffled):
-        deck[5] = b"\x02" + b"\xff" * 31
+        deck[5] = b"\x02" + b"\xff" * 32
 
     caught(DeckTable(PARAMS, cheats={0: tampered_shuffle(garbage)}), 0, "not a valid group point")
 

@@ -15,6 +15,7 @@ from p2p_rommy.wire.codec import pack, unpack
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
 
 b32 = st.binary(min_size=32, max_size=32)
+point = st.binary(min_size=33, max_size=33)  # SPEC §3.7: a point is 33 bytes
 seat = st.integers(0, 5)
 round_no = st.integers(0, 10_000)
 
@@ -32,17 +33,17 @@ def shuffles(draw):
         draw(seat),
         draw(b32),
         draw(st.integers(0, 1000)),
-        draw(b32),
-        tuple(draw(st.lists(b32, min_size=size, max_size=size))),
+        draw(point),
+        tuple(draw(st.lists(point, min_size=size, max_size=size))),
         ShuffleProof(tuple(answers)),
     )
 
 
 items = st.builds(
-    ShareItem, st.integers(0, 65535), st.integers(0, 255), b32, st.builds(DleqProof, b32, b32)
+    ShareItem, st.integers(0, 65535), st.integers(0, 255), point, st.builds(DleqProof, b32, b32)
 )
 messages = st.one_of(
-    st.builds(Commit, b32, round_no, seat, b32, b32),
+    st.builds(Commit, b32, round_no, seat, b32, point),
     shuffles(),
     st.builds(
         Shares, b32, round_no, seat, b32, st.lists(items, min_size=1, max_size=10).map(tuple)

@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "8c6b46e84dfb153b507d72abf36652dfc7ae313b32b65306032e1678b7c0f551",
-    "rummy/4": "4de626e9e28d922b01329b1cb5a891651d3e1dc4b485f17f8404910db708ac32",
-    "romme/6": "c952c3f363fc5d258e355eaf0d9ab7f3994ccb93c0a2455b8c609f761e9e647b",
+    "lp/3": "d16392a724572e86e0dc0474b252406c61ab10e985e5e83a201a184af9b08572",
+    "rummy/4": "6cbe3dcca8faa0f0126fe0dee5b38a0e1dc8a88acb43b8191723f44e1c7188a9",
+    "romme/6": "abbc97c153a1dd9dc77a57e3b97baf0423e6328b9efc9a62147a7e81988836e9",
 }
 
 

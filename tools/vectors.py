@@ -8,7 +8,7 @@ and `state-hash.json` (state encodings and hashes after moves in their §4.5 wir
 
 Everything is seeded (identities, nonces, coin values, deck entropy, bots), so the bytes
 are the same on every run; `tests/test_conformance.py` re-derives them with the SPEC's
-rules and independent tools (msgpack, cryptography, hashlib, zlib, libsodium through
+rules and independent tools (msgpack, cryptography, hashlib, zlib, libsecp256k1 through
 `tests/spec_deck.py`) and checks this tool agrees.
 """
 

@@ -243,7 +243,11 @@ def _replay_from_seeds(
             p.game, p.round_no, seat, u, len(pass_cards[u]), seeds[seat]
         )
         scalar = scalars[(seat, u)]
-        if shuffle(scalar, permutation, decks[u]) != message.deck:
+        try:
+            replayed = shuffle(scalar, permutation, decks[u])
+        except group.GroupError:
+            replayed = ()  # an input that is no deck: this shuffle cannot replay either
+        if replayed != message.deck:
             report.findings.append(
                 Finding(seat, step, f"the shuffle of pass {u} does not replay from the seed")
             )

@@ -131,7 +131,7 @@ def round_permutation(
 
 
 def card_point(game: bytes, round_no: int, shuffle_pass: int, label: int) -> bytes:
-    """The point of card label `label` in pass `shuffle_pass`: from_uniform(H(...)).
+    """The point of card label `label` in pass `shuffle_pass`: hash_to_point(H(...)).
 
     Every physical card (twins and jokers too) has its own label, and nobody knows
     a linear relation between any two points (never i*B).
@@ -139,7 +139,7 @@ def card_point(game: bytes, round_no: int, shuffle_pass: int, label: int) -> byt
     digest = hashlib.sha256(
         b"p2p-rommy/v1/card\x00" + game + u32(round_no) + u32(shuffle_pass) + u16(label)
     ).digest()
-    return group.from_uniform(digest)
+    return group.hash_to_point(digest)
 
 
 def card_points(game: bytes, round_no: int, shuffle_pass: int, count: int) -> tuple[bytes, ...]:

@@ -1,40 +1,75 @@
-"""The group: the prime-order subgroup of edwards25519, through libsodium (PyNaCl).
+"""The group: secp256k1, through libsecp256k1 (coincurve).
 
-Thin primitives named as in libsodium, on 32-byte encodings. Every point that
-came from a peer is checked with `check_point` before use; `mul` also refuses an
-invalid point (libsodium checks canonical encoding, curve, main subgroup and
-small order in ``crypto_scalarmult_ed25519_noclamp``), but `add`/`sub` check
-nothing, so never feed them an unchecked point. PyNaCl >= 1.6.2 is required:
-earlier releases let a tagged point through the subgroup check (CVE-2025-69277).
+secp256k1 has prime order ``n``: no cofactor, no small subgroup, so a point that
+decodes is a point of the group, and the identity has no encoding at all. A
+multiplication here costs a third of libsodium's checked edwards25519 one
+(protocol/SPEC.md §3.1; measured and decided in docs/decisions.md).
+
+Points are 33-byte SEC1 compressed encodings. Every point that came from a peer is
+decoded (`decode`, `is_point`, or inside `mul`) before use; decoding is the whole
+check. Scalars are 32-byte big-endian integers in ``[1, n)``; scalar arithmetic is
+plain integer arithmetic mod ``n``.
+
+The hot paths (a shuffle, its proof and its verification) decode a deck once and
+multiply the decoded points (`mul_decoded`): decoding is an eighth of a
+multiplication's cost.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Sequence
 
-from nacl import bindings as sodium
+from coincurve import PublicKey
 
 from p2p_rommy.errors import ProtocolError
 
-POINT_BYTES = 32
+POINT_BYTES = 33
 SCALAR_BYTES = 32
-ORDER = 2**252 + 27742317777372353535851937790883648493
-"""l, the order of the prime-order subgroup."""
+ORDER = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
+"""n, the order of secp256k1."""
 
-BASE = sodium.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+POINT_DOMAIN = b"p2p-rommy/v1/point\x00"
+
+Decoded = PublicKey
+"""A point decoded once, to be multiplied many times."""
 
 
 class GroupError(ValueError):
-    """An operation on an invalid point or a zero scalar."""
+    """An operation on an invalid point or scalar, or one whose result is the identity."""
+
+
+def _scalar_bytes(value: int) -> bytes:
+    return value.to_bytes(SCALAR_BYTES, "big")
+
+
+BASE = PublicKey.from_secret(_scalar_bytes(1)).format()
+
+
+def decode(data: bytes) -> Decoded:
+    """The point `data` encodes; `GroupError` unless it is 33 bytes, compressed (0x02
+    or 0x03 then ``x < p``) and on the curve."""
+    if len(data) != POINT_BYTES or data[0] not in (2, 3):
+        raise GroupError("not a compressed point")
+    try:
+        return PublicKey(data)
+    except ValueError:
+        raise GroupError("not a point of the curve") from None
+
+
+def decode_all(points: Iterable[bytes]) -> list[Decoded]:
+    return [decode(point) for point in points]
 
 
 def is_point(data: object) -> bool:
-    """A canonical encoding of a point of the prime-order subgroup, not the identity."""
-    return (
-        isinstance(data, bytes)
-        and len(data) == POINT_BYTES
-        and bool(sodium.crypto_core_ed25519_is_valid_point(data))
-    )
+    """A compressed encoding of a point of the group (never the identity)."""
+    if not isinstance(data, bytes):
+        return False
+    try:
+        decode(data)
+    except GroupError:
+        return False
+    return True
 
 
 def check_point(data: bytes, sender: int | str | None, what: str) -> bytes:
@@ -44,56 +79,83 @@ def check_point(data: bytes, sender: int | str | None, what: str) -> bytes:
 
 
 def is_scalar(data: object) -> bool:
-    """A canonical non-zero scalar (little-endian, < l)."""
+    """A canonical non-zero scalar (big-endian, < n)."""
     if not isinstance(data, bytes) or len(data) != SCALAR_BYTES:
         return False
-    value = int.from_bytes(data, "little")
-    return 0 < value < ORDER
+    return 0 < int.from_bytes(data, "big") < ORDER
 
 
-def from_uniform(data: bytes) -> bytes:
-    """Hash-to-group (Elligator 2 with cofactor clearing): a point nobody knows a log of."""
-    return sodium.crypto_core_ed25519_from_uniform(data)
+def hash_to_point(data: bytes) -> bytes:
+    """A point nobody knows a logarithm of (try-and-increment over public input): the
+    first ``c = 0, 1, ...`` for which ``0x02 || SHA-256(domain || data || u8 c)`` is a
+    point. Half of all x-coordinates are, so two tries on average."""
+    for counter in range(256):
+        candidate = b"\x02" + hashlib.sha256(POINT_DOMAIN + data + bytes([counter])).digest()
+        if is_point(candidate):
+            return candidate
+    raise GroupError("no point in 256 tries")  # probability 2^-256
+
+
+def mul_decoded(scalar: bytes, point: Decoded) -> bytes:
+    """scalar * point for a point already decoded."""
+    try:
+        return point.multiply(scalar).format()
+    except ValueError:
+        raise GroupError("scalar multiplication by an invalid scalar") from None
 
 
 def mul(scalar: bytes, point: bytes) -> bytes:
-    """scalar * point; raises `GroupError` for an invalid point or an identity result."""
+    """scalar * point; raises `GroupError` for an invalid point or scalar."""
+    return mul_decoded(scalar, decode(point))
+
+
+def mul_each(scalar: bytes, points: Sequence[Decoded]) -> list[bytes]:
+    """``[scalar * p for p in points]``."""
     try:
-        return sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
-    except Exception:
-        raise GroupError("scalar multiplication refused an invalid point") from None
+        return [point.multiply(scalar).format() for point in points]
+    except ValueError:
+        raise GroupError("scalar multiplication by an invalid scalar") from None
 
 
 def mul_base(scalar: bytes) -> bytes:
     try:
-        return sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
-    except Exception:
-        raise GroupError("scalar multiplication by a zero scalar") from None
+        return PublicKey.from_secret(scalar).format()
+    except ValueError:
+        raise GroupError("scalar multiplication by an invalid scalar") from None
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_add(p, q)
+    """p + q; raises `GroupError` for an invalid point or an identity result."""
+    points = [decode(p), decode(q)]
+    try:
+        return PublicKey.combine_keys(points).format()
+    except ValueError:
+        raise GroupError("the sum is the identity") from None
+
+
+def _int(scalar: bytes) -> int:
+    return int.from_bytes(scalar, "big")
 
 
 def scalar_reduce(wide: bytes) -> bytes:
-    """64 bytes reduced mod l."""
-    return sodium.crypto_core_ed25519_scalar_reduce(wide)
+    """Any number of bytes (64 in practice), big-endian, reduced mod n."""
+    return _scalar_bytes(_int(wide) % ORDER)
 
 
 def scalar_invert(scalar: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_scalar_invert(scalar)
+    return _scalar_bytes(pow(_int(scalar), -1, ORDER))
 
 
 def scalar_mul(a: bytes, b: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_scalar_mul(a, b)
+    return _scalar_bytes(_int(a) * _int(b) % ORDER)
 
 
 def scalar_sub(a: bytes, b: bytes) -> bytes:
-    return sodium.crypto_core_ed25519_scalar_sub(a, b)
+    return _scalar_bytes((_int(a) - _int(b)) % ORDER)
 
 
 def hash_to_scalar(*parts: bytes) -> bytes:
-    """SHA-512 over the parts, reduced mod l (may be zero only with negligible probability)."""
+    """SHA-512 over the parts, reduced mod n (may be zero only with negligible probability)."""
     digest = hashlib.sha512()
     for part in parts:
         digest.update(part)
@@ -101,4 +163,4 @@ def hash_to_scalar(*parts: bytes) -> bytes:
 
 
 def scalar_from_int(value: int) -> bytes:
-    return (value % ORDER).to_bytes(32, "little")
+    return _scalar_bytes(value % ORDER)

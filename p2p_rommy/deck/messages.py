@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_rommy.deck import group
 from p2p_rommy.deck.proofs import DleqProof, ShadowAnswer, ShuffleProof
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, kind_of, pack, unpack
@@ -20,8 +21,8 @@ MAX_LAMBDA = 256
 MAX_SEATS = 6
 
 _ID = blob(32)
-_POINT = blob(32)
-_SCALAR = blob(32)
+_POINT = blob(group.POINT_BYTES)
+_SCALAR = blob(group.SCALAR_BYTES)
 _COMMON = {"game": _ID, "round": integer(0, 10_000), "seat": integer(0, MAX_SEATS - 1)}
 
 

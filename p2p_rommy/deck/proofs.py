@@ -28,9 +28,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_rommy.deck import group
+from p2p_rommy.deck import group, parallel
 from p2p_rommy.deck.derive import compose, invert, permutation_from_stream, u8, u16, u32
-from p2p_rommy.deck.parallel import each
 from p2p_rommy.limits import VERIFIED_PROOFS_KEPT
 from p2p_rommy.wire.identity import Entropy
 
@@ -179,8 +178,14 @@ def _challenge_bits(
 
 
 def shuffle(scalar: bytes, permutation: Sequence[int], inp: Sequence[bytes]) -> tuple[bytes, ...]:
-    """``out[k] = scalar * inp[permutation[k]]``."""
-    return tuple(group.mul(scalar, inp[source]) for source in permutation)
+    """``out[k] = scalar * inp[permutation[k]]``; `GroupError` for an invalid point."""
+    return _shuffle_decoded(scalar, permutation, group.decode_all(inp))
+
+
+def _shuffle_decoded(
+    scalar: bytes, permutation: Sequence[int], inp: Sequence[group.Decoded]
+) -> tuple[bytes, ...]:
+    return tuple(group.mul_each(scalar, [inp[source] for source in permutation]))
 
 
 def prove_shuffle(
@@ -194,6 +199,7 @@ def prove_shuffle(
     entropy: Entropy,
 ) -> ShuffleProof:
     inverse_scalar = group.scalar_invert(scalar)
+    decoded = group.decode_all(inp)
     secrets_ = []
     for _ in range(lam):  # all entropy first, in order: the proof is the same on any cores
         a = group.scalar_reduce(entropy(64))
@@ -204,9 +210,9 @@ def prove_shuffle(
 
     def shadow(secret: tuple[bytes, tuple[int, ...]]) -> tuple[bytes, bytes]:
         a, rho = secret
-        return group.mul_base(a), deck_digest(shuffle(a, rho, inp))
+        return group.mul_base(a), deck_digest(_shuffle_decoded(a, rho, decoded))
 
-    shadows = each(shadow, secrets_)
+    shadows = parallel.each(shadow, secrets_)
     bits = _challenge_bits(context, key, inp, out, shadows)
     answers = []
     for bit, (a, rho) in zip(bits, secrets_, strict=True):
@@ -303,6 +309,32 @@ def _proof_fingerprint(
     return material.digest()
 
 
+def check_shuffle_form(
+    size: int, out: Sequence[bytes], proof: ShuffleProof, lam: int
+) -> list[group.Decoded]:
+    """Everything about a shuffle but its proof: `size` distinct valid points and `lam`
+    well-formed answers (the output decoded). Enough to shuffle on from it at once; the
+    proof itself is verified before any share is built on it (SPEC §3.3)."""
+    if len(out) != size:
+        raise ProofError(f"the shuffled deck has {len(out)} cards, not {size}")
+    if len(set(out)) != size:
+        raise ProofError("the shuffled deck holds a duplicated point")
+    decoded = []
+    for index, point in enumerate(out):
+        try:
+            decoded.append(group.decode(point))
+        except group.GroupError:
+            raise ProofError(
+                f"card {index} of the shuffled deck is not a valid group point"
+            ) from None
+    if len(proof.answers) != lam:
+        raise ProofError(f"the shuffle proof has {len(proof.answers)} shadows, not {lam}")
+    for answer in proof.answers:
+        if not group.is_scalar(answer.scalar) or not _is_permutation(answer.permutation, size):
+            raise ProofError("a shuffle proof answer is malformed")
+    return decoded
+
+
 def _verify_shuffle(
     context: ShuffleContext,
     key: bytes,
@@ -312,30 +344,22 @@ def _verify_shuffle(
     lam: int,
 ) -> None:
     size = len(inp)
-    if len(out) != size:
-        raise ProofError(f"the shuffled deck has {len(out)} cards, not {size}")
-    if len(set(out)) != size:
-        raise ProofError("the shuffled deck holds a duplicated point")
-    for index, point in enumerate(out):
-        if not group.is_point(point):
-            raise ProofError(f"card {index} of the shuffled deck is not a valid group point")
-    if len(proof.answers) != lam:
-        raise ProofError(f"the shuffle proof has {len(proof.answers)} shadows, not {lam}")
-    for answer in proof.answers:
-        if not group.is_scalar(answer.scalar) or not _is_permutation(answer.permutation, size):
-            raise ProofError("a shuffle proof answer is malformed")
+    decoded_out = check_shuffle_form(size, out, proof, lam)
+    decoded_inp = group.decode_all(inp)
 
     def shadow(answer: ShadowAnswer) -> tuple[bytes, bytes]:
         if answer.opened:
             return group.mul_base(answer.scalar), deck_digest(
-                shuffle(answer.scalar, answer.permutation, inp)
+                _shuffle_decoded(answer.scalar, answer.permutation, decoded_inp)
             )
         rebuilt: list[bytes] = [b""] * size
-        for position, slot in enumerate(answer.permutation):
-            rebuilt[slot] = group.mul(answer.scalar, out[position])
+        for slot, point in zip(
+            answer.permutation, group.mul_each(answer.scalar, decoded_out), strict=True
+        ):
+            rebuilt[slot] = point
         return group.mul(answer.scalar, key), deck_digest(rebuilt)
 
-    shadows = each(shadow, proof.answers)
+    shadows = parallel.each(shadow, proof.answers)
     bits = _challenge_bits(context, key, inp, out, shadows)
     if any(bit == answer.opened for bit, answer in zip(bits, proof.answers, strict=True)):
         raise ProofError(

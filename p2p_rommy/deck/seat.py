@@ -46,6 +46,8 @@ from p2p_rommy.deck.proofs import (
     ProofError,
     ShareContext,
     ShuffleContext,
+    ShuffleProof,
+    check_shuffle_form,
     prove_share,
     prove_shuffle,
     round_binding,
@@ -137,6 +139,19 @@ Task = ShareTask | ShuffleTask
 
 
 @dataclass(frozen=True, slots=True)
+class DeferredProof:
+    """A shuffle this seat shuffled on before verifying its proof (it shuffles next):
+    everything `verify_shuffle` needs, and who to blame."""
+
+    context: ShuffleContext
+    key: bytes
+    source: tuple[bytes, ...]
+    deck: tuple[bytes, ...]
+    proof: ShuffleProof
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
 class DeckDue:
     """Whose deck message comes next, and which: `commit`, `shuffle` (`number` of
     `count` shufflers), `shares` (`count` cards still to deal) or `seed`."""
@@ -199,6 +214,9 @@ class DeckSeat:
         self.eager = eager
         self._unsent: bytes | None = None
         """Non-eager: the message this seat made and has not yet seen come back."""
+        self.deferred: list[DeferredProof] = []
+        """Proofs of the shuffle before this seat's own, not yet verified (pipelining:
+        SPEC §3.3); `check_deferred` verifies them, and nothing is shared before."""
         self._new_pass(0, tuple(range(params.deck_size)))
 
     # --- requests from the game -------------------------------------------
@@ -241,6 +259,7 @@ class DeckSeat:
         """End of round: reveal this seat's seed."""
         if self.phase is not DeckPhase.RUNNING or self.tasks:
             raise ValueError("the round's deck work is not finished")
+        self.check_deferred()
         self.phase = DeckPhase.SEEDS
         if self.identity is None:  # an observer has no seed to reveal
             return []
@@ -294,9 +313,32 @@ class DeckSeat:
         order), which every shuffle challenge hashes; known once all have committed."""
         return round_binding([self.commitments[s] for s in range(self.params.players)])
 
+    def check_deferred(self) -> None:
+        """Verify the proofs this seat shuffled on before verifying (`CheatDetected`
+        naming the shuffler if one fails). Called while the others check this seat's
+        own shuffle, and in any case before this seat takes another seat's message or
+        makes a share."""
+        while self.deferred:
+            pending = self.deferred.pop(0)
+            try:
+                verify_shuffle(
+                    pending.context,
+                    pending.key,
+                    pending.source,
+                    pending.deck,
+                    pending.proof,
+                    self.params.lam,
+                )
+            except ProofError as error:
+                raise CheatDetected(
+                    pending.context.seat, f"bad shuffle: {error}", pending.step
+                ) from None
+
     def receive(self, envelope: bytes) -> list[bytes]:
         """Check and apply a peer's envelope; return what this seat sends in answer."""
         opened = open_envelope(envelope, self.roster)
+        if opened.seat != self.seat:
+            self.check_deferred()
         if opened.seat == self.seat:
             if self.eager or envelope != self._unsent:
                 raise ProtocolError(
@@ -382,7 +424,17 @@ class DeckSeat:
             self.params.game, self.params.round_no, shuffled.index, sender, self.binding
         )
         try:
-            if sender != self.seat:  # a seat's own shuffle needs no checking by itself
+            if sender == self.seat:
+                pass  # a seat's own shuffle needs no checking by itself
+            elif self._shuffles_after(task):
+                # pipelined: shuffle on at once, verify while the others check ours
+                check_shuffle_form(len(source), message.deck, message.proof, self.params.lam)
+                self.deferred.append(
+                    DeferredProof(
+                        context, message.key, tuple(source), message.deck, message.proof, step
+                    )
+                )
+            else:
                 verify_shuffle(
                     context, message.key, source, message.deck, message.proof, self.params.lam
                 )
@@ -393,6 +445,12 @@ class DeckSeat:
         task.cursor += 1
         if task.cursor == self.params.players:
             self.tasks.popleft()
+
+    def _shuffles_after(self, task: ShuffleTask) -> bool:
+        """This seat makes the shuffle after the one at the task's cursor."""
+        order = self.params.shuffle_order()
+        after = task.cursor + 1
+        return self.identity is not None and after < len(order) and order[after] == self.seat
 
     def _on_shares(self, message: Shares, step: int) -> None:
         sender = message.seat
@@ -484,6 +542,7 @@ class DeckSeat:
         )
 
     def _my_shares(self, task: ShareTask) -> Shares:
+        self.check_deferred()  # shares are only ever built on proven chains
         p = self.params
         items = []
         for position, recipient in task.items_for(self.seat):

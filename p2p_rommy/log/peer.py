@@ -200,6 +200,20 @@ class Peer:
         out.extend(self._duties(now))
         return out
 
+    def check_deferred(self, now: float = 0.0) -> Output:
+        """Verify the shuffle this seat shuffled on before checking it (SPEC §3.3), while
+        the others check this seat's own: a proof that fails freezes the table naming
+        its shuffler, before this seat shares any card. (If this is not called, the next
+        message from another seat or this seat's next share verifies it first.)"""
+        if self.frozen or not self.replica.deferred:
+            return Output()
+        try:
+            self.replica.check_deferred()
+        except ProtocolError as error:
+            culprit = error.sender if isinstance(error.sender, int) else None
+            self._freeze(f"a shuffle this seat shuffled on does not verify: {error}", culprit)
+        return Output()
+
     def end_game(self, absent: int, now: float = 0.0) -> Output:
         """Propose to end the game without `absent`, which the table has been waiting
         for: every other seat signs it, and the scores so far stand. Only the lowest

@@ -640,6 +640,16 @@ class SeatedReplica(Replica):
 
     # --- validating a peer's step --------------------------------------------
 
+    @property
+    def deferred(self) -> bool:
+        """A shuffle proof this seat shuffled on and has yet to verify (pipelining)."""
+        return self.deck is not None and bool(self.deck.seat.deferred)
+
+    def check_deferred(self) -> None:
+        """Verify it now (`CheatDetected` naming its shuffler if it fails)."""
+        if self.deck is not None:
+            self.deck.seat.check_deferred()
+
     def wake(self) -> None:
         """The replay is over: from now on this seat makes its messages again."""
         self.restoring = False

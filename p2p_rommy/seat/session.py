@@ -9,7 +9,7 @@ Off the event loop: every call into the peer (which may prove or verify a shuffl
 second of CPU) and every write to disk (with its fsync) runs in a worker thread, one
 call at a time per seat and in the order the events came (`_run`); only the sends
 and the client's redraws stay on the loop, so keys answer while a deal is computed.
-libsodium releases the GIL, so seats in one process compute in parallel.
+libsecp256k1 (through cffi) releases the GIL, so seats in one process compute in parallel.
 
 Durable or stopped: a round's seed and every committed record are on disk before
 anything that follows from them leaves this machine. If a write or fsync fails (a
@@ -196,6 +196,8 @@ class Session:
             self.changed.set()
         if self.peer.replica.over or self.peer.frozen:
             self.done.set()
+        elif self.peer.replica.deferred:  # verify it while the others check our shuffle
+            self._later(lambda: self.peer.check_deferred(self.clock()))
 
     def _halt(self, error: OSError) -> None:
         """A write failed: stop sending, close the connections, say what and where."""
