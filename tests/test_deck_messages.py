@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from p2p_rommy.deck.messages import Commit, SeedReveal, ShareItem, Shares, Shuffle, decode, encode
 from p2p_rommy.deck.proofs import DleqProof, ShadowAnswer, ShuffleProof
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.wire.codec import pack, unpack
+from p2p_rommy.wire.codec import MAX_DEPTH, _check_depth_and_types, pack, unpack
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
 
 b32 = st.binary(min_size=32, max_size=32)
@@ -122,3 +122,54 @@ def test_envelopes():
         open_envelope(msgpack.packb([version, key, body, bytes(flipped)]), roster)
     with pytest.raises(ProtocolError, match="malformed envelope"):
         open_envelope(msgpack.packb([version, key, body]), roster)
+
+
+def _reference_depth_and_types(value, max_depth):
+    """The plain walk (every item, leaves included) the fast check must agree with."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > max_depth:
+            return "nested deeper"
+        if isinstance(item, float):
+            return "floats"
+        if isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values())
+    return None
+
+
+nested = st.recursive(
+    st.one_of(st.integers(), st.binary(max_size=4), st.text(max_size=4), st.floats()),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(nested)
+def test_the_fast_depth_and_type_check_agrees_with_the_plain_walk(value):
+    """Performance issue: the decoder's walk gathers types in C and skips leaves; it must
+    refuse exactly what walking every item refuses (SPEC §3.9: no floats, bounded depth)."""
+    if _reference_depth_and_types(value, MAX_DEPTH) is None:
+        _check_depth_and_types(value, 0)
+    else:  # when both are wrong, either reason may be named first
+        with pytest.raises(ProtocolError, match=r"nested deeper|floats"):
+            _check_depth_and_types(value, 0)
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1])
+def test_the_depth_limit_is_where_the_plain_walk_puts_it(depth):
+    for leaf in ([], [1], {"k": 1}):
+        value = leaf
+        for _ in range(depth - 1):
+            value = [value]
+        refused = _reference_depth_and_types(value, MAX_DEPTH) is not None
+        try:
+            _check_depth_and_types(value, 0)
+            assert not refused, (depth, leaf)
+        except ProtocolError:
+            assert refused, (depth, leaf)

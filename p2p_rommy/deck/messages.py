@@ -14,7 +14,17 @@ from typing import Any
 from p2p_rommy.deck import group
 from p2p_rommy.deck.proofs import DleqProof, ShadowAnswer, ShuffleProof
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, kind_of, pack, unpack
+from p2p_rommy.wire.codec import (
+    Schema,
+    array,
+    blob,
+    fixed,
+    int_array,
+    integer,
+    kind_of,
+    pack,
+    unpack,
+)
 
 MAX_DECK = 256
 MAX_LAMBDA = 256
@@ -136,7 +146,7 @@ _SCHEMAS = {
             "key": _POINT,
             "deck": array(_POINT, MAX_DECK, 1),
             "proof": array(
-                fixed(integer(0, 1), _SCALAR, array(integer(0, MAX_DECK - 1), MAX_DECK)),
+                fixed(integer(0, 1), _SCALAR, int_array(0, MAX_DECK - 1, MAX_DECK)),
                 MAX_LAMBDA,
                 1,
             ),
