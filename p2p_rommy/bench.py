@@ -9,6 +9,7 @@ a slow machine and a fast one.
 from __future__ import annotations
 
 import random
+import subprocess
 import time
 from collections.abc import Callable, Iterable
 from typing import TypeVar
@@ -279,8 +280,6 @@ def _percentile(values: list[float], fraction: float) -> float:
 def _peers(quick: bool) -> Figures:
     """Commit latency among 6 peers on loopback, a whole lp match of 4, one peer's memory."""
     import asyncio
-    import resource
-    import subprocess
     import sys
     import tempfile
     from pathlib import Path
@@ -331,12 +330,39 @@ def _peers(quick: bool) -> Figures:
             )
             for n in ("b", "c")
         ]
-        for process in [host, *joins]:
-            process.wait(timeout=900)
-    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    figures["peers.peak_rss_mb"] = round(peak_kb / 1024, 1)
+        peaks = _watch_peaks([host, *joins], timeout=900)
+    # each peer's own high-water mark (VmHWM, reset at exec), not the parent's inherited
+    figures["peers.peak_rss_mib.max"] = round(max(peaks), 1)
+    figures["peers.peak_rss_mib.min"] = round(min(peaks), 1)
     figures["peers.flood_rss_mb"] = round(flood_growth_mb(2_000 if quick else 20_000), 1)
     return figures
+
+
+def _watch_peaks(processes: list[subprocess.Popen[bytes]], timeout: float) -> list[float]:
+    """Wait for the processes, reading each one's own peak resident memory (MiB) from
+    /proc as it runs; the last reading before it exits is its peak."""
+    peaks = [0.0] * len(processes)
+    deadline = time.monotonic() + timeout
+    while any(process.poll() is None for process in processes):
+        if time.monotonic() > deadline:
+            for process in processes:
+                process.kill()
+            raise TimeoutError("the bench's peers did not finish their match")
+        for index, process in enumerate(processes):
+            peaks[index] = max(peaks[index], _peak_mib(process.pid))
+        time.sleep(0.1)
+    return peaks
+
+
+def _peak_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass  # it has just exited
+    return 0.0
 
 
 def _rss_mb() -> float:

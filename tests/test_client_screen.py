@@ -102,17 +102,19 @@ def test_labels_stay_put_the_drawn_card_is_marked_and_the_status_gives_way():
         ):
             replica = model.replica
             async with asyncio.timeout(120):
+                # in this seat's turn, so that the next step waits for its draw (the deal
+                # is over in a moment: a message shown during it could give way unseen)
+                while not (replica.my_turn() and replica.state.phase is Phase.DRAW):
+                    await asyncio.sleep(0.05)
                 keys.send_text("k")  # nothing to buy: a message from a key press...
                 while "nothing to buy" not in model.status:
                     await asyncio.sleep(0.02)
+                before = [slot for slot, _ in model.hand()]
                 n = replica.n
+                keys.send_text("d")
                 while replica.n == n:
                     await asyncio.sleep(0.02)
                 seen["status after the next step"] = model.status  # ...gives way
-                while not (replica.my_turn() and replica.state.phase is Phase.DRAW):
-                    await asyncio.sleep(0.05)
-                before = [slot for slot, _ in model.hand()]
-                keys.send_text("d")
                 while replica.state.phase is not Phase.PLAY:
                     await asyncio.sleep(0.02)
                 await asyncio.sleep(0.1)

@@ -100,7 +100,7 @@ def test_a_whole_round_on_a_danish_or_norwegian_screen_has_no_english(language, 
     finally:
         i18n.use("en")
     phrases = english_phrases(language)
-    assert len(frames) > 20 and len(phrases) > 100
+    assert len(frames) > 10 and len(phrases) > 100  # distinct screens: the deal is quick
     for frame in frames:
         found = sorted(p for p in phrases if p in frame)
         words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(frame)})
