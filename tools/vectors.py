@@ -82,7 +82,7 @@ def handshake() -> list[dict[str, Any]]:
     hello = {"kind": "hello", "table": table, "nonce": nonce_a, "key": a.public_key}
     hello["version"] = PROTOCOL_VERSION
     signed = HANDSHAKE_DOMAIN + table + nonce_a + nonce_b + a.public_key + b.public_key
-    auth = {"kind": "auth", "signature": a._key.sign(signed)}
+    auth = {"kind": "auth", "signature": a.signature(signed)}
     return [
         {"kind": "hello", "section": "§4.3", "body": pack(hello).hex()},
         {

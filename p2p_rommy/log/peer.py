@@ -50,6 +50,7 @@ from p2p_rommy.limits import (
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.catch_up import CatchUp, answer
 from p2p_rommy.log.chat import ChatLines
+from p2p_rommy.log.committed import CommittedRecords, RecordArchive
 from p2p_rommy.log.messages import (
     Ack,
     BuyAnswer,
@@ -114,16 +115,23 @@ class Peer:
         stall_after: float = STALL_AFTER_S,
         records: list[Record] | None = None,
         end_after: float | None = None,
+        archive: RecordArchive | None = None,
     ) -> None:
         """`records`: the committed records `replica` was restored from (a restart); the
         peer then catches up from every other seat before it proposes anything.
         `end_after`: seconds of waiting for one seat after which this peer proposes to
-        end the game without it (None: only when asked, by `end_game`)."""
+        end the game without it (None: only when asked, by `end_game`). `archive`: where
+        the committed records are durable (the transcript file), so that finished rounds
+        need not stay in memory."""
         self.replica = replica
         self.player = player
         self.seat = replica.seat
         self.players = replica.config.players
-        self.records: list[Record] = list(records or [])
+        self.records = CommittedRecords(records or [], archive)
+        """Every committed record; with an `archive` (this seat's transcript on disk),
+        those of finished rounds are read back from there (`log/committed.py`)."""
+        self.records.release()  # a restart's records are on disk already
+        self._round_index = replica.state.round_index
         self.catch_up = CatchUp(replica.seat, self.players, restarted=records is not None)
         """Asks for what this seat may have missed (and whether it restarted and is
         still catching up)."""
@@ -606,6 +614,9 @@ class Peer:
             if window is not None and window != opened_before:
                 self.buy_windows.opened(window, now)
             self.records.append(record)
+            if self.replica.state.round_index != self._round_index:
+                self._round_index = self.replica.state.round_index
+                self.records.release()  # a finished round's records: on disk only
             self._progress_at = now
             out.committed.append(record)
             if self.step_clock is not None:

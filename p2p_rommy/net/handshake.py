@@ -85,7 +85,7 @@ async def handshake(
             raise ProtocolError(None, "the other side uses this peer's own key")
         if not allowed(theirs):
             raise ProtocolError(None, "this key is not seated at the table")
-        signature = identity._key.sign(_transcript(table, nonce, hello["nonce"], mine, theirs))
+        signature = identity.signature(_transcript(table, nonce, hello["nonce"], mine, theirs))
         writer.write(frame(pack({"kind": "auth", "signature": signature})))
         await writer.drain()
         auth = _AUTH.check(unpack(await read_frame(reader, 4096)))

@@ -102,7 +102,7 @@ async def simulate_network(
     frozen = [s.peer.frozen for s in sessions if s.peer.frozen]
     if frozen:
         raise RuntimeError(f"the table froze: {frozen[0]}")
-    records = sessions[0].peer.records
+    records = list(sessions[0].peer.records)
     if transcript is not None:
         genesis = Genesis(
             config, config.encode(), tuple(sign_config(config, i) for i in identities)

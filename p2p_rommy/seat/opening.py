@@ -95,7 +95,7 @@ async def open_seat(
     else:  # every proof of the transcript is checked again: off the event loop
         replica = await asyncio.to_thread(_restored, config, seat, identity, entropy, saved)
     records = None if saved is None else saved.records
-    peer = Peer(replica, player, stall_after, records=records, end_after=end_after)
+    peer = Peer(replica, player, stall_after, records=records, end_after=end_after, archive=store)
     session = Session(peer, config, store)
     if isinstance(listen, socket.socket):
         await session.listen(sock=listen)

@@ -107,6 +107,8 @@ class GameStore:
         self.addresses_path = self.directory / "peers"
         self._file: FileIO | None = None
         self._lock_fd: int | None = None
+        self._held = 0
+        """Records in the transcript file (a `RecordArchive` for the peer)."""
 
     def save_addresses(self, addresses: Addresses) -> None:
         """Where every seat listens: a restarted peer reconnects there."""
@@ -167,6 +169,7 @@ class GameStore:
             )
         self.transcript_path.chmod(0o600)  # private, as files made by older releases were not
         self._file = open(self.transcript_path, "ab", buffering=0)  # noqa: SIM115 - kept open
+        self._held = len(parsed.records)
         return SavedGame(parsed.genesis, parsed.records, self._seeds(), self._addresses(), repaired)
 
     def _lock(self) -> None:
@@ -217,12 +220,23 @@ class GameStore:
             os.fsync(file.fileno())
         flags = os.O_WRONLY | os.O_APPEND
         self._file = os.fdopen(private_file(self.transcript_path, flags), "ab", buffering=0)
+        self._held = 0
 
     def append(self, record: Record) -> None:
         """Append a committed record and fsync; `OSError` naming the file if that fails
         (the caller stops: a record that is not on disk must not be built upon)."""
         assert self._file is not None, "begin() first"
         _write_all(self._file.fileno(), frame_record(record.encode()), self.transcript_path)
+        self._held += 1
+
+    def held(self) -> int:
+        """How many committed records the transcript holds (durable)."""
+        return self._held
+
+    def read(self, start: int) -> list[Record]:
+        """The transcript's records from index `start` on (read back for a seat that
+        fell behind by more than a round, or for evidence)."""
+        return parse(self.transcript_path.read_bytes()).records[start : self._held]
 
     def save_secret(self, name: str, value: bytes) -> None:
         """Add a named secret (a round seed, the identity) to the 0600 secrets file;

@@ -8,8 +8,8 @@ if their signed bodies do.
 
 Keys are checked where they enter (`check_public_key`): a small-order or
 non-canonical Ed25519 key would let anyone "sign" as that seat. Signatures are
-checked by libsodium (through PyNaCl), which is strict: canonical S, no small-order
-R or key.
+made and checked by libsodium (through PyNaCl), which checks strictly: canonical S,
+no small-order R or key.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    PublicFormat,
+from nacl.bindings import (
+    crypto_core_ed25519_is_valid_point,
+    crypto_sign,
+    crypto_sign_BYTES,
+    crypto_sign_open,
+    crypto_sign_seed_keypair,
 )
-from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
 from nacl.exceptions import BadSignatureError
 
 from p2p_rommy.errors import ProtocolError
@@ -64,26 +65,30 @@ class Identity:
         return cls(entropy(32))
 
     @property
-    def _key(self) -> Ed25519PrivateKey:
-        return _private_key(self.private_bytes)
-
-    @property
     def public_key(self) -> bytes:
-        return self._key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        return _keypair(self.private_bytes)[0]
 
     @property
     def key_id(self) -> bytes:
         return key_id(self.public_key)
 
+    def signature(self, message: bytes) -> bytes:
+        """The bare 64-byte Ed25519 signature of exactly `message` (its domain string
+        included by the caller: the handshake's transcript)."""
+        return crypto_sign(message, _keypair(self.private_bytes)[1])[:crypto_sign_BYTES]
+
     def sign(self, body: bytes) -> bytes:
         """An envelope: [version, key id, body, signature over domain || body]."""
-        signature = self._key.sign(SIGNATURE_DOMAIN + body)
+        signature = self.signature(SIGNATURE_DOMAIN + body)
         return pack([ENVELOPE_VERSION, self.key_id, body, signature])
 
 
 @functools.lru_cache(maxsize=64)
-def _private_key(private_bytes: bytes) -> Ed25519PrivateKey:
-    return Ed25519PrivateKey.from_private_bytes(private_bytes)
+def _keypair(private_bytes: bytes) -> tuple[bytes, bytes]:
+    """(public key, libsodium's 64-byte secret key) of an RFC 8032 private key (the
+    32-byte seed)."""
+    public, secret = crypto_sign_seed_keypair(private_bytes)
+    return public, secret
 
 
 def valid_public_key(public_key: bytes) -> bool:
