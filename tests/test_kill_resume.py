@@ -101,40 +101,50 @@ def start_table(tmp_path: Path, name: str, variant: str, house: str, bot: str = 
 @pytest.mark.timeout(600)  # a whole 7-round lp match: ~130 s alone, twice that beside other tests
 @pytest.mark.parametrize("moment", [*MOMENTS, "buy window"])
 def test_sigkill_then_rommy_resume_finishes_the_match(tmp_path, moment):
-    if moment == "buy window":
-        # heuristic bots finish lp's seven rounds much sooner than random ones
-        bot = "normal"
-        host, victim, other = start_table(tmp_path, "Kill-buy", "lp", "buy_window_ms=5000", bot)
-        stop_in_a_buy_window(victim, tmp_path / "Bo")
-    else:
-        kill_at, expected_next = MOMENTS[moment]
-        bot = "random"
-        host, victim, other = start_table(tmp_path, f"Kill-{moment}", "rummy", "target_score=1")
-        deadline = time.monotonic() + 120
-        while committed(tmp_path / "Bo") < kill_at:
-            assert victim.poll() is None and time.monotonic() < deadline
-            time.sleep(0.005)
-    victim.send_signal(signal.SIGKILL)
-    victim.wait()
-    crashed_at = committed(tmp_path / "Bo")
-    game = next((tmp_path / "Bo" / "games").iterdir()).name
-    resumed = rommy("resume", game[:12], "--bot", bot, data=tmp_path / "Bo")
-    for process in (host, other, resumed):
-        out, err = process.communicate(timeout=540)
-        assert process.returncode == 0, err
-        assert "Total" in out
-    _, err = victim.communicate()
-    transcripts = [
-        next((tmp_path / d / "games").glob("*/transcript")).read_bytes()
-        for d in ("Ann", "Bo", "Cy")
-    ]
-    assert transcripts[0] == transcripts[1] == transcripts[2]
-    report = verify_transcript(transcripts[0])
-    assert report.fair and report.finished, report.text()
-    steps = len(split_frames(transcripts[0][len(MAGIC) :]).frames) - 1
-    after = range(crashed_at + 1, min(crashed_at + 8, steps + 1))  # a match may end sooner
-    kinds = [step_kind(transcripts[0], n) for n in after]
-    if moment == "buy window":  # the drawn card's shares come first, then the resolution
-        assert next(k for k in kinds if k != "deck/shares") == "buy", kinds
-    else:
-        assert kinds[0] in expected_next, kinds
+    started: list[subprocess.Popen] = []
+    try:
+        if moment == "buy window":
+            # heuristic bots finish lp's seven rounds much sooner than random ones
+            bot = "normal"
+            host, victim, other = start_table(tmp_path, "Kill-buy", "lp", "buy_window_ms=5000", bot)
+            started += [host, victim, other]
+            stop_in_a_buy_window(victim, tmp_path / "Bo")
+        else:
+            kill_at, expected_next = MOMENTS[moment]
+            bot = "random"
+            host, victim, other = start_table(tmp_path, f"Kill-{moment}", "rummy", "target_score=1")
+            started += [host, victim, other]
+            deadline = time.monotonic() + 120
+            while committed(tmp_path / "Bo") < kill_at:
+                assert victim.poll() is None and time.monotonic() < deadline
+                time.sleep(0.005)
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        crashed_at = committed(tmp_path / "Bo")
+        game = next((tmp_path / "Bo" / "games").iterdir()).name
+        resumed = rommy("resume", game[:12], "--bot", bot, data=tmp_path / "Bo")
+        started.append(resumed)
+        for process in (host, other, resumed):
+            out, err = process.communicate(timeout=540)
+            assert process.returncode == 0, err
+            assert "Total" in out
+        _, err = victim.communicate()
+        transcripts = [
+            next((tmp_path / d / "games").glob("*/transcript")).read_bytes()
+            for d in ("Ann", "Bo", "Cy")
+        ]
+        assert transcripts[0] == transcripts[1] == transcripts[2]
+        report = verify_transcript(transcripts[0])
+        assert report.fair and report.finished, report.text()
+        steps = len(split_frames(transcripts[0][len(MAGIC) :]).frames) - 1
+        after = range(crashed_at + 1, min(crashed_at + 8, steps + 1))  # a match may end sooner
+        kinds = [step_kind(transcripts[0], n) for n in after]
+        if moment == "buy window":  # the drawn card's shares come first, then the resolution
+            assert next(k for k in kinds if k != "deck/shares") == "buy", kinds
+        else:
+            assert kinds[0] in expected_next, kinds
+    finally:  # a failed test must not leave a match running
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
