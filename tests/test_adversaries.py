@@ -290,3 +290,22 @@ def test_a_seat_that_withholds_is_named_after_the_timeout(cheat, awaited):
         assert f"seat 2 has not sent {awaited}" in str(stall)
         assert peer.frozen is None
     assert_nothing_bad_committed(table)
+
+
+def test_a_bad_shuffle_the_next_shuffler_took_on_trust_stops_the_table_before_any_share():
+    """Pipelining (SPEC §3.3): at a table of two, the second seat ACKs the first shuffle
+    after checking its form only and shuffles on at once, so nobody has verified the
+    first proof when it commits. The second seat verifies it while the first checks its
+    shuffle, and stops the table naming the cheater before it shares a single card."""
+    shuffle = adv.tampered_shuffle(adv.substitute_card)
+    # seed 3 with 2 players: seat 1 deals the first round and shuffles first
+    table = run(Cheat(replica=adv.cheating_deck(shuffle)), 1, adv.all_frozen, players=2, seed=3)
+    (honest,) = table.honest
+    deck = honest.peer.replica.deck.seat
+    assert deck.params.shuffle_order() == (1, 0)
+    assert len(deck.passes[0].decks) == 2  # the bad shuffle and the honest one on top
+    assert honest.peer.culprit == 1 and "bad shuffle" in honest.peer.frozen
+    assert not deck.known and not deck.chain  # not one card shared or learned
+    # the bad shuffle was committed (taken on trust); the transcript proves whose it is
+    report = verify_transcript(table.transcript)
+    assert not report.fair and report.culprit == 1 and "bad shuffle" in report.text()

@@ -218,8 +218,7 @@ class Peer:
         try:
             self.replica.check_deferred()
         except ProtocolError as error:
-            culprit = error.sender if isinstance(error.sender, int) else None
-            self._freeze(f"a shuffle this seat shuffled on does not verify: {error}", culprit)
+            self._cheat_found(error)
         return Output()
 
     def end_game(self, absent: int, now: float = 0.0) -> Output:
@@ -290,7 +289,11 @@ class Peer:
         """A move chosen by the client for this seat; `IllegalMove` if the rules refuse it."""
         if not self.replica.my_turn():
             raise IllegalMove(N_("it is not your turn to play"))
-        step = self.replica.propose_move(move)
+        try:
+            step = self.replica.propose_move(move)
+        except ProtocolError as error:  # a deferred proof checked before a reveal
+            self._cheat_found(error)
+            return Output()
         return self._proposed(step, now)
 
     def say(self, text: str) -> Output:
@@ -607,8 +610,8 @@ class Peer:
             opened_before = self.replica.buy_window
             try:
                 self.replica.commit()
-            except ProtocolError as error:  # the round audit found a cheat
-                self._freeze(str(error))
+            except ProtocolError as error:  # the round audit, or a deferred proof, failed
+                self._cheat_found(error)
                 return out
             window = self.replica.buy_window
             if window is not None and window != opened_before:
@@ -658,18 +661,24 @@ class Peer:
         due = replica.my_due()
         if due is None:
             return out
-        if due.kind.deck:
-            step = replica.propose_deck()
-        elif due.kind is DueKind.REVEAL:
-            step = replica.propose_reveal()
-        elif due.kind is DueKind.BUY:
-            if self._unanswered():
-                return out
-            step = replica.propose_buy(self.buy_windows.answers(replica.buy_window))
-        else:
-            if self.player is None:
-                return out
-            step = replica.propose_move(self.player.choose(replica.view()))
+        try:
+            if due.kind.deck:
+                step = replica.propose_deck()
+            elif due.kind is DueKind.REVEAL:
+                step = replica.propose_reveal()
+            elif due.kind is DueKind.BUY:
+                if self._unanswered():
+                    return out
+                step = replica.propose_buy(self.buy_windows.answers(replica.buy_window))
+            else:
+                if self.player is None:
+                    return out
+                step = replica.propose_move(self.player.choose(replica.view()))
+        except ProtocolError as error:
+            # before its first share, this seat's own deck work verified a shuffle it had
+            # shuffled on (SPEC §3.3), and the proof failed
+            self._cheat_found(error)
+            return out
         out.extend(self._proposed(step, now))
         return out
 
@@ -722,6 +731,11 @@ class Peer:
     def _note(self, note: str) -> None:
         log.info("note: %s", note)
         self.notes.append(note)
+
+    def _cheat_found(self, error: ProtocolError) -> None:
+        """This seat's own checking (not a step it was validating) found a cheat: freeze,
+        naming the seat whose signed data it is."""
+        self._freeze(str(error), error.sender if isinstance(error.sender, int) else None)
 
     def _freeze(self, report: str, culprit: int | None = None) -> None:
         if not self.frozen:
