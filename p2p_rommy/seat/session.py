@@ -80,6 +80,8 @@ class Session:
         self._turn = asyncio.Lock()
         """One call into the peer at a time, in the order they were asked for."""
         self._tasks: set[asyncio.Task[object]] = set()
+        self._deferred_queued = False
+        """A check of a deferred shuffle proof is queued (`_check_deferred`)."""
 
     async def listen(
         self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
@@ -196,8 +198,15 @@ class Session:
             self.changed.set()
         if self.peer.replica.over or self.peer.frozen:
             self.done.set()
-        elif self.peer.replica.deferred:  # verify it while the others check our shuffle
-            self._later(lambda: self.peer.check_deferred(self.clock()))
+        elif self.peer.replica.deferred and not self._deferred_queued:
+            # verify it while the others check this seat's shuffle (SPEC §3.3)
+            self._deferred_queued = True
+            self._later(self._check_deferred)
+
+    def _check_deferred(self) -> Output:
+        """In a worker thread, in turn: the proof this seat shuffled on, verified."""
+        self._deferred_queued = False
+        return self.peer.check_deferred(self.clock())
 
     def _halt(self, error: OSError) -> None:
         """A write failed: stop sending, close the connections, say what and where."""
