@@ -80,6 +80,9 @@ def test_a_seat_keeps_only_the_round_in_play_and_answers_from_its_transcript(tmp
     assert len(peer.records) == len(everything)
     assert peer.records.in_memory < len(everything) // 2  # the finished rounds let go
     assert list(peer.records) == everything  # read back from the transcript, the same
+    middle = len(everything) // 3  # a finished round's records, read from there on
+    assert peer.records[middle : middle + 5] == everything[middle : middle + 5]
+    assert peer.records[middle] == everything[middle]
     # a seat that lost everything asks from the start: answered from the transcript
     other = others[0].peer
     ask = other.replica.identity.sign(Sync(peer.replica.game, other.seat, 0, True).encode())

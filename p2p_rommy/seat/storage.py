@@ -17,8 +17,15 @@ from io import FileIO
 from pathlib import Path
 
 from p2p_rommy.errors import ConfigError, ProtocolError
-from p2p_rommy.log.messages import Record
-from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, parse, split_frames
+from p2p_rommy.log.messages import Record, decode_record
+from p2p_rommy.log.transcript import (
+    MAGIC,
+    FrameReader,
+    Genesis,
+    frame_record,
+    parse,
+    split_frames,
+)
 from p2p_rommy.wire.codec import pack, unpack
 
 Addresses = dict[int, list[tuple[str, int]]]
@@ -235,8 +242,17 @@ class GameStore:
 
     def read(self, start: int) -> list[Record]:
         """The transcript's records from index `start` on (read back for a seat that
-        fell behind by more than a round, or for evidence)."""
-        return parse(self.transcript_path.read_bytes()).records[start : self._held]
+        fell behind by more than a round, or for evidence): frame by frame, decoding
+        only those, so memory holds what is asked for and not the whole file."""
+        records = []
+        with open(self.transcript_path, "rb") as file:
+            file.seek(len(MAGIC))
+            for index, payload in enumerate(FrameReader(file), start=-1):  # -1: genesis
+                if index >= self._held:
+                    break
+                if index >= start:
+                    records.append(decode_record(payload))
+        return records
 
     def save_secret(self, name: str, value: bytes) -> None:
         """Add a named secret (a round seed, the identity) to the 0600 secrets file;
