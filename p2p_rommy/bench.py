@@ -68,7 +68,7 @@ def _unit_costs(samples: int = 1000) -> tuple[float, float]:
 
     from p2p_rommy.deck import group
 
-    def median_cost(
+    def fastest_cost(
         call: Callable[[bytes, bytes], bytes], pairs: list[tuple[bytes, bytes]]
     ) -> float:
         batch = max(1, len(pairs) // 10)
@@ -80,7 +80,7 @@ def _unit_costs(samples: int = 1000) -> tuple[float, float]:
             costs.append((time.thread_time() - started) / batch)
         return min(costs)
 
-    unit = median_cost(
+    unit = fastest_cost(
         group.mul,
         [
             (
@@ -90,7 +90,7 @@ def _unit_costs(samples: int = 1000) -> tuple[float, float]:
             for i in range(samples)
         ],
     )
-    yardstick = median_cost(
+    yardstick = fastest_cost(
         sodium.crypto_scalarmult_ed25519_noclamp,
         [
             (

@@ -208,7 +208,7 @@ class Peer:
         out.extend(self._duties(now))
         return out
 
-    def check_deferred(self, now: float = 0.0) -> Output:
+    def check_deferred(self) -> Output:
         """Verify the shuffle this seat shuffled on before checking it (SPEC §3.3), while
         the others check this seat's own: a proof that fails freezes the table naming
         its shuffler, before this seat shares any card. (If this is not called, the next
@@ -675,8 +675,8 @@ class Peer:
                     return out
                 step = replica.propose_move(self.player.choose(replica.view()))
         except ProtocolError as error:
-            # before its first share, this seat's own deck work verified a shuffle it had
-            # shuffled on (SPEC §3.3), and the proof failed
+            # this seat's own checking found a cheat while it made its step: before its
+            # first share, it verified a shuffle it had shuffled on (SPEC §3.3)
             self._cheat_found(error)
             return out
         out.extend(self._proposed(step, now))

@@ -206,7 +206,7 @@ class Session:
     def _check_deferred(self) -> Output:
         """In a worker thread, in turn: the proof this seat shuffled on, verified."""
         self._deferred_queued = False
-        return self.peer.check_deferred(self.clock())
+        return self.peer.check_deferred()
 
     def _halt(self, error: OSError) -> None:
         """A write failed: stop sending, close the connections, say what and where."""
