@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, RommyError
+from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
 from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem, printable
@@ -41,7 +42,7 @@ def _default_name(fallback: str, machine: bool = True) -> str:
     """The login name, else (at a network table) the machine's name, else `fallback`."""
     import socket
 
-    names = [os.environ.get("USER", "")]
+    names = [user.login_name()]
     if machine:
         names.append(socket.gethostname().split(".")[0])
     for name in names:
@@ -221,6 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a cp1252 console or file: "?", no traceback
+        console.tolerant(stream)
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -402,7 +405,8 @@ def _replay(args: argparse.Namespace) -> int:
 
     try:
         data = read_transcript_file(args.transcript)
-        lines = replay_lines(data, args.round, args.ascii)
+        ascii_only = args.ascii or not console.can_show(sys.stdout)  # cp1252 has no ♠
+        lines = replay_lines(data, args.round, ascii_only)
     except OSError as error:
         print(f"rommy: cannot read {args.transcript}: {error.strerror}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from p2p_rommy.errors import ConfigError
+from p2p_rommy.portable import user
 
 LANGUAGES = ("da", "nb", "en")
 DOMAIN = "rommy"
@@ -25,17 +26,10 @@ _translation: gettext.NullTranslations = gettext.NullTranslations()
 
 
 def default_language(environ: Mapping[str, str] = os.environ) -> str:
-    """The language from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else English."""
-    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        for value in environ.get(variable, "").split(":"):
-            code = value.split("_")[0].split(".")[0].lower()
-            if code == "da":
-                return "da"
-            if code in ("nb", "no", "nn"):
-                return "nb"
-            if code == "en":
-                return "en"
-    return "en"
+    """The language from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else from the
+    system's settings (the Windows display language, macOS's preferred languages),
+    else English (`portable.user.default_language`)."""
+    return user.default_language(environ)
 
 
 def use(language: str) -> None:

@@ -44,6 +44,7 @@ from p2p_rommy.net.admission import Admission
 from p2p_rommy.net.discovery import Advertiser, TableAd
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
+from p2p_rommy.portable.sockets import listening_socket
 from p2p_rommy.wire.identity import Identity, fingerprint
 
 __all__ = [
@@ -144,7 +145,7 @@ class LobbyHost:
 
     async def listen(self, host: str) -> int:
         self._done = asyncio.get_running_loop().create_future()
-        self.server = await asyncio.start_server(self._accepted, host, 0)
+        self.server = await asyncio.start_server(self._accepted, sock=listening_socket(host, 0))
         self.port = self.server.sockets[0].getsockname()[1]
         await self._advertise()
         return self.port

@@ -32,6 +32,7 @@ from p2p_rommy.limits import (
 from p2p_rommy.net.admission import Admission
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
+from p2p_rommy.portable.sockets import listening_socket
 from p2p_rommy.wire.identity import Identity
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,9 @@ class Mesh:
         if sock is not None:
             self.server = await asyncio.start_server(self._accepted, sock=sock)
         else:
-            self.server = await asyncio.start_server(self._accepted, host, port)
+            self.server = await asyncio.start_server(
+                self._accepted, sock=listening_socket(host, port)
+            )
         sockname = self.server.sockets[0].getsockname()
         self.address = (sockname[0], sockname[1])
         return self.address

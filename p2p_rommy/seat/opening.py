@@ -21,6 +21,7 @@ from p2p_rommy.lobby import Started
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.net.discovery import local_addresses
+from p2p_rommy.portable.sockets import listening_socket
 from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.storage import GameStore, SavedGame, check_private, private_dir
@@ -57,16 +58,10 @@ class SeatOptions:
 
 
 def game_socket(interface: str | None, port: int = 0) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((interface or "0.0.0.0", port))
+        return listening_socket(interface or "0.0.0.0", port)
     except OSError as error:
-        sock.close()
         raise ConfigError(f"cannot listen on port {port}: {error}") from None
-    sock.listen(16)
-    sock.setblocking(False)
-    return sock
 
 
 async def open_seat(

@@ -1,15 +1,15 @@
 """Files at the edge: a game's transcript (fsync at every commit) and its secrets.
 
 Layout: ``DATA_DIR/games/<game id hex>/transcript`` and ``.../secrets``. The
-default data dir is the platform's user data dir (``$XDG_DATA_HOME/p2p-rommy``
-or ``~/.local/share/p2p-rommy``). Everything is private: directories 0700, files
-0600; a key or secrets file that others can read is refused, as OpenSSH refuses a
-private key with open permissions.
+default data dir is the system's user data dir (`portable.files.data_dir`). Everything is
+private: directories 0700, files 0600; a key or secrets file that others can read is
+refused, as OpenSSH refuses a private key with open permissions. On Windows modes say
+nothing (every file reports 0666) and the user profile's ACL keeps the data dir
+private, so the check is made where modes matter (`portable.files.modes_matter`).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from dataclasses import dataclass
@@ -26,6 +26,7 @@ from p2p_rommy.log.transcript import (
     parse,
     split_frames,
 )
+from p2p_rommy.portable import files
 from p2p_rommy.wire.codec import pack, unpack
 
 Addresses = dict[int, list[tuple[str, int]]]
@@ -64,15 +65,16 @@ def private_dir(path: Path) -> Path:
     """`path` (and missing parents) as a directory only its owner can enter (0700)."""
     path = Path(path)
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.stat().st_mode & 0o077:
+    if files.modes_matter() and path.stat().st_mode & 0o077:
         path.chmod(0o700)
     return path
 
 
 def check_private(path: Path, what: str) -> None:
-    """`ConfigError` if others may read or write the file at `path` (SSH-style)."""
+    """`ConfigError` if others may read or write the file at `path` (SSH-style), where
+    modes say so (not on Windows: there every file reports 0666)."""
     mode = Path(path).stat().st_mode & 0o777
-    if mode & 0o077:
+    if files.modes_matter() and mode & 0o077:
         raise ConfigError(
             f"permissions {mode:04o} for {path} are too open: your {what} must not be "
             f"readable by others. Fix it with: chmod 600 {path}"
@@ -82,7 +84,7 @@ def check_private(path: Path, what: str) -> None:
 def private_file(path: Path, flags: int) -> int:
     """An fd for `path` opened with `flags`, created 0600."""
     fd = os.open(path, flags | os.O_CREAT, 0o600)
-    os.fchmod(fd, 0o600)
+    files.restrict(fd, 0o600)
     return fd
 
 
@@ -98,8 +100,9 @@ def _write_all(fd: int, data: bytes, path: Path) -> None:
 
 
 def default_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "p2p-rommy"
+    """The user's data dir (`portable.files.data_dir`: an existing ~/.local/share/p2p-rommy is
+    kept; else the system's place for it)."""
+    return files.data_dir()
 
 
 class GameStore:
@@ -174,7 +177,8 @@ class GameStore:
                 f"the transcript's last record was cut off ({parsed.torn}, a crash in "
                 "mid-write); it will be fetched from the other seats"
             )
-        self.transcript_path.chmod(0o600)  # private, as files made by older releases were not
+        # private, as files made by older releases were not
+        files.restrict_path(self.transcript_path, 0o600)
         self._file = open(self.transcript_path, "ab", buffering=0)  # noqa: SIM115 - kept open
         self._held = len(parsed.records)
         return SavedGame(parsed.genesis, parsed.records, self._seeds(), self._addresses(), repaired)
@@ -186,8 +190,11 @@ class GameStore:
             return
         fd = private_file(self.directory / "lock", os.O_WRONLY)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            locked = files.try_lock(fd)
         except OSError:
+            os.close(fd)
+            raise
+        if not locked:
             os.close(fd)
             raise ConfigError(
                 f"another rommy is playing this seat of the game in {self.directory}"
@@ -271,5 +278,8 @@ class GameStore:
             self._file.close()
             self._file = None
         if self._lock_fd is not None:
-            os.close(self._lock_fd)  # releases the lock
-            self._lock_fd = None
+            try:
+                files.unlock(self._lock_fd)
+            finally:
+                os.close(self._lock_fd)
+                self._lock_fd = None

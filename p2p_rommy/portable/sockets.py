@@ -1,0 +1,31 @@
+"""Listening sockets: exclusive on Windows."""
+
+from __future__ import annotations
+
+import socket
+
+from p2p_rommy.portable.system import System, this_system
+
+
+def listening_socket(host: str, port: int, system: System | None = None) -> socket.socket:
+    """A non-blocking TCP socket listening on (host, port); `OSError` if it cannot.
+    On POSIX with SO_REUSEADDR (a restarted peer gets its port back while old
+    connections linger; two listeners still cannot share it); on Windows with
+    SO_EXCLUSIVEADDRUSE, since there SO_REUSEADDR would let another program bind the
+    same port and take our connections."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        if (system or this_system()) == "windows":
+            exclusive = getattr(socket, "SO_EXCLUSIVEADDRUSE", None)  # defined on Windows
+            if exclusive is not None:
+                sock.setsockopt(socket.SOL_SOCKET, exclusive, 1)
+        else:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(16)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
