@@ -102,5 +102,5 @@ def windows_env(directory: Path) -> dict[str, str]:
         [str(directory), *filter(None, [os.environ.get("PYTHONPATH")])]
     )
     env["PYTHONIOENCODING"] = "cp1252"
-    env["USERNAME"] = "Åse"
+    env["USERNAME"] = "Åse漢"  # a name cp1252 can only partly write
     return env
