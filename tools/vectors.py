@@ -1,7 +1,9 @@
 """Regenerate protocol/vectors/: `messages.json` (one vector for every message kind on
 the wire and on disk, SPEC §3–§4, each naming the SPEC section it illustrates),
-`deck.json` (the deck protocol's derivations and proofs, §3; `tools/deck_vectors.py`)
-and `state-hash.json` (state encodings and hashes after moves in their §4.5 wire form, §2).
+`deck.json` (the deck protocol's derivations and proofs, §3; `tools/deck_vectors.py`),
+`state-hash.json` (state encodings and hashes after moves in their §4.5 wire form, §2)
+and `v2.json` (short code, table code, buy lot, one encoding, nesting depth). It is the
+only way vectors are made; protocol/vectors/README.md says what each field is.
 
     python tools/vectors.py            # writes the file
     python tools/vectors.py --check    # exit 1 if the file is not what it would write
@@ -498,10 +500,11 @@ def ended_game() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         "config": config.encode().hex(),
         "keys": [p.public_key.hex() for p in players],
         "committed": committed,
+        "prev": body["prev"].hex(),
         "committed_engine_hash": state_hash(peers[0].replica.state).hex(),
         "step": end.hex(),
         "acks": [a.hex() for a in record.acks],
-        "state_hash": peers[0].replica.state_hash().hex(),
+        "state_hash": unpack(unpack(record.acks[0])[2])["state"].hex(),
         "absent": body["body"]["absent"],
         "transcript": transcript(config, players, records).hex(),
         "refused": [
@@ -648,13 +651,13 @@ def describe(check: Any) -> str:
     if name.startswith("fixed."):
         return "(" + ", ".join(describe(item) for item in cells["items"]) + ")"
     if name.startswith("_one_of."):
-        return " | ".join(f'"{c}"' for c in cells["choices"])
+        return " or ".join(f'"{c}"' for c in cells["choices"])
     return {
-        "_house_value": "bool | int | str | nil",
+        "_house_value": "bool, int, str or nil",
         "_flag": "bool",
         "_address": "(str ≤64, int 1–65535)",
         "_any": "map (a step body)",
-        "_nil_or_blob": "bin ≤1048576 | nil",
+        "_nil_or_blob": "bin ≤1048576 or nil",
         "<lambda>": "move (§4.5)",
     }[name.split(".")[-1]]
 
