@@ -130,12 +130,19 @@ def _hex_strings(value: Any) -> list[bytes]:
 
 
 def test_every_signature_in_the_file_has_its_key_in_the_file():
-    """§3.9: every envelope anywhere in messages.json (alone, in a frame, a transcript, a
-    step, a buy step's answers, a lobby entry or relay) is signed by a key the file
-    gives as a key, and its signature verifies under it."""
-    keys = {key_id(key): key for key in _keys_in(V)}
+    """§3.9: every envelope anywhere in the vector files (alone, in a frame, a transcript,
+    a step, a buy step's answers, a lobby entry or relay) is signed by a key the same
+    file gives as a key, and its signature verifies under it."""
+    files = [V] + [
+        json.loads((ROOT / "protocol" / "vectors" / name).read_text())
+        for name in ("deck.json", "v2.json", "state-hash.json")
+    ]
     checked = set()
-    for data in _hex_strings(V):
+    for data, keys in (
+        (data, {key_id(key): key for key in _keys_in(file)})
+        for file in files
+        for data in _hex_strings(file)
+    ):
         for envelope in _envelopes_in(data):
             if envelope in checked:
                 continue
