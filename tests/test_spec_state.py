@@ -117,3 +117,45 @@ def test_the_v3_text_of_field_18_disagrees_with_the_vectors():
     assert {"rummy", "romme"} <= {name.split("-")[0] for name in wrong}
     assert "in every\nvariant" in SECTION or "in every variant" in " ".join(SECTION.split())
     assert "whenever nothing is offered" not in " ".join(SECTION.split())
+
+
+def test_a_real_rounds_first_turns_re_derived_from_the_text():
+    """The whole-round vector (messages.json → round) followed by the text-only state
+    from the new game on: every deck step leaves it as it is, the deal's `start` (with
+    the upcard's face) is the committed state the deal's last step settles to, and each
+    draw, take and discard gives the engine hash its ACKs signed — up to the first meld
+    (which `tests/spec_state.py` does not model)."""
+    import json
+
+    import msgpack
+
+    from tests.spec_state import VARIANTS, SpecState
+
+    play = json.loads(
+        (Path(__file__).parent.parent / "protocol/vectors/messages.json").read_text()
+    )["round"]
+    config = msgpack.unpackb(bytes.fromhex(play["config"]), raw=False)
+    house = dict(config["house"])
+    state = SpecState(config["variant"], spec_house(config["variant"], house), 3, 0)
+    final_faces = msgpack.unpackb(bytes.fromhex(play["final_state"]), raw=False)[9]
+    steps = {}
+    for _, envelope in play["envelopes"]:
+        body = msgpack.unpackb(msgpack.unpackb(bytes.fromhex(envelope), raw=False)[2], raw=False)
+        if body["kind"] == "log/step":
+            steps.setdefault(body["n"], body["body"])
+    followed = 0
+    assert len(config["seats"]) == 3
+    for n in sorted(steps):
+        body = steps[n]
+        if body["kind"] == "move":
+            if body["move"][0] not in ("draw", "take", "discard"):
+                break
+            state.apply(body["move"])
+            followed += 1
+        assert state.state_hash().hex() == play["engine_hashes"][n - 1], f"step {n}"
+        if str(n) in play["settled_hashes"]:  # the deal is done: the derived `start`
+            rules = VARIANTS[config["variant"]]
+            upcard_slot = rules["hand"](3) * 3 + rules["extra"]  # the first slot past the hands
+            state.apply(["start", final_faces[upcard_slot]])
+            assert state.state_hash().hex() == play["settled_hashes"][str(n)]
+    assert followed >= 3, "the round's first turns"
