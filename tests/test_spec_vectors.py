@@ -562,3 +562,16 @@ def test_depth_is_counted_as_the_text_says():
         with pytest.raises(ProtocolError, match="nested"):
             unpack(h(data))
     assert "9191919191919191" + "01" in depth["refused"]  # [[[[[[[[1]]]]]]]]
+
+
+def test_the_lobby_state_lists_what_the_creator_chose_and_the_config_every_rule():
+    """§4.2: `lobby/state.house` holds the creator's choices (here one rule); the config
+    built from it (§4.1) lists every rule of the variant in spec order, defaults filled in."""
+    from tests.test_spec_state import spec_house
+
+    state = next(v for v in V["lobby"] if v["kind"] == "lobby/state")
+    body = open_spec(h(state["envelope"]), h(state["signer_key"]))
+    config = canonical(h(V["coin"]["config"]))
+    assert body["variant"] == config["variant"] and body["lam"] == config["lambda"]
+    assert body["house"] == [["target_score", 1]]
+    assert config["house"] == spec_house(config["variant"], dict(body["house"]))
