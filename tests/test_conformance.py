@@ -143,7 +143,8 @@ def test_the_coin_seats_the_players_and_names_the_game():
 
 
 def test_the_transcript_file_format():
-    """§4.8: the magic line, then frames u32 length || payload || u32 CRC-32 (zlib's)."""
+    """§4.8: the magic line, then frames u32 length || payload || u32 CRC-32 (zlib's): the
+    genesis, then the records (tests/test_spec_vectors.py runs it through `rommy verify`)."""
     data = bytes.fromhex(V["round"]["transcript"])
     magic = b"P2P-ROMMY TRANSCRIPT 1\n"
     assert data.startswith(magic)
@@ -154,8 +155,12 @@ def test_the_transcript_file_format():
         assert int.from_bytes(crc, "big") == zlib.crc32(payload)
         frames.append(canonical(payload))
         rest = rest[8 + size :]
-    assert len(frames) == 3
-    step, acks = frames[0]
+    assert len(frames) == 4, "the genesis and the first three records"
+    config, signatures = frames[0]  # §4.8: the genesis first (§4.1)
+    assert config == bytes.fromhex(V["round"]["config"]) and len(signatures) == 3
+    for seat, envelope in enumerate(signatures):
+        assert opened(envelope.hex(), V["round"]["keys"][seat])["body"] == config
+    step, acks = frames[1]
     assert canonical(step)[0] == "env1" and len(acks) == 3
 
 

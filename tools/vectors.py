@@ -1,10 +1,13 @@
 """Regenerate protocol/vectors/: `messages.json` (one vector for every message kind on
 the wire and on disk, SPEC §3–§4, each naming the SPEC section it illustrates),
-`deck.json` (the deck protocol's derivations and proofs, §3; `tools/deck_vectors.py`)
-and `state-hash.json` (state encodings and hashes after moves in their §4.5 wire form, §2).
+`deck.json` (the deck protocol's derivations and proofs, §3; `tools/deck_vectors.py`),
+`state-hash.json` (state encodings and hashes after moves in their §4.5 wire form, §2)
+and `v2.json` (short code, table code, buy lot, one encoding, nesting depth). It is the
+only way vectors are made; protocol/vectors/README.md says what each field is.
 
     python tools/vectors.py            # writes the file
     python tools/vectors.py --check    # exit 1 if the file is not what it would write
+    python tools/vectors.py --fields   # SPEC §4.10's table of every field's type and range
 
 Everything is seeded (identities, nonces, coin values, deck entropy, bots), so the bytes
 are the same on every run; `tests/test_conformance.py` re-derives them with the SPEC's
@@ -32,12 +35,12 @@ from p2p_rommy.log.messages import Chat, Nack, Sync
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Observer, SeatedReplica
-from p2p_rommy.log.transcript import MAGIC, frame_record
+from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.net.handshake import DOMAIN as HANDSHAKE_DOMAIN
 from p2p_rommy.rules import ruleset
 from p2p_rommy.wire.codec import pack, unpack
 from p2p_rommy.wire.entropy import StreamEntropy
-from p2p_rommy.wire.identity import Identity, open_envelope
+from p2p_rommy.wire.identity import Identity, fingerprint, open_envelope
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "protocol" / "vectors"
@@ -54,8 +57,76 @@ STATE_CASES: list[tuple[str, str, int, int, dict[str, Any], list[list[Any]]]] = 
         [["start", 56], ["discard", 2, 52, 57]],
     ),
     ("lp-4-first-draw-opens-buy", "lp", 4, 3, {"max_buys": 2}, [["start", 44], ["draw", 0]]),
+    # the new game (n = 0) of each variant: no slots yet
+    ("lp-3-new-game", "lp", 3, 1, {}, []),
+    ("rummy-2-new-game", "rummy", 2, 0, {}, []),
+    ("romme-6-new-game", "romme", 6, 5, {}, []),
+    # field 18 keeps the seat of the last discard until the next draw or take, in every variant
+    (
+        "rummy-3-discard-keeps-the-discarder",
+        "rummy",
+        3,
+        0,
+        {},
+        [["start", 21], ["draw", 1], ["discard", 1, 0, 5], ["take", 2], ["discard", 2, 1, 7]],
+    ),
+    (
+        "rummy-3-draw-clears-the-discarder",
+        "rummy",
+        3,
+        0,
+        {},
+        [
+            ["start", 21],
+            ["draw", 1],
+            ["discard", 1, 0, 5],
+            ["take", 2],
+            ["discard", 2, 1, 7],
+            ["draw", 0],
+        ],
+    ),
+    (
+        "romme-4-draw-clears-the-discarder",
+        "romme",
+        4,
+        2,
+        {},
+        [["start", 56], ["discard", 2, 52, 57], ["draw", 3]],
+    ),
+    (
+        "lp-4-bought-upcard-then-discard",
+        "lp",
+        4,
+        3,
+        {"max_buys": 2},
+        [["start", 44], ["draw", 0], ["buy", [2, 1]], ["discard", 0, 0, 3]],
+    ),
+    (
+        "lp-4-declined-discard-opens-buy",
+        "lp",
+        4,
+        3,
+        {"max_buys": 2},
+        [["start", 44], ["draw", 0], ["buy", [2, 1]], ["discard", 0, 0, 3], ["draw", 1]],
+    ),
+    (
+        "lp-4-nobody-buys",
+        "lp",
+        4,
+        3,
+        {"max_buys": 2},
+        [
+            ["start", 44],
+            ["draw", 0],
+            ["buy", [2, 1]],
+            ["discard", 0, 0, 3],
+            ["draw", 1],
+            ["buy", []],
+        ],
+    ),
 ]
-"""(name, variant, players, first dealer, house rules, moves in §4.5 wire form)."""
+"""(name, variant, players, first dealer, house rules, moves in §4.5 wire form). `buy` is the
+buy step's resolution (§4.7) as the engine applies it: the claimants."""
 
 
 def identity(label: str) -> Identity:
@@ -254,9 +325,50 @@ def round_of_play() -> dict[str, Any]:
         "engine_hashes": acked,
         "settled_hashes": settled,
         "final_state": encode_state(peers[0].replica.state).hex(),
-        "transcript": (MAGIC + b"".join(frame_record(r.encode()) for r in records[:3])).hex(),
+        "transcript": transcript(config, players, list(records)[:3]).hex(),
         "state_hash": peers[0].replica.state_hash().hex(),
+        "refused": [reordered_reveal(config, players, list(records))],
     }
+
+
+def reordered_reveal(config: Any, players: list[Identity], records: list[Any]) -> dict[str, Any]:
+    """§3.3: the first meld whose reveal items (the move's order) are not ascending, signed
+    again by its mover with the items sorted: a receiver refuses it. With the step number,
+    so a reader replays the round's records before it and checks the refusal."""
+    from p2p_rommy.deck.messages import Shares
+    from p2p_rommy.deck.messages import decode as decode_deck
+    from p2p_rommy.deck.messages import encode as encode_deck
+    from p2p_rommy.log.messages import MoveStep, Step
+
+    roster = Observer(config).roster
+    for record in records:
+        opened = open_envelope(record.step, roster)
+        step = decode_log(opened.body, opened.seat)
+        if not isinstance(step, Step) or not isinstance(step.body, MoveStep):
+            continue
+        if step.body.reveal is None:
+            continue
+        shares = decode_deck(open_envelope(step.body.reveal, roster).body, step.seat)
+        assert isinstance(shares, Shares)
+        positions = [item.position for item in shares.items]
+        if positions == sorted(positions):
+            continue
+        mover = players[step.seat]
+        items = tuple(sorted(shares.items, key=lambda item: item.position))
+        sorted_shares = mover.sign(encode_deck(Shares(*_fields_but_items(shares), items)))
+        body = MoveStep(step.body.move, sorted_shares)
+        again = mover.sign(Step(step.game, step.n, step.seat, step.prev, body).encode())
+        return {
+            "why": "reveal items in ascending slot order, not the move's order (§3.3)",
+            "n": step.n,
+            "move_order": positions,
+            "envelope": again.hex(),
+        }
+    raise AssertionError("no meld shows its cards out of slot order")
+
+
+def _fields_but_items(shares: Any) -> tuple[Any, ...]:
+    return tuple(getattr(shares, f) for f in shares.__dataclass_fields__ if f != "items")
 
 
 def engine_hashes(config: Any, records: list[Any]) -> tuple[list[str], dict[str, str]]:
@@ -277,23 +389,62 @@ def engine_hashes(config: Any, records: list[Any]) -> tuple[list[str], dict[str,
     return acked, settled
 
 
-def buy_window() -> list[dict[str, Any]]:
-    """§4.7: a Løbere og Passere buy window: every eligible seat's signed answer, then the
-    step that resolves it (carrying those answers)."""
-    _, players, peers = table("lp", "buy", ())
-    order = deliver(
-        peers, lambda: any(r for r in peers[0].records if _kind(r.step) == "log/step:buy")
-    )
-    found: dict[str, dict[str, Any]] = {}
-    for sender, envelope in order:
-        kind = _kind(envelope)
-        if kind in ("buy/answer", "log/step:buy") and kind not in found:
-            found[kind] = envelope_vector(kind, "§4.7", envelope, players[sender])
-    step = next(r.step for r in peers[0].records if _kind(r.step) == "log/step:buy")
-    found["log/step:buy"] = envelope_vector(
-        "log/step:buy", "§4.7", step, players[unpack(unpack(step)[2])["seat"]]
-    )
-    return list(found.values())
+def transcript(config: Any, players: list[Identity], records: list[Any]) -> bytes:
+    """§4.8: the magic line, the genesis (§4.1: the config signed by every seat), then one
+    frame per committed record, as a peer writes its transcript file."""
+    genesis = Genesis(config, config.encode(), tuple(sign_config(config, p) for p in players))
+    frames = [genesis.encode(), *(r.encode() for r in records)]
+    return MAGIC + b"".join(frame_record(payload) for payload in frames)
+
+
+def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """§4.7: a Løbere og Passere buy window in which a seat claims the card: every eligible
+    seat's signed answer, the step that resolves it (carrying those answers) and who won,
+    with the transcript of the game up to that step and every seat's key."""
+    config, players, peers = _table("lp", "buy", (), 4)
+    order = deliver(peers, lambda: bool(peers[0].replica.last_claims))
+    records = list(peers[0].records)
+    step_record = records[-1]
+    assert _kind(step_record.step) == "log/step:buy"
+    step_body = unpack(unpack(step_record.step)[2])
+    window = step_body["body"]["window"]
+    observer = Observer(config)
+    for record in records[:-1]:
+        opened = open_envelope(record.step, observer.roster)
+        observer.check_certificate(decode_log(opened.body, opened.seat), record.acks)
+        observer.commit()
+    before = observer.state
+    opened = open_envelope(step_record.step, observer.roster)
+    observer.check_certificate(decode_log(opened.body, opened.seat), step_record.acks)
+    observer.commit()
+    answers = [
+        [_signer(envelope, players), envelope.hex()] for envelope in step_body["body"]["answers"]
+    ]
+    claims = [
+        seat for seat, envelope in answers if unpack(unpack(bytes.fromhex(envelope))[2])["claim"]
+    ]
+    vectors = []
+    for kind in ("buy/answer", "log/step:buy"):
+        sender, envelope = next((s, e) for s, e in order if _kind(e) == kind)
+        vectors.append(envelope_vector(kind, "§4.7", envelope, players[sender]))
+    return vectors, {
+        "section": "§4.7, §2",
+        "config": config.encode().hex(),
+        "keys": [p.public_key.hex() for p in players],
+        "window": window,
+        "answers": answers,
+        "claims": claims,
+        "winner": observer.last_claims[0],
+        "step": step_record.step.hex(),
+        "state_before": encode_state(before).hex(),
+        "state_after": encode_state(observer.state).hex(),
+        "transcript": transcript(config, players, records).hex(),
+    }
+
+
+def _signer(envelope: bytes, players: list[Identity]) -> int:
+    key_id = unpack(envelope)[1]
+    return next(s for s, p in enumerate(players) if p.key_id == key_id)
 
 
 def _kind(envelope: bytes) -> str:
@@ -303,19 +454,258 @@ def _kind(envelope: bytes) -> str:
     return str(body["kind"])
 
 
-def loose_messages() -> list[dict[str, Any]]:
-    """§4.4: a NACK, a catch-up ask, a chat line, a step that ends the game without a seat."""
-    from p2p_rommy.log.messages import EndStep, Step
+def ended_game() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """§4.4 "Ending without a seat": a 3-seat game whose seat 2 stops answering after the
+    first steps; seat 0, the lowest other seat, proposes the end step on the committed
+    state, seat 1 signs it, and it commits with an empty ACK in seat 2's place. With the
+    end step's log-state hash and the whole transcript (`rommy verify` finds it FAIR, seat
+    2 forfeiting)."""
+    config, players, peers = table("rummy", "ended", (("target_score", 1),))
+    queue: deque[tuple[int, bytes]] = deque()
+    for peer in peers:
+        queue.extend((peer.seat, e) for e in peer.start().broadcast)
+    while queue:
+        sender, envelope = queue.popleft()
+        cut = peers[0].replica.n >= 4  # from here on seat 2 hears nothing and says nothing
+        if cut and sender == 2:
+            continue
+        for peer in peers:
+            if peer.seat != sender and not (cut and peer.seat == 2):
+                queue.extend((peer.seat, e) for e in peer.receive(envelope).broadcast)
+    waiting = peers[0].waiting(0.0)
+    assert waiting is not None and waiting.seat == 2, waiting
+    committed = peers[0].replica.n
 
+    def run(queue: deque[tuple[int, bytes]]) -> None:
+        while queue:
+            sender, envelope = queue.popleft()
+            if peers[1].seat != sender:
+                queue.extend((1, e) for e in peers[1].receive(envelope).broadcast)
+            if sender != 0:
+                queue.extend((0, e) for e in peers[0].receive(envelope).broadcast)
+
+    out = peers[0].end_game(2)
+    (end,) = [e for e in out.broadcast if _kind(e) == "log/step:end"]
+    run(deque((0, e) for e in out.broadcast))
+    live = peers[:2]
+    assert all(p.replica.ended for p in live)
+    assert peers[0].replica.ended is not None and peers[1].replica.ended is not None
+    records = list(peers[0].records)
+    record = records[-1]
+    assert record.step == end and record.acks[2] == b""
+    body = unpack(unpack(end)[2])
+    vector = envelope_vector("log/step:end", "§4.4", end, players[0])
+    return [vector], {
+        "section": "§4.4, §4.8",
+        "config": config.encode().hex(),
+        "keys": [p.public_key.hex() for p in players],
+        "committed": committed,
+        "prev": body["prev"].hex(),
+        "committed_engine_hash": state_hash(peers[0].replica.state).hex(),
+        "step": end.hex(),
+        "acks": [a.hex() for a in record.acks],
+        "state_hash": unpack(unpack(record.acks[0])[2])["state"].hex(),
+        "absent": body["body"]["absent"],
+        "transcript": transcript(config, players, records).hex(),
+        "refused": [
+            {
+                "why": "proposed by seat 1, not the lowest seat other than the absent one (§4.4)",
+                "envelope": players[1].sign(_reproposed(end, 1)).hex(),
+            }
+        ],
+    }
+
+
+def _reproposed(step_envelope: bytes, seat: int) -> bytes:
+    """The same step's body, proposed by another seat."""
+    body = unpack(unpack(step_envelope)[2])
+    body["seat"] = seat
+    return pack(body)
+
+
+def loose_messages() -> list[dict[str, Any]]:
+    """§4.4: a NACK, a catch-up ask, a chat line."""
     seat = identity("loose")
     game = seeded("loose game")
-    end = Step(game, 80, 1, seeded("loose prev"), EndStep(2, "seat 3 did not come back"))
     return [
-        envelope_vector("log/step:end", "§4.4", seat.sign(end.encode()), seat),
         envelope_vector("log/nack", "§4.4", seat.sign(Nack(game, 12, 1, "bad").encode()), seat),
         envelope_vector("log/sync", "§4.4", seat.sign(Sync(game, 1, 40, True).encode()), seat),
         envelope_vector("chat/say", "§4.3", seat.sign(Chat(game, 1, "hej").encode()), seat),
     ]
+
+
+def fingerprint_vector() -> dict[str, Any]:
+    """§3.9: a key, its key id and its fingerprint as people compare it."""
+    who = identity("fingerprint")
+    return {
+        "section": "§3.9",
+        "public_key": who.public_key.hex(),
+        "key_id": who.key_id.hex(),
+        "fingerprint": fingerprint(who.public_key),
+    }
+
+
+def advert_vector() -> dict[str, Any]:
+    """§4.6: a table's mDNS advert: the instance name and the TXT record's strings."""
+    from zeroconf.asyncio import AsyncServiceInfo
+
+    from p2p_rommy.net.discovery import SERVICE, TableAd
+
+    creator = identity("advert")
+    ad = TableAd(
+        table="Køkkenbordet",
+        variant="lp",
+        taken=2,
+        seats=5,
+        open=True,
+        creator=fingerprint(creator.public_key),
+        lobby=seeded("advert lobby"),
+        addresses=("127.0.0.1",),
+        port=4001,
+    )
+    info = AsyncServiceInfo(SERVICE, ad.instance, port=ad.port, properties=ad.properties())
+    return {
+        "section": "§4.6",
+        "creator_key": creator.public_key.hex(),
+        "service": SERVICE,
+        "instance": ad.instance,
+        "txt": [[k, v] for k, v in ad.properties().items()],
+        "txt_rdata": info.text.hex(),
+    }
+
+
+def frames(play: dict[str, Any], lobby_vectors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """§4.3: a frame of each type: the bare hello of a handshake, a game connection's ping
+    and envelope, a lobby connection's envelope."""
+    from p2p_rommy.net import lobby as net_lobby
+    from p2p_rommy.net import mesh
+    from p2p_rommy.net.framing import frame
+
+    hello = bytes.fromhex(handshake()[0]["body"])
+    sender, envelope = play["envelopes"][0]
+    join = next(v for v in lobby_vectors if v["kind"] == "lobby/join")
+    return [
+        {"what": "hello", "section": "§4.3", "frame": frame(hello).hex()},
+        {"what": "ping", "section": "§4.3", "frame": frame(mesh.PING).hex()},
+        {
+            "what": "envelope",
+            "section": "§4.3",
+            "signer_key": play["keys"][sender],
+            "frame": frame(mesh.MESSAGE + bytes.fromhex(envelope)).hex(),
+        },
+        {
+            "what": "lobby envelope",
+            "section": "§4.3",
+            "signer_key": join["signer_key"],
+            "frame": frame(net_lobby.MESSAGE + bytes.fromhex(join["envelope"])).hex(),
+        },
+    ]
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """Every message kind the decoders know, with its fields' checks by name, in SPEC order
+    (a move's fields by position, from 1); the step bodies as `log/step:<kind>`."""
+    from p2p_rommy.config import _CONFIG
+    from p2p_rommy.deck import messages as deck_messages
+    from p2p_rommy.lobby import messages as lobby_messages
+    from p2p_rommy.log import messages as log_messages
+    from p2p_rommy.log import move_codec
+    from p2p_rommy.net import handshake as net_handshake
+
+    found = [_CONFIG, net_handshake._HELLO, net_handshake._AUTH]
+    found += [v for v in vars(lobby_messages).values() if type(v).__name__ == "Schema"]
+    found += list(log_messages._SCHEMAS.values()) + list(deck_messages._SCHEMAS.values())
+    kinds = {schema.kind: dict(schema.fields) for schema in found}
+    for kind, schema in log_messages._BODIES.items():
+        kinds[f"log/step:{kind}"] = dict(schema.fields)
+    for kind, fields in move_codec._SCHEMAS.items():
+        kinds[f"move:{kind}"] = {str(i + 1): check for i, check in enumerate(fields)}
+    return kinds
+
+
+def _cells(check: Any) -> dict[str, Any]:
+    names = check.__code__.co_freevars
+    return {n: c.cell_contents for n, c in zip(names, check.__closure__ or (), strict=True)}
+
+
+def _number(value: int) -> str:
+    return "2^40" if value == 2**40 else str(value)
+
+
+def describe(check: Any) -> str:
+    """A field check in SPEC §4.10's notation, read from the check itself."""
+    name, cells = check.__qualname__, _cells(check)
+    if name.startswith("integer."):
+        return f"int {_number(cells['low'])}–{_number(cells['high'])}"
+    if name.startswith("blob."):
+        if cells["size"] is not None:
+            return f"bin {cells['size']}"
+        return f"bin ≤{cells['max_size']}"
+    if name.startswith("text."):
+        return f"str ≤{cells['max_len']}"
+    if name.startswith("array."):
+        return f"[{describe(cells['item'])}] {cells['min_len']}–{cells['max_len']}"
+    if name.startswith("int_array."):
+        low, high = _number(cells["low"]), _number(cells["high"])
+        return f"[int {low}–{high}] {cells['min_len']}–{cells['max_len']}"
+    if name.startswith("fixed."):
+        return "(" + ", ".join(describe(item) for item in cells["items"]) + ")"
+    if name.startswith("_one_of."):
+        return " or ".join(f'"{c}"' for c in cells["choices"])
+    return {
+        "_house_value": "bool, int, str or nil",
+        "_flag": "bool",
+        "_address": "(str ≤64, int 1–65535)",
+        "_any": "map (a step body)",
+        "_nil_or_blob": "bin ≤1048576 or nil",
+        "<lambda>": "move (§4.5)",
+    }[name.split(".")[-1]]
+
+
+def _edges(check: Any) -> tuple[list[Any], list[Any]]:
+    """Values at a simple field's limits that its check accepts, and just past them."""
+    name, cells = check.__qualname__, _cells(check)
+    if name.startswith("integer."):
+        return [cells["low"], cells["high"]], [cells["low"] - 1, cells["high"] + 1]
+    if name.startswith("blob."):
+        if cells["size"] is not None:
+            size = cells["size"]
+            return [bytes(size)], [bytes(size - 1), bytes(size + 1)]
+        return [bytes(min(cells["max_size"], 4096))], []
+    if name.startswith("text."):
+        longest = cells["max_len"]
+        return ["a" * longest], ["a" * (longest + 1)]
+    return [], []
+
+
+def field_vectors() -> list[dict[str, Any]]:
+    """§4.10: every field of every kind, its type and range, and for a number, a byte
+    string or a text its values at the limits (accepted) and just past them (refused),
+    each checked by the decoder's own check of that field."""
+    from p2p_rommy.wire.codec import SchemaError
+
+    rows = []
+    for kind, fields in schemas().items():
+        for field, check in fields.items():
+            accepted, refused = _edges(check)
+            for value in accepted:
+                check(value, field)
+            for value in refused:
+                try:
+                    check(value, field)
+                except SchemaError:
+                    continue
+                raise AssertionError(f"{kind}.{field} accepts {value!r}")
+            rows.append(
+                {
+                    "kind": kind,
+                    "field": field,
+                    "type": describe(check),
+                    "accepted": [pack(v).hex() for v in accepted],
+                    "refused": [pack(v).hex() for v in refused],
+                }
+            )
+    return rows
 
 
 def build() -> dict[str, Any]:
@@ -334,14 +724,24 @@ def build() -> dict[str, Any]:
                 "envelope": envelope,
             },
         )
+    buy_vectors, buy = buy_window()
+    end_vectors, ended = ended_game()
+    for vector in buy_vectors + end_vectors:
+        kinds.pop(vector["kind"], None)
     return {
         "description": __doc__.split("\n\n")[0],
         "protocol_version": PROTOCOL_VERSION,
         "handshake": handshake(),
         "lobby": lobby_vectors,
         "coin": coin,
-        "log": list(kinds.values()) + buy_window() + loose_messages(),
+        "log": list(kinds.values()) + buy_vectors + end_vectors + loose_messages(),
         "round": play,
+        "buy_window": buy,
+        "ended": ended,
+        "fingerprint": fingerprint_vector(),
+        "advert": advert_vector(),
+        "frames": frames(play, lobby_vectors),
+        "fields": field_vectors(),
     }
 
 
@@ -379,6 +779,96 @@ def state_vectors() -> dict[str, Any]:
     }
 
 
+V2_GAME = bytes.fromhex("cc59f0866173353ea56dc284ad414299757b5c032762f01646a1784c90b11458")
+V2_LOBBY = bytes.fromhex("3126debcf21edefeb25cbf3bb519c778aeb3887aac3dc2c8c3efefa5d18d0324")
+V2_CREATOR = bytes.fromhex("f2e102a1f3119b26fd02257dd94a9bd181b16b4535755c9dc7b6f48f72898dbf")
+V2_COMMITMENTS = [
+    bytes.fromhex(c)
+    for c in (
+        "cff8b6f5590263a8e1b01c03824f5cf03bcc4aa9aa0d665ae78fcd5592d37611",
+        "6956890c127404ef097babc481114461ed6d0fe7721ff7266532e29c513caafd",
+        "8e2371be01bdad7f29d8558a280b1f444bdda77d9fb6e3e4e5f1030c76ece6e7",
+        "bc36cb3b696d116d916668ce7236f1c774a37e500eb2e8b0e414aaf5f12116d5",
+    )
+]
+"""The v2 vectors' inputs (arbitrary values, kept so the file does not change)."""
+
+REFUSED_ENCODINGS = [
+    ("81a46b696e64cc01", "1 written as a uint8 (a longer form)"),
+    ("82a46b696e6401a46b696e6402", "a repeated map key"),
+    ("dc000101", "an array16 header for one item"),
+    ("c50003616263", "bin16 for 3 bytes"),
+    ("d903616263", "str8 for a 3-byte string"),
+]
+
+
+def _nested(arrays: int, inner: list[Any]) -> list[Any]:
+    value = inner
+    for _ in range(arrays - 1):
+        value = [value]
+    return value
+
+
+def v2_vectors() -> dict[str, Any]:
+    """v2.json: the short code (§4.1), the table code (§4.2), the buy lot (§4.7), the one
+    encoding (§1) and the nesting depth (§3.9), each computed by the code."""
+    from p2p_rommy.config import short_code
+    from p2p_rommy.errors import ProtocolError
+    from p2p_rommy.log.replica import BUY_LOT_DOMAIN
+    from p2p_rommy.net.lobby import table_code
+
+    fixed = BUY_LOT_DOMAIN + V2_GAME + (41).to_bytes(8, "big") + b"".join(V2_COMMITMENTS)
+    lots = [hashlib.sha256(fixed + bytes([seat])).digest() for seat in range(4)]
+    for data, _ in REFUSED_ENCODINGS:
+        try:
+            unpack(bytes.fromhex(data))
+        except ProtocolError:
+            continue
+        raise AssertionError(f"the codec accepts {data}")
+    accepted_depth = [pack(_nested(7, [1])), pack(_nested(8, []))]
+    refused_depth = [pack(_nested(8, [1])), pack(_nested(9, []))]
+    for data in accepted_depth:
+        unpack(data)
+    for data in refused_depth:
+        try:
+            unpack(data)
+        except ProtocolError:
+            continue
+        raise AssertionError(f"the codec accepts {data.hex()}")
+    return {
+        "description": (
+            "Vectors for the v2 additions (protocol/SPEC.md): the short code (§4.1), "
+            "the table code (§4.2), the buy lot (§4.7) and the one-encoding rule "
+            "(§1). Re-derive each from its inputs with the SPEC's formulas."
+        ),
+        "short_code": {"section": "4.1", "digest": V2_GAME.hex(), "code": short_code(V2_GAME)},
+        "table_code": {
+            "section": "4.2",
+            "lobby": V2_LOBBY.hex(),
+            "creator_key": V2_CREATOR.hex(),
+            "code": table_code(V2_LOBBY, V2_CREATOR),
+        },
+        "buy_lot": {
+            "section": "4.7",
+            "game": V2_GAME.hex(),
+            "window": 41,
+            "commitments": [c.hex() for c in V2_COMMITMENTS],
+            "lots": [lot.hex() for lot in lots],
+            "order": sorted(range(len(lots)), key=lambda seat: lots[seat]),
+        },
+        "encodings": {
+            "section": "1",
+            "accepted": [pack({"kind": 1}).hex(), pack([b"abc", "x", 256]).hex()],
+            "refused": [{"bytes": data, "why": why} for data, why in REFUSED_ENCODINGS],
+        },
+        "depth": {
+            "section": "3.9",
+            "accepted": [data.hex() for data in accepted_depth],
+            "refused": [data.hex() for data in refused_depth],
+        },
+    }
+
+
 def rendered() -> dict[Path, str]:
     """Every vector file's path and the text this tool writes there."""
     from tools.deck_vectors import render
@@ -387,10 +877,22 @@ def rendered() -> dict[Path, str]:
         OUT: json.dumps(build(), indent=1) + "\n",
         VECTORS / "deck.json": render(),
         VECTORS / "state-hash.json": json.dumps(state_vectors(), indent=2) + "\n",
+        VECTORS / "v2.json": json.dumps(v2_vectors(), indent=2) + "\n",
     }
 
 
+def fields_table() -> str:
+    """SPEC §4.10's table, from the decoders' own checks (paste it there; a test compares)."""
+    lines = ["| kind | field | type and range |", "|---|---|---|"]
+    for row in field_vectors():
+        lines.append(f"| `{row['kind']}` | `{row['field']}` | {row['type']} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
+    if "--fields" in sys.argv:
+        print(fields_table(), end="")
+        return 0
     files = rendered()
     if "--check" in sys.argv:
         stale = [

@@ -50,6 +50,8 @@ class GameState:
     dealer: int
     phase: Phase
     turn: int
+    """The seat in turn; through the reveal phase and at match_over it stays the seat
+    that was in turn when the round ended (the closer's), SPEC §2 field 8."""
     faces: tuple[int | None, ...]
     stock: tuple[int, ...]
     """Top card first."""
@@ -63,7 +65,9 @@ class GameState:
     offer: int | None
     """The discard that may still be bought (lp), or None."""
     discarder: int | None
-    """Who discarded the offered card (None: it is the upcard)."""
+    """The seat of the last discard, in every variant (also where nothing is offered),
+    until the next draw or take: a draw that opens no buy window, a take, a buy's
+    resolution, the deal and the round's end set it to None (SPEC §2, field 18)."""
     buy_eligible: tuple[int, ...]
     taken_discard: int | None
     opened_this_turn: bool
