@@ -2,11 +2,11 @@
 
 Why this group (protocol v4; docs/decisions.md has the measurements): PyNaCl ships
 abi3 wheels for every OS and every current CPython (it is already here for the
-Ed25519 identities), and libsodium multiplies secret scalars in constant time
-(fixed-window ladder with constant-time table lookups), for a variable base
-(``crypto_scalarmult_ed25519_noclamp``) and for ``B``
-(``crypto_scalarmult_ed25519_base_noclamp``). Scalar arithmetic on secrets
-(reduce, multiply, subtract, invert) is libsodium's constant-time ``scalar_*`` too.
+Ed25519 identities), and libsodium multiplies secret scalars in constant time (a
+fixed window whose table entries are picked by constant-time selects), for a
+variable base (``crypto_scalarmult_ed25519_noclamp``) and for ``B``
+(``crypto_scalarmult_ed25519_base_noclamp``). Scalar arithmetic on secrets (reduce,
+multiply, subtract, invert) is libsodium's constant-time ``scalar_*`` too.
 
 Points are 32-byte canonical encodings of points of the subgroup of prime order
 ``l``, never the identity or another small-order point (protocol/SPEC.md §3.1).
