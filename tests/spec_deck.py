@@ -1,24 +1,31 @@
 """SPEC §3 read by a second implementer: the deck protocol's derivations, proofs and
-audit written from the SPEC's text alone, over libsecp256k1 (coincurve's bindings for
-the point arithmetic only) and hashlib — not the code under test.
+audit written from the SPEC's text alone, over libsodium (PyNaCl's bindings, for the
+point arithmetic only) and hashlib — not the code under test.
 `tests/test_conformance.py` replays a whole recorded round through it and re-derives
 every ACK's log-state hash (§4.4).
 
-Integers are Python ints mod n; points are 33-byte SEC1 compressed encodings, and
-whether bytes are a point is decided here from the curve equation (§3.1), not by the
-library."""
+Integers are Python ints mod l; points are 32-byte edwards25519 encodings. Whether bytes
+are a point of the group is decided here (§3.1) from the curve equation and a
+multiplication by l in plain integers, and card points are hashed to the curve here
+(Elligator 2 as §3.1 writes it), not by the library."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 
-from coincurve import PublicKey
+from nacl import bindings as sodium
 
-P = 2**256 - 2**32 - 977
-"""The field prime of secp256k1."""
-N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
-"""Its group order."""
+P = 2**255 - 19
+"""The field prime of edwards25519."""
+L = 2**252 + 27742317777372353535851937790883648493
+"""The order of its prime-order subgroup."""
+D = -121665 * pow(121666, -1, P) % P
+"""The curve's d: -x^2 + y^2 = 1 + d x^2 y^2."""
+A = 486662
+"""Curve25519's A (the Montgomery form), for Elligator 2."""
+SQRT_M1 = pow(2, (P - 1) // 4, P)
 ALL = 255
 
 
@@ -35,54 +42,131 @@ def u32(v: int) -> bytes:
 
 
 def scalar(v: int) -> bytes:
-    return (v % N).to_bytes(32, "big")
+    return (v % L).to_bytes(32, "little")
 
 
 def hs(*parts: bytes) -> int:
-    """§3.1: SHA-512 of x as a big-endian integer, reduced mod n."""
-    return int.from_bytes(hashlib.sha512(b"".join(parts)).digest(), "big") % N
+    """§3.1: SHA-512 of x as a little-endian integer, reduced mod l."""
+    return int.from_bytes(hashlib.sha512(b"".join(parts)).digest(), "little") % L
 
 
+def _inv(v: int) -> int:
+    return pow(v, P - 2, P)  # 0 for 0, as §3.1 allows
+
+
+def _sqrt(v: int) -> int | None:
+    """A square root mod p (p = 5 mod 8), or None."""
+    root = pow(v, (P + 3) // 8, P)
+    if root * root % P != v % P:
+        root = root * SQRT_M1 % P
+    return root if root * root % P == v % P else None
+
+
+def _x_of(y: int, sign: int) -> int | None:
+    """The x of the curve point with this y whose low bit is `sign`, or None."""
+    x = _sqrt((y * y - 1) * _inv(D * y * y + 1))
+    if x is None or (x == 0 and sign):
+        return None
+    return P - x if x & 1 != sign else x
+
+
+Extended = tuple[int, int, int, int]
+IDENTITY: Extended = (0, 1, 1, 0)
+
+
+def _add(p: Extended, q: Extended) -> Extended:
+    """Unified addition in extended coordinates (Hisil et al., a = -1)."""
+    x1, y1, z1, t1 = p
+    x2, y2, z2, t2 = q
+    a = (y1 - x1) * (y2 - x2) % P
+    b = (y1 + x1) * (y2 + x2) % P
+    c = 2 * D * t1 * t2 % P
+    d = 2 * z1 * z2 % P
+    e, f, g, h = b - a, d - c, d + c, b + a
+    return e * f % P, g * h % P, f * g % P, e * h % P
+
+
+def _times(k: int, point: Extended) -> Extended:
+    result = IDENTITY
+    for bit in bin(k)[2:]:
+        result = _add(result, result)
+        if bit == "1":
+            result = _add(result, point)
+    return result
+
+
+def _is_identity(point: Extended) -> bool:
+    x, y, z, _ = point
+    return x % P == 0 and (y - z) % P == 0
+
+
+def _encode(point: Extended) -> bytes:
+    x, y, z, _ = point
+    zi = _inv(z)
+    x, y = x * zi % P, y * zi % P
+    return (y | (x & 1) << 255).to_bytes(32, "little")
+
+
+@functools.cache
 def valid(point: bytes) -> bool:
-    """§3.1: 33 bytes, 0x02 or 0x03, then an x below p for which x^3 + 7 is a square
-    mod p (Euler's criterion; never 0 on this curve)."""
-    if len(point) != 33 or point[0] not in (2, 3):
+    """§3.1: 32 bytes; y (the low 255 bits, little-endian) below p; an x with the top
+    bit's parity on the curve (not x = 0 with the bit set); of order l: l*P is the
+    identity and P is not (so no point of small order, the identity included)."""
+    if len(point) != 32:
         return False
-    x = int.from_bytes(point[1:], "big")
-    return x < P and pow((x**3 + 7) % P, (P - 1) // 2, P) == 1
+    y, sign = int.from_bytes(point, "little") & (2**255 - 1), point[31] >> 7
+    if y >= P:
+        return False
+    x = _x_of(y, sign)
+    if x is None:
+        return False
+    decoded = (x, y, 1, x * y % P)
+    return not _is_identity(decoded) and _is_identity(_times(L, decoded))
 
 
 def mul(k: int, point: bytes) -> bytes:
     assert valid(point), "a multiplication's point must be valid"
-    return PublicKey(point).multiply(scalar(k)).format()
+    return sodium.crypto_scalarmult_ed25519_noclamp(scalar(k), point)
 
 
 def mul_base(k: int) -> bytes:
-    return PublicKey.from_secret(scalar(k)).format()
+    return sodium.crypto_scalarmult_ed25519_base_noclamp(scalar(k))
 
 
 def add(p: bytes, q: bytes) -> bytes:
-    return PublicKey.combine_keys([PublicKey(p), PublicKey(q)]).format()
+    assert valid(p) and valid(q), "only points of the group are added"
+    return sodium.crypto_core_ed25519_add(p, q)
 
 
 def canonical_scalar(data: bytes) -> int:
-    value = int.from_bytes(data, "big")
-    assert len(data) == 32 and 0 < value < N, "a scalar must be canonical and non-zero"
+    value = int.from_bytes(data, "little")
+    assert len(data) == 32 and 0 < value < L, "a scalar must be canonical and non-zero"
     return value
 
 
-B = bytes.fromhex("0279BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798")
-"""§3.1: the standard generator G, compressed."""
+B = (4 * pow(5, -1, P) % P).to_bytes(32, "little")
+"""§3.1: the standard base point: y = 4/5, the x that is even (the top bit 0)."""
+
+
+def from_uniform(r: bytes) -> bytes:
+    """§3.1: Elligator 2 onto Curve25519, mapped to edwards25519, times the cofactor 8."""
+    sign = r[31] >> 7
+    t = int.from_bytes(r, "little") & (2**255 - 1)
+    u = -A * _inv(1 + 2 * t * t) % P
+    if _sqrt((u**3 + A * u * u + u) % P) is None:
+        u = (-u - A) % P
+    degenerate = (u + 1) % P == 0 or (u**3 + A * u * u + u) % P == 0
+    y = 1 if degenerate else (u - 1) * _inv(u + 1) % P
+    x = _x_of(y, sign) if y != 1 else 0  # y = 1: x = 0, whatever the sign bit
+    assert x is not None, "the map's point is on the curve"
+    return _encode(_times(8, (x, y, 1, x * y % P)))
 
 
 def hash_to_point(data: bytes) -> bytes:
-    """§3.1: the first c = 0, 1, ... for which 0x02 || SHA-256(domain || data || u8 c)
-    is a point."""
-    for c in range(256):
-        candidate = b"\x02" + hashlib.sha256(b"p2p-rommy/v1/point\x00" + data + u8(c)).digest()
-        if valid(candidate):
-            return candidate
-    raise AssertionError("no point in 256 tries")
+    """§3.1: from_uniform(SHA-256(domain || data)); never the identity."""
+    point = from_uniform(hashlib.sha256(b"p2p-rommy/v1/point\x00" + data).digest())
+    assert valid(point), "a hashed point is a point of the group"
+    return point
 
 
 def card_point(game: bytes, round_no: int, shuffle_pass: int, label: int) -> bytes:
@@ -330,7 +414,7 @@ class DeckRound:
             label_of = {point: i for i, point in enumerate(p.labels)}
             for k, x in enumerate(p.output):
                 for e in scalars.values():
-                    x = mul(pow(e, -1, N), x)
+                    x = mul(pow(e, -1, L), x)
                 label = label_of[x]
                 cards[p.base + k] = label if u == 0 else self.recycled[u - 1][label]
                 if p.base + k in self.public:  # opened to everyone: the chain ends on it

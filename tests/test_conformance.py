@@ -332,7 +332,7 @@ def test_the_deck_vectors_re_derived_from_the_spec():
         + spec.u8(share["recipient"])
     )
     x, stripped = h(share["input"]), h(share["output"])
-    assert x == out[share["position"]] and stripped == spec.mul(pow(e, -1, spec.N), x)
+    assert x == out[share["position"]] and stripped == spec.mul(pow(e, -1, spec.L), x)
     spec.verify_share(context, key, x, stripped, h(share["challenge"]), h(share["response"]))
 
 

@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import replace
 
 import pytest
+from nacl import bindings as sodium
 
 from p2p_rommy.deck import ALL, DeckParams, DeckSeat, audit_round, group
 from p2p_rommy.deck.derive import card_point, round_permutation
@@ -75,34 +76,59 @@ def test_a_duplicated_card():
     caught(DeckTable(PARAMS, cheats={1: tampered_shuffle(duplicate)}), 1, "duplicated point")
 
 
-FIELD_PRIME = 2**256 - 2**32 - 977
+FIELD_PRIME = 2**255 - 19
+ORDER8 = bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05")
+"""A point of order 8 on edwards25519 (a generator of its torsion)."""
 
 
-def non_canonical_point() -> tuple[bytes, bytes]:
-    """A point with a small x, and the same x written as x + p (still 32 bytes): a lax
-    decoder reducing mod p would take the second for the first."""
-    for x in range(1, 1000):
-        point = b"\x02" + x.to_bytes(32, "big")
-        if group.is_point(point):
-            return point, b"\x02" + (x + FIELD_PRIME).to_bytes(32, "big")
-    raise AssertionError("no small x on the curve")
+def test_a_point_outside_the_subgroup():
+    # SPEC §3.1: a card plus a torsion point is on the curve but not of order l; taken,
+    # it would leak the cofactor part through every later multiplication
+    def torsion(deck, shuffled):
+        deck[2] = sodium.crypto_core_ed25519_add(deck[2], ORDER8)
+
+    caught(DeckTable(PARAMS, cheats={2: tampered_shuffle(torsion)}), 2, "not a valid group point")
+
+
+@pytest.mark.parametrize("small", [ORDER8, b"\x01" + bytes(31)], ids=["order 8", "identity"])
+def test_a_point_of_small_order(small):
+    assert not group.is_point(small)
+
+    def planted(deck, shuffled):
+        deck[4] = small
+
+    caught(DeckTable(PARAMS, cheats={1: tampered_shuffle(planted)}), 1, "not a valid group point")
+
+
+def non_canonical_encodings() -> list[bytes]:
+    """Every encoding that is not canonical: y written as y + p (y < 19, both signs of
+    x), and x = 0 written with the sign bit set. A lax decoder reducing y mod p, or
+    ignoring the sign of a zero x, would read each as a point of the curve."""
+    twins = [
+        ((FIELD_PRIME + y) | sign << 255).to_bytes(32, "little")
+        for y in range(19)
+        for sign in (0, 1)
+    ]
+    negative_zeros = [(y | 1 << 255).to_bytes(32, "little") for y in (1, FIELD_PRIME - 1)]
+    return twins + negative_zeros
 
 
 def test_a_point_written_non_canonically():
-    # SPEC §3.1: a point is refused unless its x is below p; otherwise two encodings of
-    # one point would make two decks that the proofs and the audit see as different.
-    canonical, twin = non_canonical_point()
-    assert group.is_point(canonical) and not group.is_point(twin)
+    # SPEC §3.1: one encoding per point, or two decks that the proofs and the audit see
+    # as different would hold the same cards
+    encodings = non_canonical_encodings()
+    assert not any(group.is_point(encoding) for encoding in encodings)
 
     def alias(deck, shuffled):
-        deck[2] = twin
+        deck[2] = encodings[2]  # y = p + 1: the identity to a lax decoder
 
     caught(DeckTable(PARAMS, cheats={2: tampered_shuffle(alias)}), 2, "not a valid group point")
 
 
 def test_a_point_not_on_the_curve():
     def garbage(deck, shuffled):
-        deck[5] = b"\x02" + b"\xff" * 32
+        deck[5] = b"\x02" + b"\xff" * 31  # y = 2^255 - 254 < p: no x on the curve
+        assert not group.is_point(deck[5])
 
     caught(DeckTable(PARAMS, cheats={0: tampered_shuffle(garbage)}), 0, "not a valid group point")
 

@@ -15,7 +15,7 @@ from p2p_rommy.wire.codec import MAX_DEPTH, _check_depth_and_types, pack, unpack
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
 
 b32 = st.binary(min_size=32, max_size=32)
-point = st.binary(min_size=33, max_size=33)  # SPEC §3.7: a point is 33 bytes
+point = st.binary(min_size=32, max_size=32)  # SPEC §3.7: a point is 32 bytes
 seat = st.integers(0, 5)
 round_no = st.integers(0, 10_000)
 

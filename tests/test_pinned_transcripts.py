@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "d16392a724572e86e0dc0474b252406c61ab10e985e5e83a201a184af9b08572",
-    "rummy/4": "6cbe3dcca8faa0f0126fe0dee5b38a0e1dc8a88acb43b8191723f44e1c7188a9",
-    "romme/6": "abbc97c153a1dd9dc77a57e3b97baf0423e6328b9efc9a62147a7e81988836e9",
+    "lp/3": "85a37b6401f68f1c61aad8a6e1ed1a37ad126039bc5b3aa4c892ccf4f0f2a275",
+    "rummy/4": "598ddcaac0d692bb5684a88f3a3a0af8a04d65e7ed4e0b56a502672d7d79f376",
+    "romme/6": "78454fa9a6410ed0c95b498f4074e91ccb7d8bc53d8808c8078a184712151eb4",
 }
 
 

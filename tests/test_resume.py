@@ -85,12 +85,16 @@ async def crash_and_resume(
     rng = random.Random(seed)
     bots = [rng.getrandbits(64) for _ in range(players)]
 
-    def session_for(seat: int, records=None, seeds=None) -> tuple[Session, GameStore]:
-        store = GameStore(tmp_path / f"seat{seat}", config.game_id)
+    def replica_for(seat: int, records=None, seeds=None) -> SeatedReplica:
         entropy = StreamEntropy(b"resume %d %d %d" % (seed, seat, len(records or [])))
         replica = SeatedReplica(config, seat, identities[seat], entropy, seeds=seeds)
         for record in records or []:
             replica.restore(record.step, record.acks)
+        return replica
+
+    def session_for(seat: int, records=None, replica=None) -> tuple[Session, GameStore]:
+        store = GameStore(tmp_path / f"seat{seat}", config.game_id)
+        replica = replica_for(seat) if replica is None else replica
         player = make_bot("random", random.Random(bots[seat]))
         peer = Peer(replica, player, records=records)
         return Session(peer, config, store), store
@@ -138,7 +142,10 @@ async def crash_and_resume(
         targets = [addresses[s][0] for s in range(players) if s != victim]
         sieging = asyncio.create_task(slowloris(targets, stop))
         await asyncio.sleep(1.0)
-    resumed, _ = session_for(victim, saved.records, saved.seeds)
+    # every proof is checked again as the records are restored: off the loop, as
+    # `seat.opening.open_seat` does it
+    replica = await asyncio.to_thread(replica_for, victim, saved.records, saved.seeds)
+    resumed, _ = session_for(victim, saved.records, replica)
     resumed.store = store
     assert resumed.peer.catching_up
     await resumed.listen(*addresses[victim][0])

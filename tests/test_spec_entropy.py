@@ -35,12 +35,12 @@ def test_the_share_proof_regenerated_from_its_entropy_label():
         + spec.u8(share["recipient"])
     )
     for draw in draws(share["entropy_label"].encode(), 64):
-        t = int.from_bytes(draw, "big") % spec.N  # a random non-zero scalar: 64 bytes mod n
+        t = int.from_bytes(draw, "little") % spec.L  # a random non-zero scalar: 64 bytes LE mod l
         if t == 0:
             continue
         a1, a2 = spec.mul_base(t), spec.mul(t, out)
         c = spec.hs(b"p2p-rommy/v1/dleq\x00", context, spec.B, out, key, x, a1, a2)
-        s = (t - c * e) % spec.N
+        s = (t - c * e) % spec.L
         if c and s:
             break
     assert (spec.scalar(c).hex(), spec.scalar(s).hex()) == (share["challenge"], share["response"])

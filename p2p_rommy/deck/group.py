@@ -1,60 +1,61 @@
-"""The group: secp256k1, through libsecp256k1 (coincurve).
+"""The group: the prime-order subgroup of edwards25519, through libsodium (PyNaCl).
 
-secp256k1 has prime order ``n``: no cofactor, no small subgroup, so a point that
-decodes is a point of the group, and the identity has no encoding at all. A
-multiplication here costs a third of libsodium's checked edwards25519 one
-(protocol/SPEC.md §3.1; measured and decided in docs/decisions.md).
+Why this group (protocol v4; docs/decisions.md has the measurements): PyNaCl ships
+abi3 wheels for every OS and every current CPython (it is already here for the
+Ed25519 identities), and libsodium multiplies secret scalars in constant time (a
+fixed window whose table entries are picked by constant-time selects), for a
+variable base (``crypto_scalarmult_ed25519_noclamp``) and for ``B``
+(``crypto_scalarmult_ed25519_base_noclamp``). Scalar arithmetic on secrets (reduce,
+multiply, subtract, invert) is libsodium's constant-time ``scalar_*`` too.
 
-Points are 33-byte SEC1 compressed encodings. Every point that came from a peer is
-decoded (`decode`, `is_point`, or inside `mul`) before use; decoding is the whole
-check. Scalars are 32-byte big-endian integers in ``[1, n)``; scalar arithmetic is
-plain integer arithmetic mod ``n``.
+Points are 32-byte canonical encodings of points of the subgroup of prime order
+``l``, never the identity or another small-order point (protocol/SPEC.md §3.1).
+libsodium checks all of that (canonical, on the curve, of order ``l``) inside
+every variable-base multiplication, so `mul` on raw bytes costs what `mul_decoded`
+costs, and no unchecked multiplication exists to be misused. `Decoded` is the
+bytes of a point that passed the check (`decode`) or that this module computed:
+only those may be added (libsodium's ``add`` checks the curve equation only).
 
-The hot paths (a shuffle, its proof and its verification) decode a deck once and
-multiply the decoded points (`mul_each`): decoding is an eighth of a multiplication's
-cost.
+Scalars are 32-byte little-endian integers mod ``l``, as libsodium reads them.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+import hmac
+from collections.abc import Callable, Iterable, Sequence
+from typing import NewType
 
-from coincurve import PublicKey
+from nacl import bindings as sodium
+from nacl.exceptions import CryptoError
 
 from p2p_rommy.errors import ProtocolError
 
-POINT_BYTES = 33
+POINT_BYTES = 32
 SCALAR_BYTES = 32
-ORDER = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
-"""n, the order of secp256k1."""
+ORDER = 2**252 + 27742317777372353535851937790883648493
+"""l, the order of edwards25519's prime-order subgroup."""
 
 POINT_DOMAIN = b"p2p-rommy/v1/point\x00"
 
-Decoded = PublicKey
-"""A point decoded once, to be multiplied many times."""
+Decoded = NewType("Decoded", bytes)
+"""A point's bytes that are known to be valid: checked once, or computed here."""
+
+_IDENTITY = b"\x01" + bytes(31)
+_ZERO = bytes(SCALAR_BYTES)
 
 
 class GroupError(ValueError):
     """An operation on an invalid point or scalar, or one whose result is the identity."""
 
 
-def _scalar_bytes(value: int) -> bytes:
-    return value.to_bytes(SCALAR_BYTES, "big")
-
-
-BASE = PublicKey.from_secret(_scalar_bytes(1)).format()
-
-
 def decode(data: bytes) -> Decoded:
-    """The point `data` encodes; `GroupError` unless it is 33 bytes, compressed (0x02
-    or 0x03 then ``x < p``) and on the curve."""
-    if len(data) != POINT_BYTES or data[0] not in (2, 3):
-        raise GroupError("not a compressed point")
-    try:
-        return PublicKey(data)
-    except ValueError:
-        raise GroupError("not a point of the curve") from None
+    """`data` as a checked point; `GroupError` unless it is the canonical 32-byte encoding
+    of a point of order ``l`` (libsodium's ``crypto_core_ed25519_is_valid_point``: also
+    refuses small-order points, the identity among them)."""
+    if not is_point(data):
+        raise GroupError("not a point of the prime-order group")
+    return Decoded(data)
 
 
 def decode_all(points: Iterable[bytes]) -> list[Decoded]:
@@ -62,14 +63,12 @@ def decode_all(points: Iterable[bytes]) -> list[Decoded]:
 
 
 def is_point(data: object) -> bool:
-    """A compressed encoding of a point of the group (never the identity)."""
-    if not isinstance(data, bytes):
-        return False
-    try:
-        decode(data)
-    except GroupError:
-        return False
-    return True
+    """A canonical encoding of a point of the prime-order subgroup (never the identity)."""
+    return (
+        isinstance(data, bytes)
+        and len(data) == POINT_BYTES
+        and sodium.crypto_core_ed25519_is_valid_point(data)
+    )
 
 
 def check_point(data: bytes, sender: int | str | None, what: str) -> bytes:
@@ -79,80 +78,106 @@ def check_point(data: bytes, sender: int | str | None, what: str) -> bytes:
 
 
 def is_scalar(data: object) -> bool:
-    """A canonical non-zero scalar (big-endian, < n)."""
+    """A canonical non-zero scalar (little-endian, < l), tested in constant time: it is
+    also asked of secrets (a fresh nonce, a round key)."""
     if not isinstance(data, bytes) or len(data) != SCALAR_BYTES:
         return False
-    return 0 < int.from_bytes(data, "big") < ORDER
+    reduced = sodium.crypto_core_ed25519_scalar_reduce(data + _ZERO)
+    return hmac.compare_digest(reduced, data) and not hmac.compare_digest(data, _ZERO)
 
 
-def hash_to_point(data: bytes) -> bytes:
-    """A point nobody knows a logarithm of (try-and-increment over public input): the
-    first ``c = 0, 1, ...`` for which ``0x02 || SHA-256(domain || data || u8 c)`` is a
-    point. Half of all x-coordinates are, so two tries on average."""
-    for counter in range(256):
-        candidate = b"\x02" + hashlib.sha256(POINT_DOMAIN + data + bytes([counter])).digest()
-        if is_point(candidate):
-            return candidate
-    raise GroupError("no point in 256 tries")  # probability 2^-256
+def hash_to_point(data: bytes) -> Decoded:
+    """A point nobody knows a logarithm of, from public input:
+    ``from_uniform(SHA-256(domain || data))`` (libsodium's Elligator 2 map with the
+    cofactor cleared, SPEC §3.1)."""
+    digest = hashlib.sha256(POINT_DOMAIN + data).digest()
+    point = sodium.crypto_core_ed25519_from_uniform(digest)
+    if point == _IDENTITY:  # only for an input of negligible probability
+        raise GroupError("the hash maps to the identity")
+    return Decoded(point)
 
 
-def mul_decoded(scalar: bytes, point: Decoded) -> bytes:
-    """scalar * point for a point already decoded."""
+def mul(scalar: bytes, point: bytes) -> Decoded:
+    """scalar * point in constant time in the scalar; `GroupError` for an invalid point
+    (libsodium checks it), a zero scalar or an identity result."""
     try:
-        return point.multiply(scalar).format()
-    except ValueError:
-        raise GroupError("scalar multiplication by an invalid scalar") from None
+        return Decoded(sodium.crypto_scalarmult_ed25519_noclamp(scalar, point))
+    except CryptoError:
+        raise GroupError("scalar multiplication of an invalid point or by zero") from None
 
 
-def mul(scalar: bytes, point: bytes) -> bytes:
-    """scalar * point; raises `GroupError` for an invalid point or scalar."""
-    return mul_decoded(scalar, decode(point))
+def mul_decoded(scalar: bytes, point: Decoded) -> Decoded:
+    """scalar * point for a checked point (libsodium checks it again: it has no
+    multiplication that does not)."""
+    return mul(scalar, point)
 
 
-def mul_each(scalar: bytes, points: Sequence[Decoded]) -> list[bytes]:
+def mul_each(scalar: bytes, points: Sequence[Decoded]) -> list[Decoded]:
     """``[scalar * p for p in points]``."""
-    return [mul_decoded(scalar, point) for point in points]
-
-
-def mul_base(scalar: bytes) -> bytes:
+    multiply = sodium.crypto_scalarmult_ed25519_noclamp
     try:
-        return PublicKey.from_secret(scalar).format()
-    except ValueError:
+        return [Decoded(multiply(scalar, point)) for point in points]
+    except CryptoError:
+        raise GroupError("scalar multiplication of an invalid point or by zero") from None
+
+
+def mul_base(scalar: bytes) -> Decoded:
+    """scalar * B in constant time; `GroupError` for a scalar that is zero mod l."""
+    try:
+        point = sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
+    except CryptoError:
         raise GroupError("scalar multiplication by an invalid scalar") from None
+    if point == _IDENTITY:  # libsodium refuses only the zero bytes, not l itself
+        raise GroupError("scalar multiplication by a multiple of the order")
+    return Decoded(point)
 
 
-def add(p: bytes, q: bytes) -> bytes:
-    """p + q; raises `GroupError` for an invalid point or an identity result."""
-    points = [decode(p), decode(q)]
+BASE = mul_base((1).to_bytes(SCALAR_BYTES, "little"))
+
+
+def add(p: Decoded, q: Decoded) -> Decoded:
+    """p + q of checked points; `GroupError` for an identity result."""
     try:
-        return PublicKey.combine_keys(points).format()
-    except ValueError:
-        raise GroupError("the sum is the identity") from None
+        point = sodium.crypto_core_ed25519_add(p, q)
+    except CryptoError:
+        raise GroupError("addition of an invalid point") from None
+    if point == _IDENTITY:
+        raise GroupError("the sum is the identity")
+    return Decoded(point)
 
 
-def _int(scalar: bytes) -> int:
-    return int.from_bytes(scalar, "big")
+def _scalar_op(operation: Callable[..., bytes], *arguments: bytes) -> bytes:
+    try:
+        return operation(*arguments)
+    except CryptoError:
+        raise GroupError("scalar arithmetic on an invalid scalar") from None
 
 
 def scalar_reduce(wide: bytes) -> bytes:
-    """Any number of bytes (64 in practice), big-endian, reduced mod n."""
-    return _scalar_bytes(_int(wide) % ORDER)
+    """64 bytes, little-endian, reduced mod l (constant time)."""
+    return _scalar_op(sodium.crypto_core_ed25519_scalar_reduce, wide)
 
 
 def scalar_invert(scalar: bytes) -> bytes:
-    return _scalar_bytes(pow(_int(scalar), -1, ORDER))
+    """1/scalar mod l (constant time); `GroupError` for zero."""
+    return _scalar_op(sodium.crypto_core_ed25519_scalar_invert, scalar)
 
 
 def scalar_mul(a: bytes, b: bytes) -> bytes:
-    return _scalar_bytes(_int(a) * _int(b) % ORDER)
+    return _scalar_op(sodium.crypto_core_ed25519_scalar_mul, a, b)
+
+
+def scalar_add(a: bytes, b: bytes) -> bytes:
+    return _scalar_op(sodium.crypto_core_ed25519_scalar_add, a, b)
 
 
 def scalar_sub(a: bytes, b: bytes) -> bytes:
-    return _scalar_bytes((_int(a) - _int(b)) % ORDER)
+    return _scalar_op(sodium.crypto_core_ed25519_scalar_sub, a, b)
 
 
 def hash_to_scalar(*parts: bytes) -> bytes:
-    """SHA-512 over the parts, reduced mod n (may be zero only with negligible probability)."""
+    """SHA-512 over the parts, read little-endian and reduced mod l (zero only with
+    negligible probability)."""
     digest = hashlib.sha512()
     for part in parts:
         digest.update(part)
@@ -160,4 +185,6 @@ def hash_to_scalar(*parts: bytes) -> bytes:
 
 
 def scalar_from_int(value: int) -> bytes:
-    return _scalar_bytes(value % ORDER)
+    """A public integer as a scalar (never for secrets: Python's integers are not
+    constant-time)."""
+    return (value % ORDER).to_bytes(SCALAR_BYTES, "little")

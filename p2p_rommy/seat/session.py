@@ -9,7 +9,7 @@ Off the event loop: every call into the peer (which may prove or verify a shuffl
 second of CPU) and every write to disk (with its fsync) runs in a worker thread, one
 call at a time per seat and in the order the events came (`_run`); only the sends
 and the client's redraws stay on the loop, so keys answer while a deal is computed.
-libsecp256k1 (through cffi) releases the GIL, so seats in one process compute in parallel.
+libsodium (through cffi) releases the GIL, so seats in one process compute in parallel.
 
 Durable or stopped: a round's seed and every committed record are on disk before
 anything that follows from them leaves this machine. If a write or fsync fails (a
