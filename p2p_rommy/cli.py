@@ -429,7 +429,18 @@ def _play(args: argparse.Namespace) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     log_to_file(data_dir)
-    return run(play(args.variant, bots, house, args.name, args.seed, args.ascii, args.four_colour))
+    return run(
+        play(
+            variant=args.variant,
+            bots=bots,
+            house=house,
+            name=args.name,
+            seed=args.seed,
+            ascii_only=args.ascii,
+            four_colour=args.four_colour,
+            data_dir=data_dir,
+        )
+    )
 
 
 _COMMANDS = {

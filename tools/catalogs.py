@@ -573,6 +573,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "Final score sheet": ("Endelig pointtavle", "Endelig poengtavle"),
     "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
     "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),
+    # rommy play: where its transcript is, printed as the client closes
+    "transcript: {path}": ("spillets log: {path}", "spillets logg: {path}"),
+    "check it: rommy verify {path}": (
+        "tjek den: rommy verify {path}",
+        "sjekk den: rommy verify {path}",
+    ),
     "say:": ("sig:", "si:"),
     "Log": ("Log", "Logg"),
     "refused: {reason}": ("afvist: {reason}", "avvist: {reason}"),
