@@ -369,7 +369,7 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
         text = wait_for(name, lambda t: len(hand_of(t)) >= 10, timeout=120)
         while time.monotonic() < deadline:
             text = screen(name)
-            if "Final score sheet" in text:
+            if "The match is over. q quits." in text:  # its last seed committed too
                 break
             if "Your turn: d draws" in status_line(text):
                 size = len(hand_of(text))
@@ -379,7 +379,7 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
                 press_until(name, "x", lambda t, s=size: len(hand_of(t)) <= s, timeout=30)
                 continue
             time.sleep(0.3)
-        assert "Final score sheet" in text, text
+        assert "Final score sheet" in text and "q quits" in text, text
         tmux("send-keys", "-t", name, "q")  # the match is over: q leaves at once
         wait_for(name, lambda t: "rommy-exited-" in t, timeout=60)
         shown = tmux("capture-pane", "-p", "-J", "-t", name)  # -J: a long path wraps
