@@ -192,6 +192,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     seat_args(resume, name=False)
 
+    identity = commands.add_parser(
+        "id", help="your key's fingerprint, where it is kept, how to back it up"
+    )
+    identity.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the identity is kept (default: the user data dir)",
+    )
+    _lang_arg(identity)
+
     tables = commands.add_parser("tables", help="list the tables seen on the network")
     tables.add_argument("--interface", metavar="ADDR")
     tables.add_argument("--wait", type=float, default=3.0, metavar="SECONDS")
@@ -348,6 +359,15 @@ def _resume(args: argparse.Namespace) -> int:
     return run(resume_game(_seat_options(args), args.game))
 
 
+def _id(args: argparse.Namespace) -> int:
+    from p2p_rommy.frontends.identity import identity_report
+    from p2p_rommy.seat.storage import default_data_dir
+
+    _use_language(args)
+    print(printable(identity_report(args.data_dir or default_data_dir(), os.name == "nt")))
+    return 0
+
+
 def _tables(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.tables import list_tables, run
 
@@ -433,7 +453,18 @@ def _play(args: argparse.Namespace) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     log_to_file(data_dir)
-    return run(play(args.variant, bots, house, args.name, args.seed, args.ascii, args.four_colour))
+    return run(
+        play(
+            variant=args.variant,
+            bots=bots,
+            house=house,
+            name=args.name,
+            seed=args.seed,
+            ascii_only=args.ascii,
+            four_colour=args.four_colour,
+            data_dir=data_dir,
+        )
+    )
 
 
 _COMMANDS = {
@@ -447,4 +478,5 @@ _COMMANDS = {
     "join": _join,
     "resume": _resume,
     "tables": _tables,
+    "id": _id,
 }

@@ -346,3 +346,56 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
         tmux("send-keys", "-t", name, "y")
     finally:
         tmux("kill-session", "-t", name)
+
+
+def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
+    """Laptops issue: `rommy play` kept no transcript (the CLI never passed a data dir).
+    The real command, with no --data-dir (the user's data dir, here under a fresh
+    XDG_DATA_HOME and HOME), plays a one-round Rummy against a bot by keys; at the end it
+    prints where its transcript is, and `rommy verify` on that file says FAIR."""
+    need_tmux()
+    name = f"rommyfair{os.getpid()}"
+    home, data = tmp_path / "home", tmp_path / "data"
+    home.mkdir()
+    play = (
+        f"{sys.executable} -m p2p_rommy play --variant rummy --bots 1 --seed 2 "
+        "--house target_score=1 --name Tester --ascii --lang en"
+    )
+    # the pane stays after the game so the lines printed at its end can be read
+    command = f"env HOME={home} XDG_DATA_HOME={data} {play}; echo rommy-exited-$?; sleep 300"
+    tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    try:
+        deadline = time.monotonic() + 420
+        text = wait_for(name, lambda t: len(hand_of(t)) >= 10, timeout=120)
+        while time.monotonic() < deadline:
+            text = screen(name)
+            if "The match is over. q quits." in text:  # its last seed committed too
+                break
+            if "Your turn: d draws" in status_line(text):
+                size = len(hand_of(text))
+                text = press_until(name, "d", lambda t, s=size: len(hand_of(t)) > s, timeout=30)
+                last = hand_of(text)[-1].split(":")[0]  # the card just drawn goes again
+                tmux("send-keys", "-t", name, last)
+                press_until(name, "x", lambda t, s=size: len(hand_of(t)) <= s, timeout=30)
+                continue
+            time.sleep(0.3)
+        assert "Final score sheet" in text and "q quits" in text, text
+        tmux("send-keys", "-t", name, "q")  # the match is over: q leaves at once
+        wait_for(name, lambda t: "rommy-exited-" in t, timeout=60)
+        shown = tmux("capture-pane", "-p", "-J", "-t", name)  # -J: a long path wraps
+    finally:
+        tmux("kill-session", "-t", name)
+    assert "rommy-exited-0" in shown, shown
+    found = re.search(r"transcript: (\S+)", shown)
+    assert found, shown
+    path = Path(found.group(1))
+    assert path.is_relative_to(data / "p2p-rommy" / "games") and path.is_file(), shown
+    assert f"rommy verify {path}" in shown
+    done = subprocess.run(
+        [sys.executable, "-m", "p2p_rommy", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.strip().endswith("FAIR"), done.stdout

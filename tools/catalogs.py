@@ -573,6 +573,38 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "Final score sheet": ("Endelig pointtavle", "Endelig poengtavle"),
     "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
     "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),
+    # rommy play: where its transcript is, printed as the client closes
+    "transcript: {path}": ("spillets log: {path}", "spillets logg: {path}"),
+    "check it: rommy verify {path}": (
+        "tjek den: rommy verify {path}",
+        "sjekk den: rommy verify {path}",
+    ),
+    # rommy id
+    "Your fingerprint: {fingerprint}": (
+        "Dit fingeraftryk: {fingerprint}",
+        "Ditt fingeravtrykk: {fingerprint}",
+    ),
+    "Your identity key: {path}": ("Din identitetsnøgle: {path}", "Din identitetsnøkkel: {path}"),
+    "Friends' clients know you by this key. If it is lost, rommy makes a new one, and their clients warn that someone else may be using your name.": (
+        "Dine venners klienter kender dig på denne nøgle. Går den tabt, laver rommy en ny, og deres klienter advarer om, at en anden måske bruger dit navn.",
+        "Vennenes klienter kjenner deg på denne nøkkelen. Går den tapt, lager rommy en ny, og klientene deres advarer om at noen andre kanskje bruker navnet ditt.",
+    ),
+    "Back it up, then keep the copy somewhere safe, private like a password:": (
+        "Tag en sikkerhedskopi, og gem kopien et sikkert sted, privat som en adgangskode:",
+        "Ta en sikkerhetskopi, og oppbevar kopien et trygt sted, privat som et passord:",
+    ),
+    "No identity yet in {directory}.": (
+        "Endnu ingen identitet i {directory}.",
+        "Ingen identitet ennå i {directory}.",
+    ),
+    "One is made the first time you host or join a table.": (
+        "Der laves en, første gang du opretter et bord eller sætter dig ved et.",
+        "Det lages en første gang du oppretter et bord eller blir med ved et.",
+    ),
+    "To restore a backup (on a new machine too), before you host or join:": (
+        "Sådan genskaber du en sikkerhedskopi (også på en ny maskine), før du opretter et bord eller sætter dig ved et:",
+        "Slik gjenoppretter du en sikkerhetskopi (også på en ny maskin), før du oppretter et bord eller blir med ved et:",
+    ),
     "say:": ("sig:", "si:"),
     "Log": ("Log", "Logg"),
     "refused: {reason}": ("afvist: {reason}", "avvist: {reason}"),

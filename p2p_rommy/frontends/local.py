@@ -15,6 +15,7 @@ from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.i18n import _
 from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.seat.opening import open_seat
 from p2p_rommy.seat.session import Session
@@ -82,15 +83,19 @@ async def local_table(
 
 
 async def play(
+    *,
     variant: str,
     bots: list[str],
     house: dict[str, str],
     name: str,
     seed: int | None,
     ascii_only: bool,
-    four_colour: bool = False,
-    data_dir: Path | None = None,
+    four_colour: bool,
+    data_dir: Path | None,
 ) -> int:
+    """The full-screen client at a local table, until the player leaves. With `data_dir`
+    the player's seat keeps the transcript there, and where it is is printed at the end.
+    Keyword-only: eight positional values once hid a data dir that was never passed."""
     from p2p_rommy.tui.app import build_app
     from p2p_rommy.tui.model import ClientModel
 
@@ -107,6 +112,13 @@ async def play(
         await asyncio.gather(*robots, return_exceptions=True)
         await human.close()
     if human.store is not None:
-        print(f"transcript: {human.store.transcript_path}")
-        print(f"check it: rommy verify {human.store.transcript_path}")
+        path = shell_word(str(human.store.transcript_path))
+        print(_("transcript: {path}").format(path=path))
+        print(_("check it: rommy verify {path}").format(path=path))
     return 0
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word for a POSIX shell and PowerShell alike: quoted if it has a space
+    (a Windows profile such as ``C:\\Users\\Anne Marie``)."""
+    return f'"{text}"' if any(c.isspace() for c in text) else text
