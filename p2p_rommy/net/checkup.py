@@ -20,6 +20,7 @@ import secrets
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
+from p2p_rommy.i18n import N_
 from p2p_rommy.limits import CONNECT_TIMEOUT_S, DOCTOR_HEAR_S
 from p2p_rommy.net.dial import connect
 
@@ -66,7 +67,7 @@ async def tcp_reachable(ip: str) -> str | None:
                 heard = await reader.readexactly(len(HELLO))
         finally:
             writer.close()
-        return None if heard == HELLO else "another program answered"
+        return None if heard == HELLO else N_("another program answered")
     except (OSError, TimeoutError, asyncio.IncompleteReadError) as error:
         return str(error) or type(error).__name__
     finally:
