@@ -101,3 +101,18 @@ def test_doctor_refuses_an_interface_that_is_not_an_address(capsys):
     assert main(["doctor", "--interface", "wlan0"]) == 2
     err = capsys.readouterr().err
     assert "--interface takes this machine's IPv4 address" in err and "Traceback" not in err
+
+
+def test_the_lobby_shows_the_tables_address_and_suggests_doctor_while_alone():
+    from p2p_rommy.frontends.hints import alone_hint
+    from p2p_rommy.tui.lobby import LobbyModel, lines
+
+    me = bytes(32)
+    model = LobbyModel("Fredag", "rummy", [], 6, 2, me, where=str(LAPTOP.shown()))
+    model.members = [("Ann", me)]
+    model.hint = alone_hint("192.168.1.20:40000")
+    shown = "".join(text for _, text in lines(model))
+    assert "address 192.168.1.20 (wlan0: the default route)" in shown
+    assert "rommy doctor" in shown and "rommy join --connect 192.168.1.20:40000" in shown
+    model.members.append(("Bo", bytes(range(32))))
+    assert "rommy doctor" not in "".join(text for _, text in lines(model))

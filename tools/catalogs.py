@@ -678,6 +678,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "intet åbent bord{where} fundet på {seconds:.0f} s.",
         "ingen åpne bord{where} funnet på {seconds:.0f} s.",
     ),
+    "looking for the table{where} (up to {seconds:.0f} s)...": (
+        "leder efter bordet{where} (op til {seconds:.0f} s)...",
+        "ser etter bordet{where} (opptil {seconds:.0f} s)...",
+    ),
     "no tables found.": ("ingen borde fundet.", "ingen bord funnet."),
     "address {ip} ({adapter}: {why})": (
         "adressen {ip} ({adapter}: {why})",

@@ -173,8 +173,13 @@ async def choose_table(
             and (creator is None or ad.creator == creator)
         ]
 
-    found = wanted(await find_tables(interface, wait, until=lambda ads: bool(wanted(ads))))
     where = (f" named {table!r}" if table else "") + (f" by {creator}" if creator else "")
+    _say(
+        _("looking for the table{where} (up to {seconds:.0f} s)...").format(
+            where=where, seconds=wait
+        )
+    )
+    found = wanted(await find_tables(interface, wait, until=lambda ads: bool(wanted(ads))))
     other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
     if not found and other:
