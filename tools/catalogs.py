@@ -682,6 +682,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "leder efter bordet{where} (op til {seconds:.0f} s)...",
         "ser etter bordet{where} (opptil {seconds:.0f} s)...",
     ),
+    "joining at {address}, where the table's creator proved its key": (
+        "kommer med på {address}, hvor bordets opretter beviste sin nøgle",
+        "blir med på {address}, der bordets oppretter beviste nøkkelen sin",
+    ),
     "no tables found.": ("ingen borde fundet.", "ingen bord funnet."),
     "address {ip} ({adapter}: {why})": (
         "adressen {ip} ({adapter}: {why})",

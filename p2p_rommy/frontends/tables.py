@@ -120,9 +120,13 @@ async def join_named_table(
     else:
         ad, address = await choose_table(identity, options.interface, table, creator, wait)
         target, lobby, creator = (address, ad.port), ad.lobby, ad.creator
-        via = _(
-            "joining at {address}: of the {count} addresses the table advertises, the "
-            "first at which its creator proved its key"
+        via = (
+            _(
+                "joining at {address}: of the {count} addresses the table advertises, the "
+                "first at which its creator proved its key"
+            )
+            if len(ad.addresses) > 1
+            else _("joining at {address}, where the table's creator proved its key")
         ).format(address=f"{address}:{ad.port}", count=len(ad.addresses))
     sock = game_socket(options.interface)
     port = sock.getsockname()[1]
