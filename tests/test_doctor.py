@@ -116,3 +116,32 @@ def test_the_lobby_shows_the_tables_address_and_suggests_doctor_while_alone():
     assert "rommy doctor" in shown and "rommy join --connect 192.168.1.20:40000" in shown
     model.members.append(("Bo", bytes(range(32))))
     assert "rommy doctor" not in "".join(text for _, text in lines(model))
+
+
+def test_a_join_that_finds_no_table_says_so_and_suggests_doctor():
+    import asyncio
+
+    from p2p_rommy.errors import ConfigError
+    from p2p_rommy.frontends.tables import choose_table
+    from p2p_rommy.wire.identity import Identity
+
+    with pytest.raises(ConfigError) as error:
+        asyncio.run(choose_table(Identity.generate(), "127.0.0.1", "Nowhere", None, 1.0))
+    assert "no open table named 'Nowhere' found in 1 s." in str(error.value)
+    assert "`rommy doctor` checks this machine" in str(error.value)
+
+
+def test_a_creator_still_alone_is_told_about_doctor(monkeypatch):
+    import asyncio
+    from types import SimpleNamespace
+
+    from p2p_rommy.frontends import hints
+
+    monkeypatch.setattr(hints, "ALONE_HINT_S", 0.05)
+    said: list[str] = []
+    alone = SimpleNamespace(members=["Ann"])
+    asyncio.run(hints.hint_when_alone(alone, "192.168.1.20:40000", said.append))
+    assert len(said) == 1 and "rommy join --connect 192.168.1.20:40000" in said[0]
+    joined = SimpleNamespace(members=["Ann", "Bo"])
+    asyncio.run(hints.hint_when_alone(joined, "192.168.1.20:40000", said.append))
+    assert len(said) == 1
