@@ -157,7 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument(
             "--interface",
             metavar="ADDR",
-            help="the network to use, as this machine's IP address on it",
+            help="only for the odd case (two networks, and the default route's is the "
+            "wrong one): the network to use, as this machine's IP address on it",
         )
         sub.add_argument(
             "--data-dir",
@@ -206,6 +207,14 @@ def build_parser() -> argparse.ArgumentParser:
     tables = commands.add_parser("tables", help="list the tables seen on the network")
     tables.add_argument("--interface", metavar="ADDR")
     tables.add_argument("--wait", type=float, default=3.0, metavar="SECONDS")
+    _lang_arg(tables)
+
+    doctor = commands.add_parser(
+        "doctor", help="check why tables are not found or cannot be joined (network, firewall)"
+    )
+    doctor.add_argument("--interface", metavar="ADDR", help="check only this address")
+    doctor.add_argument("--data-dir", type=Path, metavar="DIR", help="identity and transcripts")
+    _lang_arg(doctor)
 
     verify = commands.add_parser("verify", help="check offline that a game was fair")
     verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
@@ -371,7 +380,18 @@ def _id(args: argparse.Namespace) -> int:
 def _tables(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.tables import list_tables, run
 
+    _use_language(args)
     return run(list_tables(args.interface, args.wait))
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from p2p_rommy.doctor import doctor
+    from p2p_rommy.net.addresses import chosen
+    from p2p_rommy.seat.storage import default_data_dir
+
+    _use_language(args)
+    interface = None if args.interface is None else chosen(args.interface)
+    return doctor(interface, args.data_dir or default_data_dir())
 
 
 TRANSCRIPT_MAX_BYTES = 1 << 30
@@ -479,4 +499,5 @@ _COMMANDS = {
     "resume": _resume,
     "tables": _tables,
     "id": _id,
+    "doctor": _doctor,
 }

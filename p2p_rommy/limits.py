@@ -33,7 +33,24 @@ a 6-seat shuffle (several seconds of CPU) in the same process must not look dead
 RECONNECT_FIRST_S = 0.2
 """The first delay before redialling a dropped seat; it doubles on each failure..."""
 RECONNECT_MAX_S = 5.0
-"""...up to this delay."""
+"""...up to this delay..."""
+RECONNECT_JITTER = 0.5
+"""...each delay taken at random between (1 - this) and (1 + this) times itself, so seats
+that lost each other at the same moment do not redial in lockstep."""
+CONNECT_TIMEOUT_S = 3.0
+"""A TCP connect to a peer's or a table's address that has not completed by then is
+given up (a dead adapter's address would otherwise hold a dial for the OS's SYN
+timeout: ~21 s on Windows, ~2 min on Linux)."""
+DIAL_STAGGER_S = 0.25
+"""A mesh dial tries a seat's listed addresses in order, starting on the next one when
+the last has not connected within this time (RFC 8305's "happy eyeballs")."""
+LOOK_FOR_TABLE_S = 20.0
+"""`rommy join NAME` looks this long for the table before it gives up and suggests
+`rommy doctor` (it joins as soon as the table is found)."""
+ALONE_HINT_S = 20.0
+"""A creator still alone at its table after this long is told to try `rommy doctor`."""
+DOCTOR_HEAR_S = 5.0
+"""How long `rommy doctor` waits to hear its own mDNS advert on one address."""
 TICK_S = 0.1
 """How often a session lets time pass (buy windows, stalls)."""
 STALL_AFTER_S = 30.0
@@ -160,3 +177,8 @@ def source_network(address: str) -> str:
         ip = ip.ipv4_mapped
     bits = SOURCE_NETWORK_V4_BITS if ip.version == 4 else SOURCE_NETWORK_V6_BITS
     return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
+
+
+def jittered(delay: float, unit: float) -> float:
+    """`delay` spread by `RECONNECT_JITTER`, given `unit`, a random number in [0, 1)."""
+    return delay * (1.0 - RECONNECT_JITTER + 2.0 * RECONNECT_JITTER * unit)

@@ -56,7 +56,8 @@ def test_host_and_join_as_separate_processes(tmp_path):
         assert "Traceback" not in err and "Error" not in err, err  # a normal game ends quietly
         outputs.append(out)
     assert all("Total" in out for out in outputs)
-    assert len({out.split("transcript:")[0] for out in outputs}) == 1  # one score sheet
+    sheets = {out.split("transcript:")[0].split("\n", 1)[1] for out in outputs}
+    assert len(sheets) == 1  # one score sheet (after the line saying which address is used)
     transcripts = [
         next((tmp_path / d / "games").glob("*/transcript")).read_bytes() for d in ("a", "Bo", "Cy")
     ]

@@ -608,6 +608,165 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "say:": ("sig:", "si:"),
     "Log": ("Log", "Logg"),
     "refused: {reason}": ("afvist: {reason}", "avvist: {reason}"),
+    # --- addresses, no table found, rommy doctor (laptops issue) ---
+    "another program answered": ("et andet program svarede", "et annet program svarte"),
+    "this machine is on no network: connect it to the same Wi-Fi as the others (a guest network often keeps its machines apart)": (
+        "denne maskine er ikke på noget netværk: forbind den til samme Wi-Fi som de andre (et gæstenetværk holder ofte maskinerne adskilt)",
+        "denne maskinen er ikke på noe nettverk: koble den til samme Wi-Fi som de andre (et gjestenettverk holder ofte maskinene adskilt)",
+    ),
+    "a firewall drops incoming mDNS (UDP port 5353): `sudo ufw allow 5353/udp`, or `sudo firewall-cmd --add-service=mdns`": (
+        "en firewall smider indgående mDNS væk (UDP-port 5353): `sudo ufw allow 5353/udp` eller `sudo firewall-cmd --add-service=mdns`",
+        "en brannmur kaster innkommende mDNS (UDP-port 5353): `sudo ufw allow 5353/udp` eller `sudo firewall-cmd --add-service=mdns`",
+    ),
+    "a firewall refuses incoming connections: allow Python (rommy) through it for the home network": (
+        "en firewall afviser indgående forbindelser: tillad Python (rommy) på hjemmenetværket",
+        "en brannmur avviser innkommende tilkoblinger: tillat Python (rommy) på hjemmenettverket",
+    ),
+    "when mDNS cannot work on this network, the creator's screen shows an address: `rommy join --connect ADDRESS:PORT`": (
+        "når mDNS ikke kan virke på dette netværk, viser bordets opretter en adresse på sin skærm: `rommy join --connect ADRESSE:PORT`",
+        "når mDNS ikke kan virke på dette nettverket, viser bordets oppretter en adresse på skjermen sin: `rommy join --connect ADRESSE:PORT`",
+    ),
+    "ok": ("ok", "ok"),
+    "FAILED": ("FEJL", "FEIL"),
+    "rommy doctor: p2p-rommy {version}, Python {python} on {platform}": (
+        "rommy doctor: p2p-rommy {version}, Python {python} på {platform}",
+        "rommy doctor: p2p-rommy {version}, Python {python} på {platform}",
+    ),
+    "Addresses a table would advertise (the first is the one shown):": (
+        "Adresser et bord ville annoncere (den første er den, der vises):",
+        "Adresser et bord ville annonsere (den første er den som vises):",
+    ),
+    "left out: {ip} ({adapter}): {why}": (
+        "udeladt: {ip} ({adapter}): {why}",
+        "utelatt: {ip} ({adapter}): {why}",
+    ),
+    "no default route: every adapter's address is used": (
+        "ingen standardrute: alle netkorts adresser bruges",
+        "ingen standardrute: alle nettverkskorts adresser brukes",
+    ),
+    "On {ip}:": ("På {ip}:", "På {ip}:"),
+    "an mDNS query was sent": ("en mDNS-forespørgsel blev sendt", "en mDNS-forespørsel ble sendt"),
+    "an mDNS query could not be sent: {error}": (
+        "en mDNS-forespørgsel kunne ikke sendes: {error}",
+        "en mDNS-forespørsel kunne ikke sendes: {error}",
+    ),
+    "this machine heard its own mDNS advert": (
+        "maskinen hørte sin egen mDNS-annonce",
+        "maskinen hørte sin egen mDNS-annonse",
+    ),
+    "this machine did not hear its own mDNS advert": (
+        "maskinen hørte ikke sin egen mDNS-annonce",
+        "maskinen hørte ikke sin egen mDNS-annonse",
+    ),
+    "a TCP listener was reached at this address": (
+        "en TCP-lytter kunne nås på denne adresse",
+        "en TCP-lytter kunne nås på denne adressen",
+    ),
+    "a TCP listener could not be reached at this address: {error}": (
+        "en TCP-lytter kunne ikke nås på denne adresse: {error}",
+        "en TCP-lytter kunne ikke nås på denne adressen: {error}",
+    ),
+    "Data dir: {path}": ("Datamappe: {path}", "Datamappe: {path}"),
+    "Identity: none yet (made at the first game)": (
+        "Identitet: ingen endnu (laves ved første spil)",
+        "Identitet: ingen ennå (lages ved første spill)",
+    ),
+    "Identity: {fingerprint}": ("Identitet: {fingerprint}", "Identitet: {fingerprint}"),
+    "Libraries: {versions}": ("Biblioteker: {versions}", "Biblioteker: {versions}"),
+    "All is well: tables can be opened and found from this machine.": (
+        "Alt er i orden: borde kan åbnes og findes fra denne maskine.",
+        "Alt er i orden: bord kan åpnes og finnes fra denne maskinen.",
+    ),
+    "Something is wrong; what may help:": (
+        "Noget er galt; det her kan hjælpe:",
+        "Noe er galt; dette kan hjelpe:",
+    ),
+    "mDNS cannot be sent from {ip}: {error}. {hint}.": (
+        "mDNS kan ikke sendes fra {ip}: {error}. {hint}.",
+        "mDNS kan ikke sendes fra {ip}: {error}. {hint}.",
+    ),
+    "`rommy doctor` checks this machine.": (
+        "`rommy doctor` undersøger denne maskine.",
+        "`rommy doctor` undersøker denne maskinen.",
+    ),
+    "Is the table open, on the same Wi-Fi? `rommy doctor` checks this machine; or join with --connect HOST:PORT (the address on the creator's screen)": (
+        "Er bordet åbent, på samme Wi-Fi? `rommy doctor` undersøger denne maskine; eller kom med via --connect VÆRT:PORT (adressen på opretterens skærm)",
+        "Er bordet åpent, på samme Wi-Fi? `rommy doctor` undersøker denne maskinen; eller bli med via --connect VERT:PORT (adressen på oppretterens skjerm)",
+    ),
+    "nobody has joined yet. If the others cannot see this table, run `rommy doctor` on each machine, or join with `rommy join --connect {address}`": (
+        "ingen er kommet med endnu. Kan de andre ikke se bordet, så kør `rommy doctor` på hver maskine, eller kom med via `rommy join --connect {address}`",
+        "ingen har blitt med ennå. Ser ikke de andre bordet, kjør `rommy doctor` på hver maskin, eller bli med via `rommy join --connect {address}`",
+    ),
+    "this table uses {where}": ("bordet bruger {where}", "bordet bruker {where}"),
+    "joining at {address} (--connect)": (
+        "kommer med på {address} (--connect)",
+        "blir med på {address} (--connect)",
+    ),
+    "joining at {address}: of the {count} addresses the table advertises, the first at which its creator proved its key": (
+        "kommer med på {address}: af de {count} adresser, bordet annoncerer, den første hvor opretteren beviste sin nøgle",
+        "blir med på {address}: av de {count} adressene bordet annonserer, den første der oppretteren beviste nøkkelen sin",
+    ),
+    "no open table{where} found in {seconds:.0f} s.": (
+        "intet åbent bord{where} fundet på {seconds:.0f} s.",
+        "ingen åpne bord{where} funnet på {seconds:.0f} s.",
+    ),
+    "looking for the table{where} (up to {seconds:.0f} s)...": (
+        "leder efter bordet{where} (op til {seconds:.0f} s)...",
+        "ser etter bordet{where} (opptil {seconds:.0f} s)...",
+    ),
+    "joining at {address}, where the table's creator proved its key": (
+        "kommer med på {address}, hvor bordets opretter beviste sin nøgle",
+        "blir med på {address}, der bordets oppretter beviste nøkkelen sin",
+    ),
+    "no tables found.": ("ingen borde fundet.", "ingen bord funnet."),
+    "address {ip} ({adapter}: {why})": (
+        "adressen {ip} ({adapter}: {why})",
+        "adressen {ip} ({adapter}: {why})",
+    ),
+    "address {ip} ({adapter}: {why}); also {others}": (
+        "adressen {ip} ({adapter}: {why}); desuden {others}",
+        "adressen {ip} ({adapter}: {why}); dessuten {others}",
+    ),
+    "the default route": ("standardruten", "standardruten"),
+    "another adapter": ("et andet netkort", "et annet nettverkskort"),
+    "chosen with --interface": ("valgt med --interface", "valgt med --interface"),
+    "no network found: only this machine": (
+        "intet netværk fundet: kun denne maskine",
+        "ikke noe nettverk funnet: bare denne maskinen",
+    ),
+    "loopback: only this machine": ("loopback: kun denne maskine", "loopback: bare denne maskinen"),
+    "link-local: no address from the router": (
+        "link-local: ingen adresse fra routeren",
+        "link-local: ingen adresse fra ruteren",
+    ),
+    "not an address another machine can reach": (
+        "ikke en adresse, andre maskiner kan nå",
+        "ikke en adresse andre maskiner kan nå",
+    ),
+    "macOS Local Network privacy may block this terminal: System Settings > Privacy & Security > Local Network, switch on your terminal (Terminal, iTerm2, VS Code), then quit and reopen it": (
+        "macOS' beskyttelse af lokalt netværk blokerer måske denne terminal: Systemindstillinger > Anonymitet og sikkerhed > Lokalt netværk, slå din terminal til (Terminal, iTerm2, VS Code), og luk og åbn den igen",
+        "macOS' personvern for lokalt nettverk blokkerer kanskje denne terminalen: Systeminnstillinger > Personvern og sikkerhet > Lokalt nettverk, slå på terminalen din (Terminal, iTerm2, VS Code), og lukk og åpne den igjen",
+    ),
+    "the Windows firewall blocks it: allow Python when Windows asks, and mark the home Wi-Fi as a Private network (Settings > Network > Wi-Fi > your network)": (
+        "Windows' firewall blokerer: tillad Python, når Windows spørger, og marker hjemmets Wi-Fi som et privat netværk (Indstillinger > Netværk > Wi-Fi > dit netværk)",
+        "Windows-brannmuren blokkerer: tillat Python når Windows spør, og merk hjemmets Wi-Fi som et privat nettverk (Innstillinger > Nettverk > Wi-Fi > nettverket ditt)",
+    ),
+    "a firewall blocks mDNS (UDP port 5353): allow it for the home network": (
+        "en firewall blokerer mDNS (UDP-port 5353): tillad det på hjemmenetværket",
+        "en brannmur blokkerer mDNS (UDP-port 5353): tillat det på hjemmenettverket",
+    ),
+    "there is no route for multicast through that adapter: is it connected to the Wi-Fi? (Linux without a default route: ip route add 224.0.0.0/4 dev ADAPTER)": (
+        "der er ingen rute for multicast gennem det netkort: er det forbundet til Wi-Fi? (Linux uden standardrute: ip route add 224.0.0.0/4 dev NETKORT)",
+        "det finnes ingen rute for multicast gjennom det nettverkskortet: er det koblet til Wi-Fi? (Linux uten standardrute: ip route add 224.0.0.0/4 dev NETTVERKSKORT)",
+    ),
+    "that adapter is down or has lost its address: reconnect to the Wi-Fi": (
+        "det netkort er slået fra eller har mistet sin adresse: forbind til Wi-Fi igen",
+        "det nettverkskortet er slått av eller har mistet adressen sin: koble til Wi-Fi igjen",
+    ),
+    "something on this machine stops multicast; run `rommy doctor`": (
+        "noget på denne maskine stopper multicast; kør `rommy doctor`",
+        "noe på denne maskinen stopper multicast; kjør `rommy doctor`",
+    ),
 }
 
 

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_rommy.frontends.hints import hint_when_alone
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
@@ -43,6 +44,7 @@ async def host_in_client(
     rules: RuleSet,
     sock: socket.socket,
     screen: Screen = TERMINAL,
+    where: str = "",
 ) -> int:
     settings = lobby.settings
     model = LobbyModel(
@@ -60,8 +62,18 @@ async def host_in_client(
     )
     model.update_members(lobby.members)
     lobby.on_change = model.update_members
-    await lobby.listen(options.interface or "0.0.0.0")
-    return await _lobby_then_game(model, lobby.run(), options, identity, sock, screen)
+    port = await lobby.listen(options.interface or "0.0.0.0")
+    model.where = where
+    address = f"{lobby.members[0].addresses[0][0]}:{port}" if lobby.members[0].addresses else ""
+
+    def alone(hint: str) -> None:
+        model.hint = hint
+
+    hinting = asyncio.ensure_future(hint_when_alone(lobby, address, alone))
+    try:
+        return await _lobby_then_game(model, lobby.run(), options, identity, sock, screen)
+    finally:
+        hinting.cancel()
 
 
 async def join_in_client(
@@ -73,6 +85,7 @@ async def join_in_client(
     sock: socket.socket,
     screen: Screen = TERMINAL,
     creator: str | None = None,
+    where: str = "",
 ) -> int:
     model = LobbyModel(
         f"{target[0]}:{target[1]}",
@@ -82,6 +95,7 @@ async def join_in_client(
         0,
         identity.public_key,
         known=KnownPlayers(options.data_dir),
+        where=where,
     )
 
     def on_state(state: LobbyState) -> None:

@@ -20,17 +20,20 @@ from p2p_rommy.bots import make_bot
 from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
-from p2p_rommy.limits import END_AFTER_S
+from p2p_rommy.frontends.hints import hint_when_alone, nothing_found_hint
+from p2p_rommy.i18n import _
+from p2p_rommy.limits import END_AFTER_S, LOOK_FOR_TABLE_S
 from p2p_rommy.narrate import score_sheet
-from p2p_rommy.net.discovery import TableAd, find_tables, local_addresses
+from p2p_rommy.net.addresses import local_addresses, this_machine
+from p2p_rommy.net.discovery import TableAd, find_tables
 from p2p_rommy.net.lobby import (
     LobbyHost,
     LobbyState,
     Member,
     Started,
     TableSettings,
+    first_proven,
     join_table,
-    proven_creator,
 )
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
@@ -64,7 +67,8 @@ async def host_table(
     identity = load_identity(options.data_dir)
     sock = game_socket(options.interface)
     port = sock.getsockname()[1]
-    addresses = [(a, port) for a in local_addresses(options.interface)]
+    machine = this_machine(options.interface)
+    addresses = [(a, port) for a in machine.ips]
     settings = TableSettings(table, variant, rules.house.values, lam, rules.max_players)
     known = KnownPlayers(options.data_dir)
 
@@ -82,13 +86,20 @@ async def host_table(
     if options.bot is None:
         from p2p_rommy.frontends.screen import host_in_client
 
-        return await host_in_client(options, identity, lobby, rules, sock)
+        return await host_in_client(
+            options, identity, lobby, rules, sock, where=machine.shown().say(_)
+        )
     lobby_port = await lobby.listen(options.interface or "0.0.0.0")
     _say(
         f"table {table!r} ({variant}) open on port {lobby_port}; you are "
         f"{options.name} ({fingerprint(identity.public_key)}); starting at {start_when} players"
     )
-    started = await lobby.run()
+    print(printable(_("this table uses {where}").format(where=machine.shown().say(_))), flush=True)
+    alone = asyncio.ensure_future(hint_when_alone(lobby, f"{machine.first.ip}:{lobby_port}", _say))
+    try:
+        started = await lobby.run()
+    finally:
+        alone.cancel()
     return await _play(options, options.bot, identity, started, sock)
 
 
@@ -96,18 +107,27 @@ async def join_named_table(
     options: SeatOptions,
     table: str | None,
     connect: str | None,
-    wait: float = 4.0,
+    wait: float = LOOK_FOR_TABLE_S,
     creator: str | None = None,
 ) -> int:
     identity = load_identity(options.data_dir)
     if connect is not None:
-        host, _, port_text = connect.rpartition(":")
+        host, _colon, port_text = connect.rpartition(":")
         if not host or not port_text.isdigit():
             raise ConfigError(f"--connect takes HOST:PORT, not {connect!r}")
         target, lobby = (host, int(port_text)), None
+        via = _("joining at {address} (--connect)").format(address=connect)
     else:
         ad, address = await choose_table(identity, options.interface, table, creator, wait)
         target, lobby, creator = (address, ad.port), ad.lobby, ad.creator
+        via = (
+            _(
+                "joining at {address}: of the {count} addresses the table advertises, the "
+                "first at which its creator proved its key"
+            )
+            if len(ad.addresses) > 1
+            else _("joining at {address}, where the table's creator proved its key")
+        ).format(address=f"{address}:{ad.port}", count=len(ad.addresses))
     sock = game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
@@ -115,8 +135,9 @@ async def join_named_table(
         from p2p_rommy.frontends.screen import join_in_client
 
         return await join_in_client(
-            options, identity, target, lobby, addresses, sock, creator=creator
+            options, identity, target, lobby, addresses, sock, creator=creator, where=via
         )
+    print(printable(via), flush=True)
     _say(f"joining {target[0]}:{target[1]} as {options.name} ({fingerprint(identity.public_key)})")
     known = KnownPlayers(options.data_dir)
     warned: set[str] = set()
@@ -144,13 +165,25 @@ async def choose_table(
     """The open table to join, by name and (if given) creator fingerprint. Tables whose
     host cannot prove the key their advert names are impostors and are passed over;
     tables of the same name by different creators are not guessed between. Returns the
-    table and the address at which its host proved the key."""
-    found = [ad for ad in await find_tables(interface, wait) if ad.open]
-    if table is not None:
-        found = [ad for ad in found if ad.table == table]
-    if creator is not None:
-        found = [ad for ad in found if ad.creator == creator]
+    table and the address at which its host proved the key (all its addresses are tried
+    at once). Looks for up to `wait` seconds, and stops looking once one is seen."""
+
+    def wanted(ads: list[TableAd]) -> list[TableAd]:
+        return [
+            ad
+            for ad in ads
+            if ad.open
+            and (table is None or ad.table == table)
+            and (creator is None or ad.creator == creator)
+        ]
+
     where = (f" named {table!r}" if table else "") + (f" by {creator}" if creator else "")
+    _say(
+        _("looking for the table{where} (up to {seconds:.0f} s)...").format(
+            where=where, seconds=wait
+        )
+    )
+    found = wanted(await find_tables(interface, wait, until=lambda ads: bool(wanted(ads))))
     other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
     if not found and other:
@@ -159,7 +192,11 @@ async def choose_table(
             f"v{PROTOCOL_VERSION}: both need the same release"
         )
     if not found:
-        raise ConfigError(f"no open table{where} found; try `rommy tables`, or --connect HOST:PORT")
+        raise ConfigError(
+            _("no open table{where} found in {seconds:.0f} s.").format(where=where, seconds=wait)
+            + " "
+            + nothing_found_hint(interface)
+        )
     creators = sorted({(ad.table, ad.creator) for ad in found})
     if len(creators) > 1:
         listed = "; ".join(f"{inert(name)!r} by {inert(fp)}" for name, fp in creators)
@@ -168,10 +205,10 @@ async def choose_table(
             "their screen and join with the table's name and --creator FINGERPRINT"
         )
     for ad in found:
-        for address in ad.addresses:
-            proven = await proven_creator(identity, address, ad.port, ad.lobby)
-            if proven == ad.creator:
-                return ad, address
+        address, seen = await first_proven(identity, ad.addresses, ad.port, ad.lobby, ad.creator)
+        if address is not None:
+            return ad, address
+        for address, proven in seen.items():
             _say(
                 f"passed over a table {inert(ad.table)!r} at {address}:{ad.port}: it "
                 f"claims the creator {inert(ad.creator)} but proves "
@@ -266,7 +303,7 @@ async def _finish(session: Session, store: GameStore) -> int:
 async def list_tables(interface: str | None, wait: float) -> int:
     tables = await find_tables(interface, wait)
     if not tables:
-        print("no tables found")
+        print(printable(_("no tables found.") + " " + nothing_found_hint(interface)))
     for ad in tables:
         print(inert(ad.describe()))
     return 0

@@ -7,20 +7,22 @@ lobby: a crashed peer's records linger, so liveness is the TCP heartbeat's job,
 and every address found is checked by the handshake's proof of key.
 
 Tests and local games keep mDNS on 127.0.0.1 (``interfaces=["127.0.0.1"]``) or
-inside network namespaces they make; `--interface` picks the network by address.
+inside network namespaces they make; `--interface` picks the network by address (the
+odd case: `net/addresses.py` finds the addresses a table advertises).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from p2p_rommy.config import PROTOCOL_VERSION
+from p2p_rommy.net.addresses import local_addresses as local_addresses  # its old home
 
 SERVICE = "_rommy._tcp.local."
 
@@ -131,8 +133,14 @@ class Advertiser:
             self.zeroconf = None
 
 
-async def find_tables(interface: str | None, wait: float = 3.0) -> list[TableAd]:
-    """Every table seen on the network within `wait` seconds."""
+async def find_tables(
+    interface: str | None,
+    wait: float = 3.0,
+    until: Callable[[list[TableAd]], bool] | None = None,
+    settle: float = 1.0,
+) -> list[TableAd]:
+    """Every table seen on the network within `wait` seconds; with `until`, sooner: `settle`
+    seconds after the tables seen first satisfy it (for others of the same name)."""
     interfaces = _interfaces(interface)
     aiozc = (
         AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
@@ -161,21 +169,16 @@ async def find_tables(interface: str | None, wait: float = 3.0) -> list[TableAd]
 
     browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE, handlers=[changed])
     try:
-        await asyncio.sleep(wait)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while loop.time() < deadline:
+            await asyncio.sleep(min(0.1, max(0.0, deadline - loop.time())))
+            if until is not None and until(list(found.values())):
+                await asyncio.sleep(settle)
+                break
         if pending:
             await asyncio.wait(pending, timeout=3)
     finally:
         await browser.async_cancel()
         await aiozc.async_close()
     return sorted(found.values(), key=lambda ad: (ad.table, ad.creator))
-
-
-def local_addresses(interface: str | None) -> list[str]:
-    """The addresses to advertise and listen on: the chosen one, or this host's IPv4 ones."""
-    if interface:
-        return [interface]
-    addresses = set()
-    with contextlib.suppress(OSError):
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addresses.add(str(info[4][0]))
-    return sorted(a for a in addresses if not a.startswith("127.")) or ["127.0.0.1"]

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from p2p_rommy.errors import ProtocolError
@@ -41,6 +41,7 @@ from p2p_rommy.lobby import (
 )
 from p2p_rommy.lobby.host import Effect
 from p2p_rommy.net.admission import Admission
+from p2p_rommy.net.dial import connect
 from p2p_rommy.net.discovery import Advertiser, TableAd
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
@@ -54,6 +55,7 @@ __all__ = [
     "Member",
     "Started",
     "TableSettings",
+    "first_proven",
     "join_entry",
     "join_table",
     "proven_creator",
@@ -232,7 +234,7 @@ class LobbyHost:
         if self.advertiser is None:
             return
         members = self.host.members
-        addresses = tuple(sorted({h for h, _ in members[0].addresses}))
+        addresses = tuple(dict.fromkeys(h for h, _ in members[0].addresses))  # in order
         await self.advertiser.advertise(
             TableAd(
                 self.settings.table,
@@ -325,8 +327,7 @@ async def join_table(
     (a table that is not what it claims, a creator that stopped the start, silence).
     """
     try:
-        async with asyncio.timeout(LOBBY_REPLY_TIMEOUT_S):
-            reader, writer = await asyncio.open_connection(host, port)
+        reader, writer = await connect((host, port))
     except (OSError, TimeoutError) as error:
         raise ProtocolError(None, f"cannot reach the table at {host}:{port}: {error}") from None
     try:
@@ -395,7 +396,7 @@ async def proven_creator(identity: Identity, host: str, port: int, lobby: bytes)
     proves none (a quick look before joining, to tell a table from its impostor)."""
     try:
         async with asyncio.timeout(LOBBY_REPLY_TIMEOUT_S / 4):
-            reader, writer = await asyncio.open_connection(host, port)
+            reader, writer = await connect((host, port))
             try:
                 proven = await handshake(reader, writer, identity, lobby, lambda key: True)
             finally:
@@ -403,3 +404,27 @@ async def proven_creator(identity: Identity, host: str, port: int, lobby: bytes)
     except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError):
         return None
     return fingerprint(proven.public_key)
+
+
+async def first_proven(
+    identity: Identity, addresses: Sequence[str], port: int, lobby: bytes, creator: str
+) -> tuple[str | None, dict[str, str | None]]:
+    """Every advertised address of a table tried at once: the first at which the host
+    proves the key `creator` (None if none does), and what each address proved that was
+    looked at (the others are cancelled once one proves it)."""
+    tasks = {asyncio.ensure_future(proven_creator(identity, a, port, lobby)): a for a in addresses}
+    seen: dict[str, str | None] = {}
+    winner = None
+    pending = set(tasks)
+    try:
+        while pending and winner is None:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in sorted(done, key=lambda t: addresses.index(tasks[t])):
+                seen[tasks[task]] = task.result()
+                if winner is None and task.result() == creator:
+                    winner = tasks[task]
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return winner, seen

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import random
 import socket
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
@@ -28,8 +29,10 @@ from p2p_rommy.limits import (
     OUTBOX_MAX,
     RECONNECT_FIRST_S,
     RECONNECT_MAX_S,
+    jittered,
 )
 from p2p_rommy.net.admission import Admission
+from p2p_rommy.net.dial import first_connection
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
 from p2p_rommy.portable.sockets import listening_socket
@@ -82,6 +85,8 @@ class Mesh:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
         self.admission = Admission()
+        self._random = random.Random()
+        """Backoff jitter only: nothing anyone signs or hashes."""
         self.refused_connections = 0
         """Connections closed before or at the handshake (strangers, floods, garbage)."""
 
@@ -204,24 +209,30 @@ class Mesh:
         return lambda key: key == self.keys[seat]
 
     async def _dial(self, link: Link) -> None:
+        """Dial `link`'s seat until the mesh closes: its addresses raced (`first_connection`,
+        each connect bounded by `CONNECT_TIMEOUT_S`), then the handshake; after a failure
+        or a dropped connection, a jittered backoff doubling to `RECONNECT_MAX_S`."""
         delay = RECONNECT_FIRST_S
         while not self._closing:
-            for host, port in link.addresses:
+            try:
+                target, reader, writer = await first_connection(link.addresses)
+            except OSError as error:
+                log.debug("dial seat %d failed: %s", link.seat, error)
+            else:
                 try:
-                    reader, writer = await asyncio.open_connection(host, port)
                     proven = await handshake(
                         reader, writer, self.identity, self.table, self._is_key_of(link.seat)
                     )
                 except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
-                    log.debug("dial seat %d at %s:%d failed: %s", link.seat, host, port, error)
-                    continue
-                assert proven.public_key == self.keys[link.seat]
-                await self._serve(link, reader, writer)
-                delay = RECONNECT_FIRST_S
-                break
+                    log.debug("handshake with seat %d at %s failed: %s", link.seat, target, error)
+                    writer.close()
+                else:
+                    assert proven.public_key == self.keys[link.seat]
+                    await self._serve(link, reader, writer)
+                    delay = RECONNECT_FIRST_S
             if self._closing:
                 return
-            await asyncio.sleep(delay)
+            await asyncio.sleep(jittered(delay, self._random.random()))
             delay = min(delay * 2, RECONNECT_MAX_S)
 
     def _seated(self) -> set[str]:

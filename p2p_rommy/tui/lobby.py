@@ -49,6 +49,10 @@ class LobbyModel:
     creator: bytes | None = None
     """The creator's key as proven in the handshake (or this player's, for the host)."""
     lobby: bytes = b""
+    where: str = ""
+    """Which of this machine's addresses the table uses (host), or where it was joined."""
+    hint: str = ""
+    """Advice when nothing happens (a creator still alone: try `rommy doctor`)."""
     status: str = ""
     starting: bool = False
     confirm_quit: bool = False
@@ -149,6 +153,10 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
         out.append(("", f"  {index + 1}. {name:<20} {fingerprint(key)}{mark}\n"))
     for warning in model.warnings:
         out.append(("class:warning", f"\n {warning}\n"))
+    if model.where:
+        out.append(("", f"\n {model.where}\n"))
+    if model.hint and len(model.members) <= 1:
+        out.append(("class:warning", f"\n {model.hint}\n"))
     return out
 
 
