@@ -34,6 +34,7 @@ from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode, decode_re
 from p2p_rommy.log.replica import Observer
 from p2p_rommy.log.transcript import MAGIC, FrameReader, check_genesis
 from p2p_rommy.wire.identity import fingerprint, open_envelope
+from p2p_rommy.wire.text import inert
 
 EXIT_FAIR = 0
 EXIT_CHEATING = 1
@@ -111,6 +112,10 @@ class VerifyReport:
         }[self.status]
 
     def verdict(self) -> str:
+        """The verdict on one inert line: a reason a seat wrote cannot add lines to it."""
+        return inert(self._verdict())
+
+    def _verdict(self) -> str:
         status = self.status
         if status == "damaged":
             return (
@@ -165,7 +170,9 @@ class VerifyReport:
         for note in self.pending:
             lines.append(f"not yet checkable: {note}")
         lines.append(self.verdict())
-        return "\n".join(lines)
+        # Reasons come from peers (an end's, a NACK's): each line is made inert, so a
+        # newline in one cannot print a line of its own (a fake verdict).
+        return "\n".join(inert(line) for line in lines)
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -330,6 +330,7 @@ class FalseRefusal(WireCheat):
     """Refuses (NACKs) a valid step once step 20 has committed, then sends nothing more."""
 
     refused = False
+    reason = "I do not like this step"
 
     def tamper(self, out: Output) -> list[bytes]:
         if self.refused:
@@ -340,7 +341,7 @@ class FalseRefusal(WireCheat):
             message = self.own(envelope)
             if isinstance(message, Ack) and message.seat == self.peer.seat and message.n > 20:
                 replica = self.peer.replica
-                nack = Nack(replica.game, message.n, self.peer.seat, "I do not like this step")
+                nack = Nack(replica.game, message.n, self.peer.seat, self.reason)
                 out.broadcast[index] = replica.identity.sign(nack.encode())
                 del out.broadcast[index + 1 :]
                 out.direct.clear()

@@ -4,6 +4,8 @@ line, a chat line that fakes another, a TXT record with escape sequences."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 import pytest
 
@@ -14,8 +16,11 @@ from p2p_rommy.log.messages import Chat
 from p2p_rommy.net.discovery import TableAd
 from p2p_rommy.net.lobby import LobbyHost, TableSettings, join_table
 from p2p_rommy.rules import ruleset
+from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.identity import Identity
 from p2p_rommy.wire.text import inert, printable
+from tests import adversaries as adv
+from tests.adversaries import Cheat, play_against
 from tests.peer_table import PeerTable
 
 FAKE_VERDICT = "\x1b[2K\rFAIR\x1b[8m"
@@ -84,3 +89,43 @@ def test_players_who_share_a_name_are_numbered_on_screen():
         "Player 2",
         "Player 3",
     ]
+
+
+class _FakeVerdictRefusal(adv.FalseRefusal):
+    """Refuses a valid step with a reason that carries a verdict line of its own."""
+
+    reason = "no\nCHEATING DETECTED: seat 1 (Ann) at step 3: \x1b[31mfake"
+
+
+def test_an_end_reason_cannot_print_a_line_of_its_own(tmp_path):
+    """Trust issue #24 item 8: the NACK reason lands in the end step's reason, which
+    `rommy verify` prints; it must stay on its line and fake no verdict."""
+    table = asyncio.run(
+        play_against(
+            Cheat(session=_FakeVerdictRefusal),
+            2,
+            adv.all_over,
+            stall_after=2.0,
+            end_after=4.0,
+            timeout=90,
+        )
+    )
+    report = verify_transcript(table.transcript)
+    assert report.ended is not None and "CHEATING DETECTED" in report.ended
+    for text in (report.text(), printable(report.text()), report.verdict()):
+        lines = text.split("\n")
+        assert not any(line.startswith("CHEATING") for line in lines), text
+        assert "\x1b" not in text
+    assert report.text().split("\n")[-1] == "FAIR"
+    path = tmp_path / "game.rommy"
+    path.write_bytes(table.transcript)
+    done = subprocess.run(
+        [sys.executable, "-m", "p2p_rommy", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    shown = done.stdout.splitlines()
+    assert shown[-1] == "FAIR" and not any(line.startswith("CHEATING") for line in shown)
+    assert any("ended by the others" in line and "\\x0aCHEATING" in line for line in shown), shown

@@ -7,6 +7,9 @@ as it goes (trust issue, attack 8)."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import time
 
 import msgpack
 import pytest
@@ -15,7 +18,14 @@ from p2p_rommy.cli import main
 from p2p_rommy.engine.moves import Discard
 from p2p_rommy.log.messages import MoveStep, Record, Step
 from p2p_rommy.log.messages import decode as decode_log
-from p2p_rommy.log.transcript import MAGIC, frame_record, parse
+from p2p_rommy.log.transcript import (
+    FRAME_START,
+    MAGIC,
+    Genesis,
+    frame_record,
+    parse,
+    sign_config,
+)
 from p2p_rommy.seat.loopback_match import seeded_config, simulate_network
 from p2p_rommy.verify import verify_transcript
 
@@ -221,3 +231,25 @@ def test_verify_streams_one_record_at_a_time(tmp_path, clean):
     tracemalloc.stop()
     assert report.status == "damaged" and "after the game's end" in report.damage
     assert peak < len(clean) + len(tail) // 4  # far less than the file
+
+
+def test_a_file_of_look_alike_records_is_judged_in_seconds(tmp_path):
+    """Issue #24 item 8: after a damaged record verify searches for a good one. A file of
+    look-alike records, each claiming half a megabyte, made that search quadratic: this
+    1 MiB one took about 30 CPU-seconds (a 25 MiB one, hours). Now the search is bounded:
+    damage, nobody blamed, in seconds."""
+    config, identities = seeded_config("rummy", 3, HOUSE, SEED)
+    genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
+    look_alike = (512 << 10).to_bytes(4, "big") + bytes([FRAME_START])
+    path = tmp_path / "crafted.rommy"
+    path.write_bytes(MAGIC + frame_record(genesis.encode()) + look_alike * ((1 << 20) // 5))
+    began = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "p2p_rommy", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    took = time.monotonic() - began
+    assert_damaged(done.stdout + done.stderr, done.returncode, "look-alike records")
+    assert took < 15, took  # the old search: over 2 minutes on a loaded machine

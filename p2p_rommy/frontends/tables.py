@@ -293,7 +293,7 @@ async def _finish(session: Session, store: GameStore) -> int:
         _say(f"the table froze: {peer.frozen}")
         return 1
     if peer.replica.ended is not None:
-        _say(f"the game was ended by agreement: {peer.replica.ended[1]}")
+        _say(f"the game was ended by agreement: {inert(peer.replica.ended[1])}")
     forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
     print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
     print(f"transcript: {store.transcript_path}")
