@@ -172,7 +172,7 @@ class RoundStart:
         self._current = None
         return cost, out
 
-    def run(self, players: int, cards: int, lam: int = 64) -> None:
+    def run(self, players: int, cards: int) -> None:
         import hashlib
         from collections import deque
         from functools import partial
@@ -181,7 +181,7 @@ class RoundStart:
         from p2p_rommy.wire.identity import Identity
 
         game = hashlib.sha256(b"bench %d %d" % (players, cards)).digest()
-        params = DeckParams(game, 0, players, 0, cards, lam)
+        params = DeckParams(game, 0, players, 0, cards)
         identities = [Identity.generate() for _ in range(players)]
         keys = [identity.public_key for identity in identities]
         seats = [DeckSeat(params, s, identities[s], keys) for s in range(players)]
@@ -417,7 +417,7 @@ async def _lobby_flood(messages: int) -> None:
     from p2p_rommy.wire.identity import Identity
 
     rules = ruleset("rummy")
-    settings = TableSettings("Flood", "rummy", rules.house.values, 64, rules.max_players)
+    settings = TableSettings("Flood", "rummy", rules.house.values, rules.max_players)
     host = LobbyHost(Identity.generate(), "Ann", settings, [], "127.0.0.1", None, advertise=False)
     await host.listen("127.0.0.1")
     flooder = Identity.generate()

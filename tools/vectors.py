@@ -102,7 +102,7 @@ def lobby() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """§4.2 and §4.1: three players gather, toss the coin and sign the config."""
     players = [identity("lobby ann"), identity("lobby bo"), identity("lobby cy")]
     rules = ruleset("rummy")
-    settings = TableSettings("Vectors", "rummy", (("target_score", 1),), 64, rules.max_players)
+    settings = TableSettings("Vectors", "rummy", (("target_score", 1),), rules.max_players)
     lobby_id = seeded("lobby id")
     host = Host(players[0], "Ann", settings, [("10.0.0.1", 4001)], lobby_id, seeded("coin ann"))
     joiners = [
@@ -193,7 +193,6 @@ def _table(
         house,
         tuple(Seat(f"P{s + 1}", p.public_key) for s, p in enumerate(players)),
         0,
-        64,
         "vectors",
         seeded(f"{label} nonce", 16),
     )

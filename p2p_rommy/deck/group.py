@@ -114,6 +114,25 @@ def mul_each(scalar: bytes, points: Sequence[Decoded]) -> list[bytes]:
     return [mul_decoded(scalar, point) for point in points]
 
 
+def mul_sum(scalars: Sequence[bytes], points: Sequence[Decoded]) -> bytes:
+    """``sum scalars[i] * points[i]`` (a shuffle argument's equations); `GroupError` for
+    an invalid scalar or an identity sum. Generic: as many multiplications as terms,
+    but no point is encoded or decoded between them."""
+    try:
+        terms = [point.multiply(scalar) for scalar, point in zip(scalars, points, strict=True)]
+        return PublicKey.combine_keys(terms).format()
+    except ValueError:
+        raise GroupError("an invalid scalar, or the sum is the identity") from None
+
+
+def sum_all(points: Sequence[Decoded]) -> bytes:
+    """``points[0] + points[1] + ...``; `GroupError` for an identity sum."""
+    try:
+        return PublicKey.combine_keys(list(points)).format()
+    except ValueError:
+        raise GroupError("the sum is the identity") from None
+
+
 def mul_base(scalar: bytes) -> bytes:
     try:
         return PublicKey.from_secret(scalar).format()

@@ -42,7 +42,6 @@ from p2p_rommy.deck.messages import (
 )
 from p2p_rommy.deck.proofs import (
     ALL,
-    MIN_LAMBDA,
     ProofError,
     ShareContext,
     ShuffleContext,
@@ -70,15 +69,12 @@ class DeckParams:
     players: int
     dealer: int
     deck_size: int
-    lam: int = MIN_LAMBDA
 
     def __post_init__(self) -> None:
         if len(self.game) != 32:
             raise ValueError("a game id is 32 bytes")
         if not 2 <= self.players <= 6 or not 0 <= self.dealer < self.players:
             raise ValueError("2-6 players and a seated dealer")
-        if self.lam < MIN_LAMBDA:
-            raise ValueError(f"lambda must be at least {MIN_LAMBDA} with Fiat-Shamir")
 
     def shuffle_order(self) -> tuple[int, ...]:
         """Seats in shuffle order: the dealer first, then round the table."""
@@ -327,7 +323,6 @@ class DeckSeat:
                     pending.source,
                     pending.deck,
                     pending.proof,
-                    self.params.lam,
                 )
             except ProofError as error:
                 raise CheatDetected(
@@ -428,16 +423,14 @@ class DeckSeat:
                 pass  # a seat's own shuffle needs no checking by itself
             elif self._shuffles_after(task):
                 # pipelined: shuffle on at once, verify while the others check ours
-                check_shuffle_form(len(source), message.deck, message.proof, self.params.lam)
+                check_shuffle_form(len(source), message.deck, message.proof)
                 self.deferred.append(
                     DeferredProof(
                         context, message.key, tuple(source), message.deck, message.proof, step
                     )
                 )
             else:
-                verify_shuffle(
-                    context, message.key, source, message.deck, message.proof, self.params.lam
-                )
+                verify_shuffle(context, message.key, source, message.deck, message.proof)
         except ProofError as error:
             raise CheatDetected(sender, f"bad shuffle: {error}", step) from None
         shuffled.keys[sender] = message.key
@@ -536,7 +529,7 @@ class DeckSeat:
         source = shuffled.decks[-1] if shuffled.decks else shuffled.points
         deck = shuffle(scalar, permutation, source)
         context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
-        proof = prove_shuffle(context, scalar, key, permutation, source, deck, p.lam, self.entropy)
+        proof = prove_shuffle(context, scalar, key, permutation, source, deck, self.entropy)
         return Shuffle(
             p.game, p.round_no, self.seat, self.context, shuffled.index, key, deck, proof
         )

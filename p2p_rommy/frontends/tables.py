@@ -54,7 +54,6 @@ async def host_table(
     variant: str,
     house: dict[str, str],
     start_when: int | None,
-    lam: int = 64,
 ) -> int:
     rules = ruleset(variant, house)
     if start_when is None and options.bot is not None:
@@ -65,7 +64,7 @@ async def host_table(
     sock = game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
-    settings = TableSettings(table, variant, rules.house.values, lam, rules.max_players)
+    settings = TableSettings(table, variant, rules.house.values, rules.max_players)
     known = KnownPlayers(options.data_dir)
 
     def seated(members: list[Member]) -> None:
