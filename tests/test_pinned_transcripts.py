@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "d16392a724572e86e0dc0474b252406c61ab10e985e5e83a201a184af9b08572",
-    "rummy/4": "6cbe3dcca8faa0f0126fe0dee5b38a0e1dc8a88acb43b8191723f44e1c7188a9",
-    "romme/6": "abbc97c153a1dd9dc77a57e3b97baf0423e6328b9efc9a62147a7e81988836e9",
+    "lp/3": "bc2e30e0642b948f3969343ace45411d6ed0c11a2432402ddc7c890718295fdf",
+    "rummy/4": "e3c8d4e3989d7f3b435a465ab04a1a362b4c0de2ff3158a1d62786e0361cfe40",
+    "romme/6": "687efa5ac717ae950822348873bbb23a8d3621f9c83119649d3c25ee8bdaf741",
 }
 
 
