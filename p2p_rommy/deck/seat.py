@@ -42,11 +42,13 @@ from p2p_rommy.deck.messages import (
 )
 from p2p_rommy.deck.proofs import (
     ALL,
+    Commitment,
     ProofError,
     ShareContext,
     ShuffleContext,
     ShuffleProof,
     check_shuffle_form,
+    commit_permutation,
     prove_share,
     prove_shuffle,
     round_binding,
@@ -210,6 +212,9 @@ class DeckSeat:
         self.eager = eager
         self._unsent: bytes | None = None
         """Non-eager: the message this seat made and has not yet seen come back."""
+        self._prepared: Commitment | None = None
+        """The deal's permutation commitment, made at `start` while the others commit
+        (a third of the shuffle proof, off the chain of shuffles: SPEC §3.5)."""
         self.deferred: list[DeferredProof] = []
         """Proofs of the shuffle before this seat's own, not yet verified (pipelining:
         SPEC §3.3); `check_deferred` verifies them, and nothing is shared before."""
@@ -218,9 +223,14 @@ class DeckSeat:
     # --- requests from the game -------------------------------------------
 
     def start(self) -> list[bytes]:
-        """Publish this seat's commitment and key."""
+        """Publish this seat's commitment and key (and prepare the deal's proof)."""
         key = group.mul_base(self._scalar(0))
         p = self.params
+        if self.identity is not None and not self.quiet:
+            permutation = round_permutation(
+                p.game, p.round_no, self.seat, 0, p.deck_size, self.seed
+            )
+            self._prepared = commit_permutation(permutation, self.entropy)
         message = Commit(
             p.game, p.round_no, self.seat, commitment(p.game, p.round_no, self.seat, self.seed), key
         )
@@ -529,7 +539,10 @@ class DeckSeat:
         source = shuffled.decks[-1] if shuffled.decks else shuffled.points
         deck = shuffle(scalar, permutation, source)
         context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
-        proof = prove_shuffle(context, scalar, key, permutation, source, deck, self.entropy)
+        prepared, self._prepared = self._prepared, None
+        proof = prove_shuffle(
+            context, scalar, key, permutation, source, deck, self.entropy, prepared
+        )
         return Shuffle(
             p.game, p.round_no, self.seat, self.context, shuffled.index, key, deck, proof
         )
