@@ -88,7 +88,7 @@ def test_a_non_permutation_is_refused_by_the_argument_itself():
     decoded, decoded_out = group.decode_all(inp), group.decode_all(out)
     context = CONTEXT.encode()
     proof = shuffle_argument.prove(
-        context, scalar, key, commitment, decoded, inp, decoded_out, out, StreamEntropy(b"m")
+        context, scalar, key, commitment, decoded, inp, out, StreamEntropy(b"m")
     )
     with pytest.raises(shuffle_argument.ArgumentError):
         shuffle_argument.verify(context, key, decoded, inp, decoded_out, out, proof)

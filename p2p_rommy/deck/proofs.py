@@ -175,14 +175,14 @@ def prove_shuffle(
     commitment: Commitment | None = None,
 ) -> ShuffleProof:
     """Prove ``out[k] = scalar * inp[permutation[k]]`` under ``key = scalar*B`` (SPEC §3.5)."""
-    decoded, decoded_out = group.decode_all(inp), group.decode_all(out)
+    decoded = group.decode_all(inp)
     encoded = context.encode()
     while True:
         if commitment is None or commitment.permutation != tuple(permutation):
             commitment = commit_permutation(permutation, entropy)
         try:
             proof = shuffle_argument.prove(
-                encoded, scalar, key, commitment, decoded, inp, decoded_out, out, entropy
+                encoded, scalar, key, commitment, decoded, inp, out, entropy
             )
         except group.GroupError:  # a sum was the identity: probability ~2^-250
             commitment = None

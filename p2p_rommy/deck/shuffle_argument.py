@@ -42,6 +42,7 @@ GENERATOR_DOMAIN = b"p2p-rommy/v4/shuffle-generator\x00"
 CHALLENGE_X_DOMAIN = b"p2p-rommy/v4/shuffle-x\x00"
 CHALLENGE_XJ_DOMAIN = b"p2p-rommy/v4/shuffle-xj\x00"
 CHALLENGE_V_DOMAIN = b"p2p-rommy/v4/shuffle-v\x00"
+BATCH_DOMAIN = b"p2p-rommy/v4/shuffle-batch\x00"
 DECK_DOMAIN = b"p2p-rommy/v1/deck\x00"
 
 MAX_CARDS = 256
@@ -197,6 +198,13 @@ def challenge_v(seed: bytes, proof: ShuffleProof) -> bytes:
     )
 
 
+def batch_weights(v: bytes, proof: ShuffleProof) -> list[bytes]:
+    """The weights of the chain's batched check: a hash of `v` (which hashes every
+    point of the proof) and the chain's responses, so fixed once the proof is."""
+    seed = hashlib.sha256(BATCH_DOMAIN + v + b"".join(proof.k_b) + b"".join(proof.k_e)).digest()
+    return [group.hash_to_scalar(BATCH_DOMAIN, seed, u16(k)) for k in range(len(proof.k_b))]
+
+
 def _product(scalars: Sequence[bytes]) -> bytes:
     total = _ONE
     for scalar in scalars:
@@ -247,7 +255,6 @@ def prove(
     commitment: Commitment,
     inp: Sequence[group.Decoded],
     inp_bytes: Sequence[bytes],
-    out: Sequence[group.Decoded],
     out_bytes: Sequence[bytes],
     entropy: Entropy,
 ) -> ShuffleProof:
@@ -262,19 +269,36 @@ def prove(
     beta = [_nonzero(entropy) for _ in range(size)]
     beta_t = [_nonzero(entropy) for _ in range(size)]
     gamma, delta, phi = _nonzero(entropy), _nonzero(entropy), _nonzero(entropy)
-    blinds = _each(lambda k: group.mul_decoded(beta[k], h), size)
-    chain: list[bytes] = []
-    previous = base_u
-    d = _ZERO  # the chain's H-exponent: d_k = beta_k + x'_k * d_{k-1}
+    # b[k] = d[k]*H + p[k]*U, d[k] = beta[k] + x'[k]*d[k-1], p[k] = x'[0]*...*x'[k]:
+    # the chain and b_t[k] = beta_t[k]*H + eps[k]*b[k-1] on the fixed bases alone, so
+    # no link waits for the one before it
+    d, p = [_ZERO] * size, [_ONE] * size
+    d_before, p_before = _ZERO, _ONE
     for k in range(size):
-        chain.append(group.add(blinds[k], group.mul_decoded(xp[k], previous)))
-        previous = group.decode(chain[-1])
-        d = _add_scalars(beta[k], group.scalar_mul(xp[k], d))
-    before = [base_u, *group.decode_all(chain[:-1])]
+        d[k] = _add_scalars(beta[k], group.scalar_mul(xp[k], d_before))
+        p[k] = group.scalar_mul(xp[k], p_before)
+        d_before, p_before = d[k], p[k]
     eps = commitment.epsilon
-    b_t = _each(lambda k: group.mul_sum((beta_t[k], eps[k]), (h, before[k])), size)
+
+    def links(k: int) -> tuple[bytes, bytes]:
+        d_prev, p_prev = (d[k - 1], p[k - 1]) if k else (_ZERO, _ONE)
+        link = group.mul_sum((d[k], p[k]), (h, base_u))
+        h_part = _add_scalars(beta_t[k], group.scalar_mul(eps[k], d_prev))
+        return link, group.mul_sum((h_part, group.scalar_mul(eps[k], p_prev)), (h, base_u))
+
+    chain, b_t = zip(*parallel.each(links, range(size)), strict=True)
+    # f_t = sum eps[k]*out[k] - phi*sum x[j]*inp[j] = sum (e*eps[sigma[j]] - phi*x[j])*inp[j]
+    sigma = [0] * size
+    for k, j in enumerate(pi):
+        sigma[j] = k
     minus_phi = _neg(phi)
-    f_t = _multi([*eps, *(group.scalar_mul(minus_phi, x_j) for x_j in x)], [*out, *inp])
+    f_t = _multi(
+        [
+            _add_scalars(group.scalar_mul(scalar, eps[sigma[j]]), group.scalar_mul(minus_phi, x[j]))
+            for j in range(size)
+        ],
+        inp,
+    )
     unanswered = ShuffleProof(
         commitment.u,
         tuple(chain),
@@ -314,7 +338,7 @@ def prove(
         answer(commitment.alpha, r_folded),
         tuple(answer(beta_t[k], beta[k]) for k in range(size)),
         answer(gamma, r_sum),
-        answer(delta, d),
+        answer(delta, d[-1]),
         tuple(answer(eps[k], xp[k]) for k in range(size)),
         answer(phi, scalar),
     )
@@ -365,8 +389,8 @@ def _verify(
     g, h, base_u = generators(size), generator_h(), generator_u()
     u = group.decode_all(proof.u)
     chain = group.decode_all(proof.b)
-    for point in (*proof.b_t, proof.a_t, proof.c_t, proof.d_t, proof.f_t, proof.e_t):
-        group.decode(point)  # announcements are compared as bytes: each must be a point
+    # the single announcements are compared as encodings with valid points: one that
+    # is not a point can never match, so they need no decoding
     seed, x = challenge_x(context, key, inp_bytes, out_bytes, proof.u)
     v = challenge_v(seed, proof)
 
@@ -385,14 +409,26 @@ def _verify(
     folded = [group.scalar_mul(minus_v, x_j) for x_j in x]
     if proof.a_t != _multi([proof.k_a, *proof.k_e, *folded], [h, *g, *u]):
         raise refuse("commitment")
-    # (4) the chain: b_t[k] = k_b[k]*H + k_e[k]*b[k-1] - v*b[k], b[-1] = U
-    before = [base_u, *chain[:-1]]
-
-    def link(k: int) -> bytes:
-        again = group.mul_sum((proof.k_b[k], proof.k_e[k], minus_v), (h, before[k], chain[k]))
-        return b"" if again == proof.b_t[k] else b"x"
-
-    if any(_each(link, size)):
+    # (4) the chain: b_t[k] = k_b[k]*H + k_e[k]*b[k-1] - v*b[k], b[-1] = U, all m at
+    # once with weights w[k] the prover cannot choose (SPEC §3.5 allows it):
+    # sum w[k]*b_t[k] = (sum w[k]*k_b[k])*H + w[0]*k_e[0]*U
+    #                   + sum_k (w[k+1]*k_e[k+1] - v*w[k])*b[k]   (w[m]*k_e[m] = 0)
+    w = batch_weights(v, proof)
+    h_weight = _ZERO
+    for w_k, k_b in zip(w, proof.k_b, strict=True):
+        h_weight = _add_scalars(h_weight, group.scalar_mul(w_k, k_b))
+    chain_weights = [
+        _add_scalars(
+            group.scalar_mul(w[k + 1], proof.k_e[k + 1]) if k + 1 < size else _ZERO,
+            group.scalar_mul(minus_v, w[k]),
+        )
+        for k in range(size)
+    ]
+    announced = _multi(w, group.decode_all(proof.b_t))
+    rebuilt = _multi(
+        [h_weight, group.scalar_mul(w[0], proof.k_e[0]), *chain_weights], [h, base_u, *chain]
+    )
+    if announced != rebuilt:
         raise refuse("product chain")
     # (5) the product: d_t = k_d*H + (v*prod(x))*U - v*b[m-1]
     product = group.scalar_mul(v, _product(x))
