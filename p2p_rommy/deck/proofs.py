@@ -10,7 +10,7 @@ or round.
 
 **Shuffle proof (a Terelius-Wikstrom argument, Fiat-Shamir).** A shuffler shows
 ``out[k] = e * inp[pi[k]]`` for its committed ``E = e*B`` and a secret ``pi``, in
-about 8m multiplications to prove and 7m to verify (m cards), in `shuffle_argument`
+about 7m multiplications to prove and 6m to verify (m cards), in `shuffle_argument`
 (theory, proof of security: docs/shuffle-argument.md).
 """
 

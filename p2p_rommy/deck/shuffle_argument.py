@@ -20,11 +20,12 @@ deck's relation (one secret scalar on every card):
    ``e`` times the input the matrix maps to it).
 
 The verifier checks six kinds of equation, each ``v * statement + announcement =
-response``, in about 7m multiplications. Identity points have no encoding: a sum that
-is the identity (only a forged proof makes one; an honest prover, with probability
-about 2^-250, and then it draws again) fails. Work over the deck is split over the cores by
-`parallel.each`, with every random value drawn first, in order, so a proof is the
-same bytes on one core or many.
+response`` (the chain's m links at once, as one weighted sum), in about 6m
+multiplications; the prover needs about 7m, 2m + 1 of them before the deck arrives.
+Identity points have no encoding: a sum that is the identity fails (only a forged
+proof makes one; an honest prover, with probability about 2^-250, and then it draws
+again). Work over the deck is split over the cores by `parallel.each`, with every
+random value drawn first, in order, so a proof is the same bytes on one core or many.
 """
 
 from __future__ import annotations
