@@ -20,6 +20,7 @@ from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.engine.view import Player, View
 from p2p_rommy.errors import ConfigError
+from p2p_rommy.i18n import _
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.simulate import play_match, random_players
 
@@ -42,7 +43,7 @@ def _engine(quick: bool) -> Figures:
     repeats = 1 if quick else 3
     applied = 0
     started = time.perf_counter()
-    for _ in range(repeats):
+    for _repeat in range(repeats):
         for moves in recorded:
             state = new_game(rules, 4)
             for move in moves:
@@ -104,15 +105,15 @@ def _unit_costs(samples: int = 1000) -> tuple[float, float]:
 
 
 class _SeatCost:
-    """The CPU one seat spent on one call, and the part of it the proof's shadows took,
-    piece by piece (`deck/parallel.each`), to say what the call takes on more cores."""
+    """The CPU one seat spent on one call, and the part of it the proofs' work over the
+    deck took, piece by piece (`deck/parallel.each`), to say what it takes on more cores."""
 
     def __init__(self) -> None:
         self.cpu = 0.0
         self.pieces: list[list[float]] = []
 
     def on(self, cores: int) -> float:
-        """The call's time with the shadows split over `cores` as `parallel.each` splits
+        """The call's time with the pieces split over `cores` as `parallel.each` splits
         them (contiguous chunks), the rest on one core."""
         serial = self.cpu - sum(sum(piece) for piece in self.pieces)
         return serial + sum(_chunked_makespan(piece, cores) for piece in self.pieces)
@@ -172,7 +173,7 @@ class RoundStart:
         self._current = None
         return cost, out
 
-    def run(self, players: int, cards: int, lam: int = 64) -> None:
+    def run(self, players: int, cards: int) -> None:
         import hashlib
         from collections import deque
         from functools import partial
@@ -181,7 +182,7 @@ class RoundStart:
         from p2p_rommy.wire.identity import Identity
 
         game = hashlib.sha256(b"bench %d %d" % (players, cards)).digest()
-        params = DeckParams(game, 0, players, 0, cards, lam)
+        params = DeckParams(game, 0, players, 0, cards)
         identities = [Identity.generate() for _ in range(players)]
         keys = [identity.public_key for identity in identities]
         seats = [DeckSeat(params, s, identities[s], keys) for s in range(players)]
@@ -226,8 +227,10 @@ def _check_deferred(seat: DeckSeat) -> list[bytes]:
 
 def _deck(quick: bool) -> Figures:
     """What a round's start costs: its critical path with each seat on its own core (and
-    with the proof's shadows on a pool of 2 and 4 cores), each seat's CPU, all by CPU
-    time, and in multiplications of the fixed yardstick measured in the same run."""
+    with the proofs' work over the deck on a pool of 2 and 4 cores), each seat's CPU,
+    all by CPU time; and one 110-card shuffle's proof and check alone. Every `units`
+    figure is in yardsticks: multiplications of the fixed yardstick measured in the
+    same run."""
     unit, yardstick = _unit_costs(300 if quick else 2000)
     figures: Figures = {
         "deck.unit_us": round(unit * 1e6, 2),
@@ -244,7 +247,54 @@ def _deck(quick: bool) -> Figures:
         figures[f"{name}.cpu_per_seat_s"] = round(timing.cpu_s() / players, 3)
         figures[f"{name}.critical_units"] = round(timing.critical_s() / yardstick)
         figures[f"{name}.critical_units.pool2"] = round(timing.critical_s(2) / yardstick)
+    cards = 12 if quick else 110
+    prove_s, verify_s = _one_shuffle(cards)
+    figures[f"deck.shuffle_{cards}.prove_ms"] = round(prove_s * 1000, 2)
+    figures[f"deck.shuffle_{cards}.verify_ms"] = round(verify_s * 1000, 2)
+    figures[f"deck.shuffle_{cards}.prove_units"] = round(prove_s / yardstick)
+    figures[f"deck.shuffle_{cards}.verify_units"] = round(verify_s / yardstick)
     return figures
+
+
+def _one_shuffle(cards: int, runs: int = 5) -> tuple[float, float]:
+    """CPU seconds of one shuffle's proof (with its deck-free part) and of its check,
+    on one core, each the fastest of `runs`."""
+    import hashlib
+
+    from p2p_rommy.deck import group, parallel
+    from p2p_rommy.deck.derive import permutation_from_stream
+    from p2p_rommy.deck.proofs import (
+        ShuffleContext,
+        forget_verified,
+        prove_shuffle,
+        shuffle,
+        verify_shuffle,
+    )
+    from p2p_rommy.wire.entropy import StreamEntropy
+
+    inp = tuple(group.hash_to_point(b"bench card %d" % i) for i in range(cards))
+    scalar = group.scalar_reduce(hashlib.sha512(b"bench scalar").digest())
+    key = group.mul_base(scalar)
+    permutation = permutation_from_stream(b"bench permutation", cards)
+    out = shuffle(scalar, permutation, inp)
+    context = ShuffleContext(bytes(32), 0, 0, 0, bytes(32))
+    proves, verifies = [], []
+    parallel_each = parallel.each
+    setattr(parallel, "each", lambda f, items: [f(i) for i in items])  # noqa: B010 - one core
+    try:
+        for run in range(runs):
+            started = time.thread_time()
+            proof = prove_shuffle(
+                context, scalar, key, permutation, inp, out, StreamEntropy(b"bench %d" % run)
+            )
+            proves.append(time.thread_time() - started)
+            forget_verified()
+            started = time.thread_time()
+            verify_shuffle(context, key, inp, out, proof)
+            verifies.append(time.thread_time() - started)
+    finally:
+        setattr(parallel, "each", parallel_each)  # noqa: B010
+    return min(proves), min(verifies)
 
 
 class CommitLatencies:
@@ -417,7 +467,7 @@ async def _lobby_flood(messages: int) -> None:
     from p2p_rommy.wire.identity import Identity
 
     rules = ruleset("rummy")
-    settings = TableSettings("Flood", "rummy", rules.house.values, 64, rules.max_players)
+    settings = TableSettings("Flood", "rummy", rules.house.values, rules.max_players)
     host = LobbyHost(Identity.generate(), "Ann", settings, [], "127.0.0.1", None, advertise=False)
     await host.listen("127.0.0.1")
     flooder = Identity.generate()
@@ -579,4 +629,12 @@ def run_bench(only: str | None = None, quick: bool = False) -> Figures:
 
 def format_table(figures: Figures) -> str:
     width = max((len(key) for key in figures), default=10)
-    return "\n".join(f"{key:<{width}}  {value:>14,}" for key, value in sorted(figures.items()))
+    lines = [f"{key:<{width}}  {value:>14,}" for key, value in sorted(figures.items())]
+    if any("units" in key for key in figures):
+        lines.append(
+            _(
+                "units: yardsticks, each one checked edwards25519 multiplication "
+                "(libsodium) timed in this run"
+            )
+        )
+    return "\n".join(lines)

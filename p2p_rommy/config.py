@@ -12,7 +12,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from p2p_rommy.deck.proofs import MAX_LAMBDA, MIN_LAMBDA
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
@@ -42,7 +41,6 @@ class GameConfig:
     house: tuple[tuple[str, HouseValue], ...]
     seats: tuple[Seat, ...]
     first_dealer: int
-    lam: int = MIN_LAMBDA
     table: str = "table"
     nonce: bytes = bytes(16)
     """Joint randomness from the lobby's coin: two games with the same players differ."""
@@ -54,8 +52,6 @@ class GameConfig:
         rules.check_players(len(self.seats))
         if not 0 <= self.first_dealer < len(self.seats):
             raise ConfigError("the first dealer must be seated")
-        if not MIN_LAMBDA <= self.lam <= MAX_LAMBDA:
-            raise ConfigError(f"the proof parameter must be from {MIN_LAMBDA} to {MAX_LAMBDA}")
         if len({seat.public_key for seat in self.seats}) != len(self.seats):
             raise ConfigError("a key can hold only one seat")
         problem = name_problem(self.table, TABLE_NAME_MAX)
@@ -91,7 +87,6 @@ class GameConfig:
                 "house": [[key, value] for key, value in self.house],
                 "seats": [[seat.name, seat.public_key] for seat in self.seats],
                 "first_dealer": self.first_dealer,
-                "lambda": self.lam,
                 "nonce": self.nonce,
             }
         )
@@ -136,7 +131,6 @@ _CONFIG = Schema(
         "house": array(fixed(text(64), _house_value), 32),
         "seats": array(fixed(text(32), blob(32)), 6, 2),
         "first_dealer": integer(0, 5),
-        "lambda": integer(MIN_LAMBDA, MAX_LAMBDA),
         "nonce": blob(16),
     },
 )
@@ -154,7 +148,6 @@ def decode_config(data: bytes, sender: int | str | None = None) -> GameConfig:
             house=tuple((k, v) for k, v in fields["house"]),
             seats=tuple(Seat(name, key) for name, key in fields["seats"]),
             first_dealer=fields["first_dealer"],
-            lam=fields["lambda"],
             table=fields["table"],
             nonce=fields["nonce"],
         )

@@ -493,7 +493,7 @@ def tampered_shuffle(tamper: Callable[[list[bytes], DeckSeat], None]) -> type[De
             context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
             scalar = self._scalar(shuffled.index)
             proof = prove_shuffle(
-                context, scalar, honest.key, permutation, source, deck, p.lam, self.entropy
+                context, scalar, honest.key, permutation, source, deck, self.entropy
             )
             return replace(honest, deck=tuple(deck), proof=proof)
 

@@ -54,7 +54,7 @@ async def impersonate(address: str, table: str, seconds: float = 600.0) -> None:
     while not real:
         real = [ad for ad in await find_tables(address, 2.0) if ad.table == table]
     rules = ruleset(real[0].variant)
-    settings = TableSettings(table, real[0].variant, rules.house.values, 64, rules.max_players)
+    settings = TableSettings(table, real[0].variant, rules.house.values, rules.max_players)
     impostor = Impostor(Identity.generate(), "Ann", settings, [(address, 9)], address, None, joined)
     impostor.real = real[0]
     impostor.lobby = real[0].lobby

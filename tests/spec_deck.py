@@ -233,52 +233,180 @@ def deck_digest(points: list[bytes]) -> bytes:
     return hashlib.sha256(b"p2p-rommy/v1/deck\x00" + b"".join(points)).digest()
 
 
+def lin(terms: list[tuple[int, bytes]]) -> bytes:
+    """sum k*P over the terms (§3.5's equations), one multiplication and addition at a
+    time; an identity anywhere fails (coincurve refuses it)."""
+    total = mul(*terms[0])
+    for k, point in terms[1:]:
+        total = add(total, mul(k, point))
+    return total
+
+
+def generator(label: bytes) -> bytes:
+    """§3.5: Gen(label)."""
+    return hash_to_point(b"p2p-rommy/v4/shuffle-generator\x00" + label)
+
+
+SHUFFLE_PROOF_FIELDS = [
+    "u",
+    "b",
+    "a_t",
+    "b_t",
+    "c_t",
+    "d_t",
+    "f_t",
+    "e_t",
+    "k_a",
+    "k_b",
+    "k_c",
+    "k_d",
+    "k_e",
+    "k_s",
+]
+"""§3.7: the proof's list, in order."""
+
+
+def shuffle_seed(context: bytes, key: bytes, inp: list[bytes], out: list[bytes], u: list[bytes]):
+    """§3.5: the first challenge's seed and the vector x."""
+    seed = hashlib.sha256(
+        b"p2p-rommy/v4/shuffle-x\x00"
+        + context
+        + u16(len(inp))
+        + key
+        + deck_digest(inp)
+        + deck_digest(out)
+        + b"".join(u)
+    ).digest()
+    x = [hs(b"p2p-rommy/v4/shuffle-xj\x00", seed, u16(j)) for j in range(len(inp))]
+    return seed, x
+
+
+def shuffle_v(seed: bytes, q: dict) -> int:
+    return hs(
+        b"p2p-rommy/v4/shuffle-v\x00",
+        seed,
+        *q["b"],
+        q["a_t"],
+        *q["b_t"],
+        q["c_t"],
+        q["d_t"],
+        q["f_t"],
+        q["e_t"],
+    )
+
+
+def shuffle_context(game: bytes, round_no: int, shuffle_pass: int, seat: int, binding: bytes):
+    return game + u32(round_no) + u32(shuffle_pass) + u8(seat) + binding
+
+
+def prove_shuffle(context: bytes, e: int, pi: list[int], inp: list[bytes], draw) -> list:
+    """§3.5, the prover's side, with `draw()` giving the next 64 random bytes; the proof
+    as the §3.7 list."""
+    m = len(inp)
+    out = [mul(e, inp[pi[k]]) for k in range(m)]
+    key = mul_base(e)
+
+    def nonzero() -> int:
+        while True:
+            value = int.from_bytes(draw(), "little") % L
+            if value:
+                return value
+
+    h, gu = generator(b"h"), generator(b"u")
+    g = [generator(b"g" + u16(i)) for i in range(m)]
+    sigma = [0] * m
+    for k in range(m):
+        sigma[pi[k]] = k
+    r = [nonzero() for _ in range(m)]
+    alpha = nonzero()
+    eps = [nonzero() for _ in range(m)]
+    u = [add(mul(r[j], h), g[sigma[j]]) for j in range(m)]
+    a_t = lin([(alpha, h), *zip(eps, g, strict=True)])
+    seed, x = shuffle_seed(context, key, inp, out, u)
+    xp = [x[pi[k]] for k in range(m)]
+    beta = [nonzero() for _ in range(m)]
+    beta_t = [nonzero() for _ in range(m)]
+    gamma, delta, phi = nonzero(), nonzero(), nonzero()
+    chain, d, previous = [], 0, gu
+    for k in range(m):
+        chain.append(lin([(beta[k], h), (xp[k], previous)]))
+        d = (beta[k] + xp[k] * d) % L
+        previous = chain[-1]
+    before = [gu, *chain[:-1]]
+    q = {
+        "u": u,
+        "b": chain,
+        "a_t": a_t,
+        "b_t": [lin([(beta_t[k], h), (eps[k], before[k])]) for k in range(m)],
+        "c_t": mul(gamma, h),
+        "d_t": mul(delta, h),
+        "f_t": lin([*zip(eps, out, strict=True), *(((-phi * x[j]) % L, inp[j]) for j in range(m))]),
+        "e_t": mul_base(phi),
+    }
+    v = shuffle_v(seed, q)
+    q["k_a"] = scalar(alpha + v * sum(x[j] * r[j] for j in range(m)))
+    q["k_b"] = [scalar(beta_t[k] + v * beta[k]) for k in range(m)]
+    q["k_c"] = scalar(gamma + v * sum(r))
+    q["k_d"] = scalar(delta + v * d)
+    q["k_e"] = [scalar(eps[k] + v * xp[k]) for k in range(m)]
+    q["k_s"] = scalar(phi + v * e)
+    return [q[name] for name in SHUFFLE_PROOF_FIELDS]
+
+
 def verify_shuffle(
     game: bytes,
     round_no: int,
     shuffle_pass: int,
     seat: int,
     binding: bytes,
-    lam: int,
     key: bytes,
     inp: list[bytes],
     out: list[bytes],
     proof: list,
 ) -> None:
-    """§3.5, the verifier's side; raises AssertionError."""
+    """§3.5, the verifier's side, its steps in order; raises AssertionError."""
     m = len(inp)
+    # 1. the form
     assert len(out) == m and len(set(out)) == m and all(valid(p) for p in out)
-    assert len(proof) == lam, "exactly lambda answers, lambda from the config"
-    shadows = []
-    for flag, answer_scalar, answer_perm in proof:
-        a = canonical_scalar(answer_scalar)
-        assert sorted(answer_perm) == list(range(m))
-        if flag == 1:  # opened: (a_t, rho_t)
-            shadow = [mul(a, inp[answer_perm[k]]) for k in range(m)]
-            shadow_key = mul_base(a)
-        else:  # mapped: (w_t, tau_t), S_t[tau_t[k]] = w_t * out[k]
-            shadow = [b""] * m
-            for k in range(m):
-                shadow[answer_perm[k]] = mul(a, out[k])
-            shadow_key = mul(a, key)
-        shadows.append(shadow_key + deck_digest(shadow))
-    h = hashlib.sha256(
-        b"p2p-rommy/v1/shuffle\x00"
-        + game
-        + u32(round_no)
-        + u32(shuffle_pass)
-        + u8(seat)
-        + binding
-        + u16(lam)
-        + key
-        + deck_digest(inp)
-        + deck_digest(out)
-        + b"".join(shadows)
-    ).digest()
-    stream = hashlib.shake_256(h).digest((lam + 7) // 8)
-    for t, (flag, _, _) in enumerate(proof):
-        bit = (stream[t // 8] >> (t % 8)) & 1
-        assert flag == 1 - bit, f"answer {t} does not answer its challenge bit"
+    assert len(proof) == len(SHUFFLE_PROOF_FIELDS)
+    q = dict(zip(SHUFFLE_PROOF_FIELDS, proof, strict=True))
+    assert all(len(q[name]) == m for name in ("u", "b", "b_t", "k_b", "k_e")), "m items each"
+    k_a, k_c, k_d, k_s = (canonical_scalar(q[n]) for n in ("k_a", "k_c", "k_d", "k_s"))
+    k_b = [canonical_scalar(k) for k in q["k_b"]]
+    k_e = [canonical_scalar(k) for k in q["k_e"]]
+    # 2. every point valid
+    singles = [q[n] for n in ("a_t", "c_t", "d_t", "f_t", "e_t")]
+    assert all(valid(p) for p in (*q["u"], *q["b"], *q["b_t"], *singles))
+    # 3. the challenges
+    context = shuffle_context(game, round_no, shuffle_pass, seat, binding)
+    seed, x = shuffle_seed(context, key, inp, out, q["u"])
+    v = shuffle_v(seed, q)
+    h, gu = generator(b"h"), generator(b"u")
+    g = [generator(b"g" + u16(i)) for i in range(m)]
+
+    def total(points: list[bytes]) -> bytes:
+        return lin([(1, p) for p in points])
+
+    # 4. key
+    assert q["e_t"] == lin([(k_s, B), (-v % L, key)]), "key"
+    # 5. columns
+    assert q["c_t"] == lin([(k_c, h), (-v % L, total(q["u"])), (v, total(g))]), "columns"
+    # 6. commitment
+    folded = [((-v * x[j]) % L, q["u"][j]) for j in range(m)]
+    assert q["a_t"] == lin([(k_a, h), *zip(k_e, g, strict=True), *folded]), "commitment"
+    # 7. chain
+    before = [gu, *q["b"][:-1]]
+    for k in range(m):
+        again = lin([(k_b[k], h), (k_e[k], before[k]), (-v % L, q["b"][k])])
+        assert q["b_t"][k] == again, f"chain link {k}"
+    # 8. product
+    product = 1
+    for x_j in x:
+        product = product * x_j % L
+    assert q["d_t"] == lin([(k_d, h), (v * product % L, gu), (-v % L, q["b"][-1])]), "product"
+    # 9. cards
+    cards = [*zip(k_e, out, strict=True), *(((-k_s * x[j]) % L, inp[j]) for j in range(m))]
+    assert q["f_t"] == lin(cards), "cards"
 
 
 def verify_share(
@@ -309,7 +437,6 @@ class DeckRound:
     game: bytes
     round_no: int
     players: int
-    lam: int
     recycled: list[list[int]]
     """Each rebuild's recycled card ids, label order (given: it comes from the rules)."""
     commits: dict[int, tuple[bytes, bytes, bytes]] = field(default_factory=dict)
@@ -369,7 +496,6 @@ class DeckRound:
             u,
             seat,
             self.binding,
-            self.lam,
             body["key"],
             inp,
             out,

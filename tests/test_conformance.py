@@ -33,7 +33,6 @@ KEY_ORDER = {  # the order SPEC §3.7 and §4 list each map's keys in (kind firs
         "house",
         "seats",
         "first_dealer",
-        "lambda",
         "nonce",
     ],
     "lobby/join": ["kind", "lobby", "name", "addresses"],
@@ -43,7 +42,6 @@ KEY_ORDER = {  # the order SPEC §3.7 and §4 list each map's keys in (kind firs
         "table",
         "variant",
         "house",
-        "lam",
         "seats",
         "open",
         "members",
@@ -216,7 +214,7 @@ def test_a_whole_round_re_derived_from_the_spec():
     config_bytes = bytes.fromhex(play["config"])
     config = canonical(config_bytes)
     game = hashlib.sha256(b"p2p-rommy/v1/game-id\x00" + config_bytes).digest()
-    players, lam, keys = len(config["seats"]), config["lambda"], play["keys"]
+    players, keys = len(config["seats"]), play["keys"]
     steps: dict[int, dict] = {}
     acks: dict[int, dict[int, bytes]] = {}
     for sender, envelope in play["envelopes"]:
@@ -249,7 +247,7 @@ def test_a_whole_round_re_derived_from_the_spec():
             value = message["value"]
             deck = decks.setdefault(
                 value["round"],
-                DeckRound(game, value["round"], players, lam, play["recycled"]),
+                DeckRound(game, value["round"], players, play["recycled"]),
             )
             deck.take(value["kind"], step["seat"], message["body"], value)
         # the ACKs hash the context as the step leaves it (a seed does not change it);
@@ -278,6 +276,10 @@ def test_a_whole_round_re_derived_from_the_spec():
     rebuilt = deck.passes[1]
     assert len(deck.passes) == 2 and rebuilt.size == len(play["recycled"][0])
     assert any(rebuilt.base <= slot for slot in deck.public), "no share to everyone in pass 1"
+
+
+def canonical_k_s(data: bytes) -> int:
+    return int.from_bytes(data, "big")
 
 
 def test_the_deck_vectors_re_derived_from_the_spec():
@@ -312,15 +314,29 @@ def test_the_deck_vectors_re_derived_from_the_spec():
         b"p2p-rommy/v1/round-binding\x00" + b"".join(h(c) for c in proof["commitments"])
     ).digest()
     assert binding.hex() == proof["binding"]
-    answers = [[flag, h(s), perm] for flag, s, perm in proof["answers"]]
     key = h(deck["round_scalar"]["key"])
-    spec.verify_shuffle(
-        game, round_no, 0, seat, binding, proof["lambda"], key, points, out, answers
-    )
-    with pytest.raises(AssertionError):  # another seat's proof, or a reordered output
-        spec.verify_shuffle(
-            game, round_no, 0, 1, binding, proof["lambda"], key, points, out, answers
-        )
+    stored = [
+        h(value) if isinstance(value, str) else [h(item) for item in value]
+        for value in (proof["proof"][name] for name in spec.SHUFFLE_PROOF_FIELDS)
+    ]
+    # the proof itself, re-made from its entropy stream (§3 intro) by the SPEC's prover
+    label, draws = proof["entropy_label"].encode(), iter(range(1, 1 << 20))
+    context = spec.shuffle_context(game, round_no, 0, seat, binding)
+
+    def draw() -> bytes:
+        return hashlib.shake_256(label + next(draws).to_bytes(8, "big")).digest(64)
+
+    assert spec.prove_shuffle(context, e, pi, points, draw) == stored
+    spec.verify_shuffle(game, round_no, 0, seat, binding, key, points, out, stored)
+    refused = [  # another seat's proof, two cards swapped, a wrong scalar on one card
+        (1, out, stored),
+        (seat, [out[1], out[0], *out[2:]], stored),
+        (seat, [spec.mul(2, out[0]), *out[1:]], stored),
+        (seat, out, [*stored[:13], spec.scalar(canonical_k_s(stored[13]) + 1)]),
+    ]
+    for who, deck_out, answer in refused:
+        with pytest.raises(AssertionError):
+            spec.verify_shuffle(game, round_no, 0, who, binding, key, points, deck_out, answer)
 
     share = deck["share"]
     context = (

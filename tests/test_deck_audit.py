@@ -62,7 +62,6 @@ def test_a_shuffle_with_a_valid_proof_but_not_from_the_seed_is_caught_at_the_aud
                 permutation,
                 source,
                 deck,
-                p.lam,
                 self.entropy,
             )
             return Shuffle(p.game, p.round_no, self.seat, self.context, 0, key, deck, proof)

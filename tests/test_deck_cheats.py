@@ -35,9 +35,12 @@ def tampered_shuffle(tamper):
                 p.game, p.round_no, self.seat, shuffled.index, shuffled.size, self.seed
             )
             context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
-            proof = prove_shuffle(
-                context, scalar, honest.key, permutation, source, deck, p.lam, self.entropy
-            )
+            try:
+                proof = prove_shuffle(
+                    context, scalar, honest.key, permutation, source, deck, self.entropy
+                )
+            except group.GroupError:  # a deck holding a non-point cannot be proven at all
+                proof = honest.proof
             return replace(honest, deck=tuple(deck), proof=proof)
 
     return Cheater
@@ -67,6 +70,52 @@ def test_a_substituted_card():
         deck[3] = card_point(GAME, 0, 0, 99)
 
     caught(DeckTable(PARAMS, cheats={1: tampered_shuffle(substitute)}), 1, "bad shuffle")
+
+
+def test_two_output_cards_swapped_after_proving():
+    # issue #27: a swapped output is refused by the argument (the challenge hashes the
+    # output, and the committed permutation no longer maps it)
+    class Swapped(DeckSeat):
+        def _my_shuffle(self, shuffled):
+            honest = super()._my_shuffle(shuffled)
+            deck = list(honest.deck)
+            deck[0], deck[1] = deck[1], deck[0]
+            return replace(honest, deck=tuple(deck))
+
+    caught(DeckTable(PARAMS, cheats={1: Swapped}), 1, "bad shuffle")
+
+
+def test_a_wrong_scalar_on_one_card():
+    def rescale(deck, shuffled):
+        deck[3] = group.mul(group.scalar_from_int(3), deck[3])
+
+    caught(DeckTable(PARAMS, cheats={2: tampered_shuffle(rescale)}), 2, "bad shuffle")
+
+
+def test_a_proof_made_under_another_round_binding():
+    # SPEC §3.5: the challenge hashes the round binding; a proof ground for other
+    # commitments (another round, or before this round's were in) is refused
+    class Replayed(DeckSeat):
+        def _my_shuffle(self, shuffled):
+            honest = super()._my_shuffle(shuffled)
+            p = self.params
+            source = shuffled.decks[-1] if shuffled.decks else shuffled.points
+            permutation = round_permutation(
+                p.game, p.round_no, self.seat, shuffled.index, shuffled.size, self.seed
+            )
+            elsewhere = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, bytes(32))
+            proof = prove_shuffle(
+                elsewhere,
+                self._scalar(shuffled.index),
+                honest.key,
+                permutation,
+                source,
+                honest.deck,
+                self.entropy,
+            )
+            return replace(honest, proof=proof)
+
+    caught(DeckTable(PARAMS, cheats={0: Replayed}), 0, "bad shuffle")
 
 
 def test_a_duplicated_card():
@@ -159,7 +208,6 @@ def test_a_shuffle_under_another_key_than_the_committed_one():
                 permutation,
                 source,
                 deck,
-                p.lam,
                 self.entropy,
             )
             return replace(honest, deck=deck, proof=proof)
@@ -282,7 +330,6 @@ def test_different_decks_to_different_seats_is_caught_before_any_card_is_dealt()
                 permutation,
                 shuffled.points,
                 deck,
-                p.lam,
                 self.entropy,
             )
             message = Shuffle(p.game, p.round_no, self.seat, self.before, 0, key, deck, proof)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2p_rommy.deck.messages import Commit, SeedReveal, ShareItem, Shares, Shuffle, decode, encode
-from p2p_rommy.deck.proofs import DleqProof, ShadowAnswer, ShuffleProof
+from p2p_rommy.deck.proofs import DleqProof, ShuffleProof
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.wire.codec import MAX_DEPTH, _check_depth_and_types, pack, unpack
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
@@ -23,9 +23,23 @@ round_no = st.integers(0, 10_000)
 @st.composite
 def shuffles(draw):
     size = draw(st.integers(1, 20))
-    perm = st.permutations(list(range(size))).map(tuple)
-    answers = draw(
-        st.lists(st.builds(ShadowAnswer, st.booleans(), b32, perm), min_size=1, max_size=8)
+    points = st.lists(point, min_size=size, max_size=size).map(tuple)
+    scalars = st.lists(b32, min_size=size, max_size=size).map(tuple)
+    proof = ShuffleProof(
+        draw(points),
+        draw(points),
+        draw(point),
+        draw(points),
+        draw(point),
+        draw(point),
+        draw(point),
+        draw(point),
+        draw(b32),
+        draw(scalars),
+        draw(b32),
+        draw(b32),
+        draw(scalars),
+        draw(b32),
     )
     return Shuffle(
         draw(b32),
@@ -35,7 +49,7 @@ def shuffles(draw):
         draw(st.integers(0, 1000)),
         draw(point),
         tuple(draw(st.lists(point, min_size=size, max_size=size))),
-        ShuffleProof(tuple(answers)),
+        proof,
     )
 
 

@@ -22,7 +22,7 @@ from tests.helpers import deal_positions
 def play_round(variant: str, players: int, dealer: int = 1):
     rules = ruleset(variant)
     game = hashlib.sha256(b"round test " + variant.encode()).digest()
-    params = DeckParams(game, 0, players, dealer, rules.deck_size, lam=64)
+    params = DeckParams(game, 0, players, dealer, rules.deck_size)
     table = DeckTable(params, seed=variant.encode())
     table.start()
     hands = deal_positions(rules, players, dealer)

@@ -11,16 +11,14 @@ from p2p_rommy.deck import group
 from p2p_rommy.deck.proofs import (
     DleqProof,
     ProofError,
-    ShadowAnswer,
     ShareContext,
     ShuffleContext,
-    ShuffleProof,
     round_binding,
     verify_share,
     verify_shuffle,
 )
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
-from tools.deck_vectors import render
+from tools.deck_vectors import proof_from_json, render
 
 FILE = Path(__file__).parent.parent / "protocol" / "vectors" / "deck.json"
 V = json.loads(FILE.read_text())
@@ -38,22 +36,20 @@ def test_stored_shuffle_proof_verifies_and_fails_when_changed():
     game, points = h(V["game"]), [h(p) for p in V["card_points"]["points"]]
     out = [h(p) for p in V["shuffle"]["output"]]
     key = h(V["round_scalar"]["key"])
-    answers = tuple(
-        ShadowAnswer(bool(o), h(s), tuple(p)) for o, s, p in V["shuffle_proof"]["answers"]
-    )
+    proof = proof_from_json(V["shuffle_proof"]["proof"])
     commitments = [h(c) for c in V["shuffle_proof"]["commitments"]]
     binding = round_binding(commitments)
     assert binding == h(V["shuffle_proof"]["binding"])
     context = ShuffleContext(game, V["round"], 0, V["seat"], binding)
-    verify_shuffle(context, key, points, out, ShuffleProof(answers), V["shuffle_proof"]["lambda"])
+    verify_shuffle(context, key, points, out, proof)
     # Fiat-Shamir binding: the same proof for another round's commitments does not verify,
     # so a proof cannot be ground before the round's commitments are all in
     other = ShuffleContext(game, V["round"], 0, V["seat"], round_binding(commitments[::-1]))
     with pytest.raises(ProofError):
-        verify_shuffle(other, key, points, out, ShuffleProof(answers), V["shuffle_proof"]["lambda"])
+        verify_shuffle(other, key, points, out, proof)
     swapped = [out[1], out[0], *out[2:]]
     with pytest.raises(ProofError):
-        verify_shuffle(context, key, points, swapped, ShuffleProof(answers), 64)
+        verify_shuffle(context, key, points, swapped, proof)
 
 
 def test_stored_share_proof_verifies():

@@ -1,4 +1,4 @@
-"""Performance issue: the shadows of one shuffle proof run on every core with the
+"""Performance issue: the work of one shuffle proof runs on every core with the
 same bytes as on one, a proof verified once in a process is not verified again
 (seats sharing a process) while any other proof is still checked in full, and the
 next shuffler shuffles before it verifies the shuffle it takes (pipelining) but never
@@ -28,7 +28,7 @@ from tests.deck_table import DeckTable
 from tests.test_deck_cheats import tampered_shuffle
 
 
-def a_shuffle(cards: int = 12, lam: int = 64):
+def a_shuffle(cards: int = 12):
     entropy = StreamEntropy(b"work")
     inp = tuple(group.hash_to_point(entropy(32)) for _ in range(cards))
     scalar = group.scalar_reduce(entropy(64))
@@ -36,7 +36,7 @@ def a_shuffle(cards: int = 12, lam: int = 64):
     permutation = permutation_from_stream(b"perm" + entropy(32), cards)
     out = shuffle(scalar, permutation, inp)
     context = ShuffleContext(bytes(32), 1, 0, 2, bytes(32))
-    return context, scalar, key, permutation, inp, out, lam
+    return context, scalar, key, permutation, inp, out
 
 
 def test_work_split_over_cores_comes_back_in_order():
@@ -46,31 +46,29 @@ def test_work_split_over_cores_comes_back_in_order():
 
 
 def test_a_proof_is_the_same_bytes_on_one_core_or_many(monkeypatch):
-    context, scalar, key, permutation, inp, out, lam = a_shuffle()
-    many = prove_shuffle(context, scalar, key, permutation, inp, out, lam, StreamEntropy(b"p"))
+    context, scalar, key, permutation, inp, out = a_shuffle()
+    many = prove_shuffle(context, scalar, key, permutation, inp, out, StreamEntropy(b"p"))
     monkeypatch.setattr(parallel, "each", lambda f, items: [f(i) for i in items])
-    one = prove_shuffle(context, scalar, key, permutation, inp, out, lam, StreamEntropy(b"p"))
+    one = prove_shuffle(context, scalar, key, permutation, inp, out, StreamEntropy(b"p"))
     assert many == one
 
 
 def test_a_verified_proof_is_not_verified_again_but_any_other_is(monkeypatch):
-    context, scalar, key, permutation, inp, out, lam = a_shuffle()
-    proof = prove_shuffle(context, scalar, key, permutation, inp, out, lam, StreamEntropy(b"v"))
+    context, scalar, key, permutation, inp, out = a_shuffle()
+    proof = prove_shuffle(context, scalar, key, permutation, inp, out, StreamEntropy(b"v"))
     proofs.forget_verified()
     calls = []
     real = proofs._verify_shuffle
     monkeypatch.setattr(proofs, "_verify_shuffle", lambda *args: (calls.append(1), real(*args))[1])
-    verify_shuffle(context, key, inp, out, proof, lam)
-    verify_shuffle(context, key, inp, out, proof, lam)
+    verify_shuffle(context, key, inp, out, proof)
+    verify_shuffle(context, key, inp, out, proof)
     assert len(calls) == 1  # the second seat's check was the first one's
-    first = proof.answers[0]
-    flipped = dataclasses.replace(first, opened=not first.opened)
-    forged = dataclasses.replace(proof, answers=(flipped, *proof.answers[1:]))
+    forged = dataclasses.replace(proof, k_b=(proof.k_a, *proof.k_b[1:]))
     with pytest.raises(ProofError):
-        verify_shuffle(context, key, inp, out, forged, lam)
+        verify_shuffle(context, key, inp, out, forged)
     other = dataclasses.replace(context, seat=1)
     with pytest.raises(ProofError):  # the same proof for another seat: checked, refused
-        verify_shuffle(other, key, inp, out, proof, lam)
+        verify_shuffle(other, key, inp, out, proof)
     assert len(calls) == 3
 
 

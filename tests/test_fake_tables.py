@@ -25,7 +25,7 @@ LOCAL = "127.0.0.1"
 
 def settings(table: str) -> TableSettings:
     rules = ruleset("rummy")
-    return TableSettings(table, "rummy", rules.house.values, 64, rules.max_players)
+    return TableSettings(table, "rummy", rules.house.values, rules.max_players)
 
 
 async def real_table(table: str) -> LobbyHost:
@@ -108,7 +108,6 @@ def test_a_lobby_state_with_a_forged_member_entry_is_refused():
         "table": "T",
         "variant": "rummy",
         "house": [list(p) for p in rules.house.values],
-        "lam": 64,
         "seats": 6,
         "open": True,
         "members": [[creator.public_key, own], [victim.public_key, forged]],

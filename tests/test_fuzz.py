@@ -183,7 +183,7 @@ def lobby_settings():
     from p2p_rommy.rules import ruleset
 
     rules = ruleset("rummy")
-    return TableSettings("T", "rummy", rules.house.values, 64, rules.max_players)
+    return TableSettings("T", "rummy", rules.house.values, rules.max_players)
 
 
 @given(st.lists(st.one_of(st.binary(max_size=200), msgpack_values.map(msgpack.packb)), max_size=4))

@@ -65,7 +65,7 @@ def test_a_link_that_falls_too_far_behind_is_cut_and_its_queue_dropped():
 def test_a_lobby_member_that_floods_the_creator_is_cut_off():
     async def go() -> tuple[bool, list[str]]:
         rules = ruleset("rummy")
-        settings = TableSettings("Flood", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Flood", "rummy", rules.house.values, rules.max_players)
         host = LobbyHost(
             Identity.generate(), "Ann", settings, [], "127.0.0.1", None, advertise=False
         )

@@ -28,7 +28,7 @@ LOCAL = "127.0.0.1"
 async def gather_table(players: int = 3):
     rules = ruleset("lp")
     host_identity = Identity.generate()
-    settings = TableSettings("Lobby test", "lp", rules.house.values, 64, rules.max_players)
+    settings = TableSettings("Lobby test", "lp", rules.house.values, rules.max_players)
     host = LobbyHost(host_identity, "Ann", settings, [(LOCAL, 40001)], LOCAL, start_when=players)
     await host.listen(LOCAL)
     seen = await find_tables(LOCAL, wait=2.5)
@@ -67,7 +67,7 @@ def test_players_gather_and_all_sign_one_config():
 def test_join_by_address_without_mdns():
     async def main():
         rules = ruleset("rummy")
-        settings = TableSettings("Direct", "rummy", rules.house.values, 64, 6)
+        settings = TableSettings("Direct", "rummy", rules.house.values, 6)
         host = LobbyHost(
             Identity.generate(), "Ann", settings, [(LOCAL, 1)], LOCAL, 2, advertise=False
         )
@@ -130,7 +130,7 @@ def test_a_creator_that_stops_after_the_reveals_is_named_for_it(monkeypatch, han
     async def go() -> tuple[str, list[BaseException | object]]:
         rules = ruleset("rummy")
         creator = Identity.generate()
-        settings = TableSettings("Reroll", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Reroll", "rummy", rules.house.values, rules.max_players)
         host = RerollingCreator(creator, "Ann", settings, [], LOCAL, 3, advertise=False)
         host.hangs_up = hangs_up
         await host.listen(LOCAL)
@@ -159,7 +159,7 @@ def test_a_member_who_leaves_or_is_sent_away_no_longer_holds_a_seat():
 
     async def go() -> tuple[list[str], list[str], object]:
         rules = ruleset("rummy")
-        settings = TableSettings("Ghosts", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Ghosts", "rummy", rules.house.values, rules.max_players)
         host = LobbyHost(Identity.generate(), "Ann", settings, [], LOCAL, None, advertise=False)
         await host.listen(LOCAL)
         ghost, squatter = Identity.generate(), Identity.generate()
@@ -196,7 +196,7 @@ def test_a_thousand_idle_connections_are_shed_and_a_real_joiner_gets_in(monkeypa
 
     async def go() -> tuple[int, list[str]]:
         rules = ruleset("rummy")
-        settings = TableSettings("Idle", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Idle", "rummy", rules.house.values, rules.max_players)
         host = LobbyHost(Identity.generate(), "Ann", settings, [], LOCAL, None, advertise=False)
         await host.listen(LOCAL)
         idle = []
@@ -234,7 +234,7 @@ def test_a_table_whose_ghost_left_starts_with_the_real_players():
 
     async def go():
         rules = ruleset("rummy")
-        settings = TableSettings("Ghost", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Ghost", "rummy", rules.house.values, rules.max_players)
         host = LobbyHost(Identity.generate(), "Ann", settings, [], LOCAL, 3, advertise=False)
         await host.listen(LOCAL)
         running = asyncio.create_task(host.run())

@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "85a37b6401f68f1c61aad8a6e1ed1a37ad126039bc5b3aa4c892ccf4f0f2a275",
-    "rummy/4": "598ddcaac0d692bb5684a88f3a3a0af8a04d65e7ed4e0b56a502672d7d79f376",
-    "romme/6": "78454fa9a6410ed0c95b498f4074e91ccb7d8bc53d8808c8078a184712151eb4",
+    "lp/3": "cd17e64a6b098052ad5065d576ba445802f899a0f544c362ed06c9e7709a246e",
+    "rummy/4": "40306e22110f72ebd307482781474cc20d3528f62439652e71f19e92dec56fa0",
+    "romme/6": "003d37f0987d8de6bf961bc991d90e0b294fb45745c00690ec94cf4ab22e16a1",
 }
 
 

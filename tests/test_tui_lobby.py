@@ -44,7 +44,7 @@ def test_host_in_the_client_starts_by_hand_and_plays():
         rules = ruleset("rummy", {"target_score": "500"})
         sock = game_socket("127.0.0.1")
         addresses = [("127.0.0.1", sock.getsockname()[1])]
-        settings = TableSettings("Lobby test", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Lobby test", "rummy", rules.house.values, rules.max_players)
         lobby = LobbyHost(identity, "Ann", settings, addresses, "127.0.0.1", None, advertise=False)
         options = SeatOptions("Ann", tmp_path / "Ann", "127.0.0.1", None, ascii_only=True)
         models: list[object] = []
@@ -106,7 +106,7 @@ def test_join_in_the_client_follows_the_lobby_into_the_game():
         rules = ruleset("romme", {})
         host_sock = game_socket("127.0.0.1")
         addresses = [("127.0.0.1", host_sock.getsockname()[1])]
-        settings = TableSettings("Join test", "romme", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Join test", "romme", rules.house.values, rules.max_players)
         lobby = LobbyHost(
             host_identity, "Host", settings, addresses, "127.0.0.1", 3, advertise=False
         )

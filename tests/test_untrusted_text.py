@@ -45,7 +45,7 @@ def test_the_command_line_refuses_such_a_name(capsys):
 def test_the_lobby_refuses_a_joiner_with_such_a_name_over_tcp():
     async def go() -> list[str]:
         rules = ruleset("rummy")
-        settings = TableSettings("Inert", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("Inert", "rummy", rules.house.values, rules.max_players)
         host = LobbyHost(
             Identity.generate(), "Ann", settings, [], "127.0.0.1", None, advertise=False
         )

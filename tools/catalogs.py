@@ -59,6 +59,12 @@ Taster
 
 # source string -> (Danish, Norwegian Bokmål)
 TRANSLATIONS: dict[str, tuple[str, str]] = {
+    "units: yardsticks, each one checked edwards25519 multiplication (libsodium) timed in this run": (
+        "units: målestokke, hver én kontrolleret edwards25519-multiplikation (libsodium) "
+        "målt i denne kørsel",
+        "units: målestokker, hver én kontrollert edwards25519-multiplikasjon (libsodium) "
+        "målt i denne kjøringen",
+    ),
     "{name} draws from the stock": ("{name} trækker fra bunken", "{name} trekker fra bunken"),
     "{name} takes the discard": ("{name} tager det kastede kort", "{name} tar det kastede kortet"),
     "{name} lays down {cards}": ("{name} melder {cards}", "{name} melder {cards}"),

@@ -17,6 +17,7 @@ from p2p_rommy.deck.messages import Commit, encode
 from p2p_rommy.deck.proofs import (
     ShareContext,
     ShuffleContext,
+    ShuffleProof,
     prove_share,
     prove_shuffle,
     round_binding,
@@ -30,9 +31,27 @@ ROUND = 3
 SEAT = 2
 SEED = Seed(bytes(range(32)))
 CARDS = 8
-LAMBDA = 64
 BINDING_COMMITMENTS = [bytes([s]) * 32 for s in range(3)]
 """Stand-in seed commitments of seats 0-2 for the shuffle proof's round binding."""
+
+
+def proof_json(proof: ShuffleProof) -> dict[str, object]:
+    """The proof's fields by their SPEC §3.5 names, points and scalars in hex."""
+    fields: dict[str, object] = {}
+    for name in ShuffleProof.__dataclass_fields__:
+        value = getattr(proof, name)
+        fields[name] = value.hex() if isinstance(value, bytes) else [v.hex() for v in value]
+    return fields
+
+
+def proof_from_json(fields: dict[str, object]) -> ShuffleProof:
+    def value(item: object) -> bytes | tuple[bytes, ...]:
+        if isinstance(item, str):
+            return bytes.fromhex(item)
+        assert isinstance(item, list)
+        return tuple(bytes.fromhex(v) for v in item)
+
+    return ShuffleProof(*(value(fields[name]) for name in ShuffleProof.__dataclass_fields__))
 
 
 def build_vectors() -> dict[str, object]:
@@ -50,7 +69,6 @@ def build_vectors() -> dict[str, object]:
         permutation,
         points,
         deck,
-        LAMBDA,
         StreamEntropy(b"shuffle proof"),
     )
     share_context = ShareContext(GAME, ROUND, 0, 5, SEAT, 1)
@@ -84,13 +102,10 @@ def build_vectors() -> dict[str, object]:
         },
         "shuffle": {"input": "card_points", "output": [p.hex() for p in deck]},
         "shuffle_proof": {
-            "lambda": LAMBDA,
             "entropy_label": "shuffle proof",
             "commitments": [c.hex() for c in BINDING_COMMITMENTS],
             "binding": binding.hex(),
-            "answers": [
-                [int(a.opened), a.scalar.hex(), list(a.permutation)] for a in proof.answers
-            ],
+            "proof": proof_json(proof),
         },
         "share": {
             "position": 5,

@@ -125,7 +125,6 @@ def audit_round(
                         decks[u],
                         message.deck,
                         message.proof,
-                        p.lam,
                     )
                 except (ProofError, group.GroupError) as error:
                     report.findings.append(Finding(seat, step, f"shuffle proof fails: {error}"))

@@ -146,6 +146,39 @@ def add(p: Decoded, q: Decoded) -> Decoded:
     return Decoded(point)
 
 
+def sum_all(points: Sequence[Decoded]) -> Decoded:
+    """``points[0] + points[1] + ...`` of checked points (a shuffle argument's
+    equations); `GroupError` for no points or an identity sum. Intermediate sums may be
+    the identity (libsodium adds it like any point); only the result is refused."""
+    if not points:
+        raise GroupError("an empty sum")
+    total: bytes = points[0]
+    add_points = sodium.crypto_core_ed25519_add
+    try:
+        for point in points[1:]:
+            total = add_points(total, point)
+    except CryptoError:
+        raise GroupError("addition of an invalid point") from None
+    if total == _IDENTITY:
+        raise GroupError("the sum is the identity")
+    return Decoded(total)
+
+
+def mul_sum(scalars: Sequence[bytes], points: Sequence[Decoded]) -> Decoded:
+    """``sum scalars[i] * points[i]``; `GroupError` for an invalid scalar or point, or an
+    identity sum. As many multiplications as terms: libsodium has no multi-scalar one."""
+    if len(scalars) != len(points):
+        raise GroupError("as many scalars as points")
+    multiply = sodium.crypto_scalarmult_ed25519_noclamp
+    try:
+        terms = [
+            Decoded(multiply(scalar, point)) for scalar, point in zip(scalars, points, strict=True)
+        ]
+    except CryptoError:
+        raise GroupError("scalar multiplication of an invalid point or by zero") from None
+    return sum_all(terms)
+
+
 def _scalar_op(operation: Callable[..., bytes], *arguments: bytes) -> bytes:
     try:
         return operation(*arguments)

@@ -12,14 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p_rommy.deck import group
-from p2p_rommy.deck.proofs import DleqProof, ShadowAnswer, ShuffleProof
+from p2p_rommy.deck.proofs import DleqProof, ShuffleProof
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.wire.codec import (
     Schema,
     array,
     blob,
     fixed,
-    int_array,
     integer,
     kind_of,
     pack,
@@ -27,12 +26,13 @@ from p2p_rommy.wire.codec import (
 )
 
 MAX_DECK = 256
-MAX_LAMBDA = 256
 MAX_SEATS = 6
 
 _ID = blob(32)
 _POINT = blob(group.POINT_BYTES)
 _SCALAR = blob(group.SCALAR_BYTES)
+_POINTS = array(_POINT, MAX_DECK, 1)
+_SCALARS = array(_SCALAR, MAX_DECK, 1)
 _COMMON = {"game": _ID, "round": integer(0, 10_000), "seat": integer(0, MAX_SEATS - 1)}
 
 
@@ -67,7 +67,7 @@ class Shuffle:
     proof: ShuffleProof
 
     def body(self) -> dict[str, Any]:
-        answers = [[int(a.opened), a.scalar, list(a.permutation)] for a in self.proof.answers]
+        q = self.proof
         return {
             "kind": "deck/shuffle",
             "game": self.game,
@@ -77,7 +77,22 @@ class Shuffle:
             "pass": self.shuffle_pass,
             "key": self.key,
             "deck": list(self.deck),
-            "proof": answers,
+            "proof": [
+                list(q.u),
+                list(q.b),
+                q.a_t,
+                list(q.b_t),
+                q.c_t,
+                q.d_t,
+                q.f_t,
+                q.e_t,
+                q.k_a,
+                list(q.k_b),
+                q.k_c,
+                q.k_d,
+                list(q.k_e),
+                q.k_s,
+            ],
         }
 
 
@@ -144,11 +159,22 @@ _SCHEMAS = {
             "prev": blob(32),
             "pass": integer(0, 1000),
             "key": _POINT,
-            "deck": array(_POINT, MAX_DECK, 1),
-            "proof": array(
-                fixed(integer(0, 1), _SCALAR, int_array(0, MAX_DECK - 1, MAX_DECK)),
-                MAX_LAMBDA,
-                1,
+            "deck": _POINTS,
+            "proof": fixed(
+                _POINTS,
+                _POINTS,
+                _POINT,
+                _POINTS,
+                _POINT,
+                _POINT,
+                _POINT,
+                _POINT,
+                _SCALAR,
+                _SCALARS,
+                _SCALAR,
+                _SCALAR,
+                _SCALARS,
+                _SCALAR,
             ),
         },
     ),
@@ -182,8 +208,8 @@ def decode(data: bytes, sender: int | str | None = None) -> DeckMessage:
     if kind == "deck/commit":
         return Commit(*common, f["commitment"], f["key"])
     if kind == "deck/shuffle":
-        answers = tuple(ShadowAnswer(bool(o), s, tuple(p)) for o, s, p in f["proof"])
-        return Shuffle(*common, f["prev"], f["pass"], f["key"], f["deck"], ShuffleProof(answers))
+        proof = ShuffleProof(*f["proof"])
+        return Shuffle(*common, f["prev"], f["pass"], f["key"], f["deck"], proof)
     if kind == "deck/shares":
         items = tuple(ShareItem(p, r, pt, DleqProof(c, s)) for p, r, pt, c, s in f["items"])
         return Shares(*common, f["prev"], items)

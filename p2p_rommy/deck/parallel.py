@@ -1,6 +1,6 @@
 """Independent pieces of one proof, computed on every core.
 
-The shadows of a shuffle proof are independent: each is λ-th of the work. libsodium
+The per-card pieces of a shuffle proof and of its check are independent. libsodium
 (through cffi) releases the GIL during a scalar multiplication, so threads run them in
 parallel. Results come back in order and nothing random is drawn here (the prover draws all
 its entropy first, in order), so a proof is the same bytes on one core or many.

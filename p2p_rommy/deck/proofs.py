@@ -8,16 +8,10 @@ position, sender, recipient) and all six points, response ``s = t - c*e``. The
 context in the hash is what stops a proof being replayed for another position
 or round.
 
-**Shuffle proof (cut-and-choose, Fiat-Shamir).** A shuffler shows
-``out[k] = e * inp[pi[k]]`` for its committed ``E = e*B`` and a secret ``pi``.
-It makes `lam` shadow shuffles ``S_t[k] = a_t * inp[rho_t[k]]`` with
-``A_t = a_t*B``; the hash of everything gives one bit per shadow. Bit 0: open
-the shadow (``a_t``, ``rho_t``). Bit 1: show how the shadow maps onto the output
-(``w_t = a_t/e``, ``tau_t = rho_t^-1 . pi``: ``S_t[tau_t[k]] = w_t * out[k]`` and
-``A_t = w_t * E``). A shuffler that did anything but scale-and-permute with its
-committed key can answer at most one bit per shadow, so it passes with
-probability ``2^-lam``. The verifier recomputes every ``S_t`` and ``A_t`` from the
-answers, so the proof carries only scalars and permutations.
+**Shuffle proof (a Terelius-Wikstrom argument, Fiat-Shamir).** A shuffler shows
+``out[k] = e * inp[pi[k]]`` for its committed ``E = e*B`` and a secret ``pi``, in
+about 7m multiplications to prove and 6m to verify (m cards), in `shuffle_argument`
+(theory, proof of security: docs/shuffle-argument.md).
 """
 
 from __future__ import annotations
@@ -28,8 +22,29 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from p2p_rommy.deck import group, parallel
-from p2p_rommy.deck.derive import compose, invert, permutation_from_stream, u8, u16, u32
+from p2p_rommy.deck import group, shuffle_argument
+from p2p_rommy.deck.derive import u8, u16, u32
+from p2p_rommy.deck.shuffle_argument import Commitment, ShuffleProof
+
+__all__ = [
+    "ALL",
+    "Commitment",
+    "DleqProof",
+    "ProofError",
+    "ShareContext",
+    "ShuffleContext",
+    "ShuffleProof",
+    "check_shuffle_form",
+    "commit_permutation",
+    "deck_digest",
+    "forget_verified",
+    "prove_share",
+    "prove_shuffle",
+    "round_binding",
+    "shuffle",
+    "verify_share",
+    "verify_shuffle",
+]
 from p2p_rommy.limits import VERIFIED_PROOFS_KEPT
 from p2p_rommy.wire.identity import Entropy
 
@@ -37,9 +52,6 @@ ALL = 255
 """The recipient value of a share that reveals a card to everyone."""
 
 DLEQ_DOMAIN = b"p2p-rommy/v1/dleq\x00"
-SHUFFLE_DOMAIN = b"p2p-rommy/v1/shuffle\x00"
-SHADOW_DOMAIN = b"p2p-rommy/v1/shadow\x00"
-DECK_DOMAIN = b"p2p-rommy/v1/deck\x00"
 BINDING_DOMAIN = b"p2p-rommy/v1/round-binding\x00"
 
 
@@ -48,13 +60,6 @@ def round_binding(commitments: Sequence[bytes]) -> bytes:
     the shuffle challenge hashes: no single seat controls it and nobody knows it before
     the round's commit phase ends, so no proof can be ground offline in advance."""
     return hashlib.sha256(BINDING_DOMAIN + b"".join(commitments)).digest()
-
-
-MIN_LAMBDA = 64
-MAX_LAMBDA = 256
-"""A `deck/shuffle` message carries at most 256 answers (SPEC §3.7): a larger proof
-parameter could never be proven, so the config refuses it (SPEC §4.1)."""
-"""Fiat-Shamir lets a cheater re-roll shadows for free, so 2^-lam must be out of reach."""
 
 
 class ProofError(ValueError):
@@ -143,49 +148,20 @@ class ShuffleContext:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class ShadowAnswer:
-    """One shadow's answer: `opened` (bit 0: a_t, rho_t) or mapped (bit 1: w_t, tau_t)."""
-
-    opened: bool
-    scalar: bytes
-    permutation: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ShuffleProof:
-    answers: tuple[ShadowAnswer, ...]
-
-
 def deck_digest(points: Sequence[bytes]) -> bytes:
-    return hashlib.sha256(DECK_DOMAIN + b"".join(points)).digest()
-
-
-def _challenge_bits(
-    context: ShuffleContext,
-    key: bytes,
-    inp: Sequence[bytes],
-    out: Sequence[bytes],
-    shadows: Sequence[tuple[bytes, bytes]],
-) -> list[bool]:
-    material = hashlib.sha256()
-    material.update(SHUFFLE_DOMAIN + context.encode() + u16(len(shadows)) + key)
-    material.update(deck_digest(inp) + deck_digest(out))
-    for shadow_key, shadow_digest in shadows:
-        material.update(shadow_key + shadow_digest)
-    stream = hashlib.shake_256(material.digest()).digest((len(shadows) + 7) // 8)
-    return [bool(stream[t // 8] >> (t % 8) & 1) for t in range(len(shadows))]
+    return shuffle_argument.deck_digest(points)
 
 
 def shuffle(scalar: bytes, permutation: Sequence[int], inp: Sequence[bytes]) -> tuple[bytes, ...]:
     """``out[k] = scalar * inp[permutation[k]]``; `GroupError` for an invalid point."""
-    return _shuffle_decoded(scalar, permutation, group.decode_all(inp))
+    decoded = group.decode_all(inp)
+    return tuple(group.mul_each(scalar, [decoded[source] for source in permutation]))
 
 
-def _shuffle_decoded(
-    scalar: bytes, permutation: Sequence[int], inp: Sequence[group.Decoded]
-) -> tuple[bytes, ...]:
-    return tuple(group.mul_each(scalar, [inp[source] for source in permutation]))
+def commit_permutation(permutation: Sequence[int], entropy: Entropy) -> Commitment:
+    """The part of a shuffle proof that needs no deck (a third of it): a seat may make
+    it before the deck it shuffles arrives and pass it to `prove_shuffle`."""
+    return shuffle_argument.commit_permutation(permutation, entropy)
 
 
 def prove_shuffle(
@@ -195,40 +171,25 @@ def prove_shuffle(
     permutation: tuple[int, ...],
     inp: Sequence[bytes],
     out: Sequence[bytes],
-    lam: int,
     entropy: Entropy,
+    commitment: Commitment | None = None,
 ) -> ShuffleProof:
-    inverse_scalar = group.scalar_invert(scalar)
+    """Prove ``out[k] = scalar * inp[permutation[k]]`` under ``key = scalar*B`` (SPEC §3.5)."""
     decoded = group.decode_all(inp)
-    secrets_ = []
-    for _ in range(lam):  # all entropy first, in order: the proof is the same on any cores
-        a = group.scalar_reduce(entropy(64))
-        while not group.is_scalar(a):
-            a = group.scalar_reduce(entropy(64))
-        rho = permutation_from_stream(SHADOW_DOMAIN + entropy(32), len(inp))
-        secrets_.append((a, rho))
-
-    def shadow(secret: tuple[bytes, tuple[int, ...]]) -> tuple[bytes, bytes]:
-        a, rho = secret
-        return group.mul_base(a), deck_digest(_shuffle_decoded(a, rho, decoded))
-
-    shadows = parallel.each(shadow, secrets_)
-    bits = _challenge_bits(context, key, inp, out, shadows)
-    answers = []
-    for bit, (a, rho) in zip(bits, secrets_, strict=True):
-        if not bit:
-            answers.append(ShadowAnswer(True, a, rho))
-        else:
-            answers.append(
-                ShadowAnswer(
-                    False, group.scalar_mul(a, inverse_scalar), compose(invert(rho), permutation)
-                )
+    encoded = context.encode()
+    while True:
+        if commitment is None or commitment.permutation != tuple(permutation):
+            commitment = commit_permutation(permutation, entropy)
+        try:
+            proof = shuffle_argument.prove(
+                encoded, scalar, key, commitment, decoded, inp, out, entropy
             )
-    return ShuffleProof(tuple(answers))
-
-
-def _is_permutation(candidate: tuple[int, ...], size: int) -> bool:
-    return len(candidate) == size and sorted(candidate) == list(range(size))
+        except group.GroupError:  # a sum was the identity: probability ~2^-250
+            commitment = None
+            continue
+        if all(group.is_scalar(s) for s in proof.scalars()):
+            return proof
+        commitment = None
 
 
 def verify_shuffle(
@@ -237,7 +198,6 @@ def verify_shuffle(
     inp: Sequence[bytes],
     out: Sequence[bytes],
     proof: ShuffleProof,
-    lam: int,
 ) -> None:
     """Raise `ProofError` unless `out` is `inp` scaled by the key's scalar and permuted.
 
@@ -250,7 +210,7 @@ def verify_shuffle(
     remembered (the last `VERIFIED_PROOFS_KEPT`); a seat checking a proof another seat
     is checking now waits for that result.
     """
-    fingerprint = _proof_fingerprint(context, key, inp, out, proof, lam)
+    fingerprint = _proof_fingerprint(context, key, inp, out, proof)
     with _VERIFIED_LOCK:
         if fingerprint in _VERIFIED:
             _VERIFIED.move_to_end(fingerprint)
@@ -263,10 +223,10 @@ def verify_shuffle(
         with _VERIFIED_LOCK:
             if fingerprint in _VERIFIED:
                 return
-        _verify_shuffle(context, key, inp, out, proof, lam)  # the other check failed
+        _verify_shuffle(context, key, inp, out, proof)  # the other check failed
         return
     try:
-        _verify_shuffle(context, key, inp, out, proof, lam)
+        _verify_shuffle(context, key, inp, out, proof)
         with _VERIFIED_LOCK:
             _VERIFIED[fingerprint] = None
             while len(_VERIFIED) > VERIFIED_PROOFS_KEPT:
@@ -293,28 +253,25 @@ def _proof_fingerprint(
     inp: Sequence[bytes],
     out: Sequence[bytes],
     proof: ShuffleProof,
-    lam: int,
 ) -> bytes:
     """A hash of every input of `verify_shuffle`, unambiguous (fixed-size fields,
     counted lists)."""
     material = hashlib.sha256()
     encoded = context.encode()
-    material.update(u32(len(encoded)) + encoded + key + u32(lam))
-    material.update(u32(len(inp)) + b"".join(inp) + u32(len(out)) + b"".join(out))
-    material.update(u32(len(proof.answers)))
-    for answer in proof.answers:
-        material.update(u8(int(answer.opened)) + u32(len(answer.scalar)) + answer.scalar)
-        material.update(u32(len(answer.permutation)))
-        material.update(b"".join(u32(i) for i in answer.permutation))
+    material.update(u32(len(encoded)) + encoded + key)
+    for items in (inp, out, *proof.lists()):
+        material.update(u32(len(items)))
+        for item in items:
+            material.update(u32(len(item)) + item)
+    for single in (*proof.points()[-5:], proof.k_a, proof.k_c, proof.k_d, proof.k_s):
+        material.update(u32(len(single)) + single)
     return material.digest()
 
 
-def check_shuffle_form(
-    size: int, out: Sequence[bytes], proof: ShuffleProof, lam: int
-) -> list[group.Decoded]:
-    """Everything about a shuffle but its proof: `size` distinct valid points and `lam`
-    well-formed answers (the output decoded). Enough to shuffle on from it at once; the
-    proof itself is verified before any share is built on it (SPEC §3.3)."""
+def check_shuffle_form(size: int, out: Sequence[bytes], proof: ShuffleProof) -> list[group.Decoded]:
+    """Everything about a shuffle but its proof's equations: `size` distinct valid points
+    and a proof of the right shape (the output decoded). Enough to shuffle on from it at
+    once; the proof itself is verified before any share is built on it (SPEC §3.3)."""
     if len(out) != size:
         raise ProofError(f"the shuffled deck has {len(out)} cards, not {size}")
     if len(set(out)) != size:
@@ -327,11 +284,10 @@ def check_shuffle_form(
             raise ProofError(
                 f"card {index} of the shuffled deck is not a valid group point"
             ) from None
-    if len(proof.answers) != lam:
-        raise ProofError(f"the shuffle proof has {len(proof.answers)} shadows, not {lam}")
-    for answer in proof.answers:
-        if not group.is_scalar(answer.scalar) or not _is_permutation(answer.permutation, size):
-            raise ProofError("a shuffle proof answer is malformed")
+    try:
+        shuffle_argument.check_form(size, proof)
+    except shuffle_argument.ArgumentError as error:
+        raise ProofError(str(error)) from None
     return decoded
 
 
@@ -341,28 +297,11 @@ def _verify_shuffle(
     inp: Sequence[bytes],
     out: Sequence[bytes],
     proof: ShuffleProof,
-    lam: int,
 ) -> None:
-    size = len(inp)
-    decoded_out = check_shuffle_form(size, out, proof, lam)
-    decoded_inp = group.decode_all(inp)
-
-    def shadow(answer: ShadowAnswer) -> tuple[bytes, bytes]:
-        if answer.opened:
-            return group.mul_base(answer.scalar), deck_digest(
-                _shuffle_decoded(answer.scalar, answer.permutation, decoded_inp)
-            )
-        rebuilt: list[bytes] = [b""] * size
-        for slot, point in zip(
-            answer.permutation, group.mul_each(answer.scalar, decoded_out), strict=True
-        ):
-            rebuilt[slot] = point
-        return group.mul(answer.scalar, key), deck_digest(rebuilt)
-
-    shadows = parallel.each(shadow, proof.answers)
-    bits = _challenge_bits(context, key, inp, out, shadows)
-    if any(bit == answer.opened for bit, answer in zip(bits, proof.answers, strict=True)):
-        raise ProofError(
-            "the shuffle proof does not verify: the output is not a shuffle of the "
-            "input under the committed key"
+    decoded_out = check_shuffle_form(len(inp), out, proof)
+    try:
+        shuffle_argument.verify(
+            context.encode(), key, group.decode_all(inp), inp, decoded_out, out, proof
         )
+    except shuffle_argument.ArgumentError as error:
+        raise ProofError(str(error)) from None

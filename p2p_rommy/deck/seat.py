@@ -42,12 +42,13 @@ from p2p_rommy.deck.messages import (
 )
 from p2p_rommy.deck.proofs import (
     ALL,
-    MIN_LAMBDA,
+    Commitment,
     ProofError,
     ShareContext,
     ShuffleContext,
     ShuffleProof,
     check_shuffle_form,
+    commit_permutation,
     prove_share,
     prove_shuffle,
     round_binding,
@@ -70,15 +71,12 @@ class DeckParams:
     players: int
     dealer: int
     deck_size: int
-    lam: int = MIN_LAMBDA
 
     def __post_init__(self) -> None:
         if len(self.game) != 32:
             raise ValueError("a game id is 32 bytes")
         if not 2 <= self.players <= 6 or not 0 <= self.dealer < self.players:
             raise ValueError("2-6 players and a seated dealer")
-        if self.lam < MIN_LAMBDA:
-            raise ValueError(f"lambda must be at least {MIN_LAMBDA} with Fiat-Shamir")
 
     def shuffle_order(self) -> tuple[int, ...]:
         """Seats in shuffle order: the dealer first, then round the table."""
@@ -214,6 +212,9 @@ class DeckSeat:
         self.eager = eager
         self._unsent: bytes | None = None
         """Non-eager: the message this seat made and has not yet seen come back."""
+        self._prepared: Commitment | None = None
+        """The deal's permutation commitment, made at `start` while the others commit
+        (a third of the shuffle proof, off the chain of shuffles: SPEC §3.5)."""
         self.deferred: list[DeferredProof] = []
         """Proofs of the shuffle before this seat's own, not yet verified (pipelining:
         SPEC §3.3); `check_deferred` verifies them, and nothing is shared before."""
@@ -222,9 +223,14 @@ class DeckSeat:
     # --- requests from the game -------------------------------------------
 
     def start(self) -> list[bytes]:
-        """Publish this seat's commitment and key."""
+        """Publish this seat's commitment and key (and prepare the deal's proof)."""
         key = group.mul_base(self._scalar(0))
         p = self.params
+        if self.identity is not None and not self.quiet:
+            permutation = round_permutation(
+                p.game, p.round_no, self.seat, 0, p.deck_size, self.seed
+            )
+            self._prepared = commit_permutation(permutation, self.entropy)
         message = Commit(
             p.game, p.round_no, self.seat, commitment(p.game, p.round_no, self.seat, self.seed), key
         )
@@ -327,7 +333,6 @@ class DeckSeat:
                     pending.source,
                     pending.deck,
                     pending.proof,
-                    self.params.lam,
                 )
             except ProofError as error:
                 raise CheatDetected(
@@ -428,16 +433,14 @@ class DeckSeat:
                 pass  # a seat's own shuffle needs no checking by itself
             elif self._shuffles_after(task):
                 # pipelined: shuffle on at once, verify while the others check ours
-                check_shuffle_form(len(source), message.deck, message.proof, self.params.lam)
+                check_shuffle_form(len(source), message.deck, message.proof)
                 self.deferred.append(
                     DeferredProof(
                         context, message.key, tuple(source), message.deck, message.proof, step
                     )
                 )
             else:
-                verify_shuffle(
-                    context, message.key, source, message.deck, message.proof, self.params.lam
-                )
+                verify_shuffle(context, message.key, source, message.deck, message.proof)
         except ProofError as error:
             raise CheatDetected(sender, f"bad shuffle: {error}", step) from None
         shuffled.keys[sender] = message.key
@@ -536,7 +539,10 @@ class DeckSeat:
         source = shuffled.decks[-1] if shuffled.decks else shuffled.points
         deck = shuffle(scalar, permutation, source)
         context = ShuffleContext(p.game, p.round_no, shuffled.index, self.seat, self.binding)
-        proof = prove_shuffle(context, scalar, key, permutation, source, deck, p.lam, self.entropy)
+        prepared, self._prepared = self._prepared, None
+        proof = prove_shuffle(
+            context, scalar, key, permutation, source, deck, self.entropy, prepared
+        )
         return Shuffle(
             p.game, p.round_no, self.seat, self.context, shuffled.index, key, deck, proof
         )

@@ -57,7 +57,6 @@ async def host_table(
     variant: str,
     house: dict[str, str],
     start_when: int | None,
-    lam: int = 64,
 ) -> int:
     rules = ruleset(variant, house)
     if start_when is None and options.bot is not None:
@@ -69,7 +68,7 @@ async def host_table(
     port = sock.getsockname()[1]
     machine = this_machine(options.interface)
     addresses = [(a, port) for a in machine.ips]
-    settings = TableSettings(table, variant, rules.house.values, lam, rules.max_players)
+    settings = TableSettings(table, variant, rules.house.values, rules.max_players)
     known = KnownPlayers(options.data_dir)
 
     def seated(members: list[Member]) -> None:

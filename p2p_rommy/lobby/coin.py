@@ -137,7 +137,6 @@ class Coin:
             self.settings.house,
             tuple(Seat(m.name, m.key) for m in order),
             dealer,
-            self.settings.lam,
             self.settings.table,
             coin[:16],
         )

@@ -98,7 +98,7 @@ class Host:
         """The signed lobby state every member is sent when it changes."""
         s = self.settings
         state = LobbyState(
-            self.lobby, s.table, s.variant, s.house, s.lam, s.seats, self.open, tuple(self.members)
+            self.lobby, s.table, s.variant, s.house, s.seats, self.open, tuple(self.members)
         )
         return self.identity.sign(state.encode())
 

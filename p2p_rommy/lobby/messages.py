@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p_rommy.config import short_code
-from p2p_rommy.deck.proofs import MAX_LAMBDA, MIN_LAMBDA
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.wire.codec import (
@@ -84,7 +83,6 @@ _STATE = Schema(
         "table": text(64),
         "variant": text(16),
         "house": array(fixed(text(64), _house_value), 32),
-        "lam": integer(MIN_LAMBDA, MAX_LAMBDA),
         "seats": integer(2, 6),
         "open": _flag,
         "members": array(_ENTRY, 6, 1),
@@ -167,12 +165,11 @@ def table_code(lobby: bytes, creator: bytes) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """What the creator chose: the table's name, variant, house rules, λ and seats."""
+    """What the creator chose: the table's name, variant, house rules and seats."""
 
     table: str
     variant: str
     house: tuple[tuple[str, HouseValue], ...]
-    lam: int
     seats: int
 
 
@@ -184,7 +181,6 @@ class LobbyState:
     table: str
     variant: str
     house: tuple[tuple[str, HouseValue], ...]
-    lam: int
     seats: int
     open: bool
     members: tuple[Member, ...]
@@ -202,7 +198,6 @@ class LobbyState:
             fields["table"],
             fields["variant"],
             fields["house"],
-            fields["lam"],
             fields["seats"],
             fields["open"],
             members,
@@ -216,7 +211,6 @@ class LobbyState:
                 "table": self.table,
                 "variant": self.variant,
                 "house": [list(p) for p in self.house],
-                "lam": self.lam,
                 "seats": self.seats,
                 "open": self.open,
                 "members": [m.wire() for m in self.members],
@@ -225,7 +219,7 @@ class LobbyState:
 
     @property
     def settings(self) -> TableSettings:
-        return TableSettings(self.table, self.variant, self.house, self.lam, self.seats)
+        return TableSettings(self.table, self.variant, self.house, self.seats)
 
 
 def _members(values: list[Any], lobby: bytes, creator: bytes) -> tuple[Member, ...]:

@@ -476,7 +476,6 @@ class Replica:
             players,
             self.state.dealer,
             rules.deck_size,
-            self.config.lam,
         )
         seat = self._new_deck_seat(params)
         self.deck = RoundDeck(seat)

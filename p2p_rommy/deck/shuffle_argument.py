@@ -1,0 +1,452 @@
+"""The shuffle argument: ``out[k] = e * inp[pi[k]]`` for ``E = e*B``, in O(m).
+
+Theory of operation (protocol/SPEC.md §3.5; the adaptation and its proof of security
+for a reviewer: docs/shuffle-argument.md). This is Terelius and Wikström's proof of a
+shuffle ("Proofs of Restricted Shuffles", 2010), in the form of Wikström's
+Verificatum verifier specification, with the re-encryption part replaced by the
+deck's relation (one secret scalar on every card):
+
+1. The prover commits to its permutation matrix column by column with Pedersen
+   commitments ``u[j] = r[j]*H + G[sigma[j]]`` (``sigma = pi^-1``; ``G[0..m-1]``,
+   ``H`` and ``U`` from `hash_to_point`, so nobody knows a relation between them).
+2. A challenge vector ``x`` (Fiat-Shamir over the context, both decks, ``E`` and
+   ``u``). ``sum x[j]*u[j]`` is then a commitment to ``x' = x`` permuted
+   (``x'[k] = x[pi[k]]``).
+3. The prover shows, in one sigma protocol with challenge ``v``: the columns sum to
+   the all-ones vector (so the committed matrix maps 1 to 1); ``prod x' = prod x``
+   through a chain ``b[k] = beta*H + x'[k]*b[k-1]`` from ``U`` (by Schwartz-Zippel,
+   with the former, the matrix is a permutation matrix); and
+   ``sum x'[k]*out[k] = e * sum x[j]*inp[j]`` with ``e*B = E`` (so each output is
+   ``e`` times the input the matrix maps to it).
+
+The verifier checks six kinds of equation, each ``v * statement + announcement =
+response`` (the chain's m links at once, as one weighted sum), in about 6m
+multiplications; the prover needs about 7m, 2m + 1 of them before the deck arrives.
+Identity points have no encoding: a sum that is the identity fails (only a forged
+proof makes one; an honest prover, with probability about 2^-250, and then it draws
+again). Work over the deck is split over the cores by `parallel.each`, with every
+random value drawn first, in order, so a proof is the same bytes on one core or many.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from p2p_rommy.deck import group, parallel
+from p2p_rommy.deck.derive import u16
+from p2p_rommy.wire.identity import Entropy
+
+GENERATOR_DOMAIN = b"p2p-rommy/v4/shuffle-generator\x00"
+CHALLENGE_X_DOMAIN = b"p2p-rommy/v4/shuffle-x\x00"
+CHALLENGE_XJ_DOMAIN = b"p2p-rommy/v4/shuffle-xj\x00"
+CHALLENGE_V_DOMAIN = b"p2p-rommy/v4/shuffle-v\x00"
+BATCH_DOMAIN = b"p2p-rommy/v4/shuffle-batch\x00"
+DECK_DOMAIN = b"p2p-rommy/v1/deck\x00"
+
+MAX_CARDS = 256
+"""Generators exist for decks up to this size (a `deck/shuffle` carries at most 256)."""
+
+_ZERO = group.scalar_from_int(0)
+
+
+class ArgumentError(ValueError):
+    """A shuffle argument that does not verify."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleProof:
+    """The argument's messages, named as in SPEC §3.5: commitments `u`, chain `b`, the
+    announcements `a_t`, `b_t`, `c_t`, `d_t`, `f_t`, `e_t`, and the responses `k_*`."""
+
+    u: tuple[bytes, ...]
+    b: tuple[bytes, ...]
+    a_t: bytes
+    b_t: tuple[bytes, ...]
+    c_t: bytes
+    d_t: bytes
+    f_t: bytes
+    e_t: bytes
+    k_a: bytes
+    k_b: tuple[bytes, ...]
+    k_c: bytes
+    k_d: bytes
+    k_e: tuple[bytes, ...]
+    k_s: bytes
+
+    def lists(self) -> tuple[tuple[bytes, ...], ...]:
+        """The per-card lists, each as long as the deck."""
+        return (self.u, self.b, self.b_t, self.k_b, self.k_e)
+
+    def scalars(self) -> tuple[bytes, ...]:
+        return (self.k_a, self.k_c, self.k_d, self.k_s, *self.k_b, *self.k_e)
+
+    def points(self) -> tuple[bytes, ...]:
+        single = (self.a_t, self.c_t, self.d_t, self.f_t, self.e_t)
+        return (*self.u, *self.b, *self.b_t, *single)
+
+
+# --- generators and small helpers ----------------------------------------------------
+
+
+@cache
+def _generator(label: bytes) -> tuple[bytes, group.Decoded]:
+    point = group.hash_to_point(GENERATOR_DOMAIN + label)
+    return point, group.decode(point)
+
+
+def generator_h() -> group.Decoded:
+    """``H = hash_to_point("p2p-rommy/v4/shuffle-generator" 0x00 || "h")``."""
+    return _generator(b"h")[1]
+
+
+def generator_u() -> group.Decoded:
+    """``U``, where the product chain starts (label ``"u"``)."""
+    return _generator(b"u")[1]
+
+
+def _generator_points(size: int) -> list[tuple[bytes, group.Decoded]]:
+    if not 0 < size <= MAX_CARDS:
+        raise ArgumentError(f"no generators for a deck of {size} cards")
+    return [_generator(b"g" + u16(i)) for i in range(size)]
+
+
+def generators(size: int) -> list[group.Decoded]:
+    """``G[i]`` (label ``"g" || u16 i``) for ``i < size``."""
+    return [decoded for _, decoded in _generator_points(size)]
+
+
+@cache
+def _generator_sum(size: int) -> bytes:
+    """``G[0] + ... + G[size-1]``, once per size."""
+    return _sum([point for point, _ in _generator_points(size)])
+
+
+_ONE = group.scalar_from_int(1)
+
+
+def _add_scalars(a: bytes, b: bytes) -> bytes:
+    return group.scalar_sub(a, group.scalar_sub(_ZERO, b))
+
+
+def _sum(points: Sequence[bytes]) -> bytes:
+    """The sum of encoded points (`GroupError` if it is the identity)."""
+    return group.sum_all(group.decode_all(points))
+
+
+def _multi(scalars: Sequence[bytes], points: Sequence[group.Decoded]) -> bytes:
+    """``sum scalars[i] * points[i]``, split over the cores."""
+    count = len(points)
+    size = -(-count // max(1, parallel.CORES))
+    starts = range(0, count, size)
+
+    def partial(start: int) -> bytes:
+        return group.mul_sum(scalars[start : start + size], points[start : start + size])
+
+    parts = parallel.each(partial, starts)
+    return parts[0] if len(parts) == 1 else _sum(parts)
+
+
+def _neg(scalar: bytes) -> bytes:
+    return group.scalar_sub(_ZERO, scalar)
+
+
+def _each(function: Callable[[int], bytes], count: int) -> list[bytes]:
+    return parallel.each(function, range(count))
+
+
+def _nonzero(entropy: Entropy) -> bytes:
+    while True:
+        scalar = group.scalar_reduce(entropy(64))
+        if group.is_scalar(scalar):
+            return scalar
+
+
+def deck_digest(points: Sequence[bytes]) -> bytes:
+    return hashlib.sha256(DECK_DOMAIN + b"".join(points)).digest()
+
+
+def challenge_x(
+    context: bytes, key: bytes, inp: Sequence[bytes], out: Sequence[bytes], u: Sequence[bytes]
+) -> tuple[bytes, list[bytes]]:
+    """The seed of the first challenge and the vector ``x`` it gives (SPEC §3.5)."""
+    seed = hashlib.sha256(
+        CHALLENGE_X_DOMAIN
+        + context
+        + u16(len(inp))
+        + key
+        + deck_digest(inp)
+        + deck_digest(out)
+        + b"".join(u)
+    ).digest()
+    return seed, [group.hash_to_scalar(CHALLENGE_XJ_DOMAIN, seed, u16(j)) for j in range(len(u))]
+
+
+def challenge_v(seed: bytes, proof: ShuffleProof) -> bytes:
+    """The sigma protocol's challenge over the first seed and every announcement."""
+    return group.hash_to_scalar(
+        CHALLENGE_V_DOMAIN,
+        seed,
+        *proof.b,
+        proof.a_t,
+        *proof.b_t,
+        proof.c_t,
+        proof.d_t,
+        proof.f_t,
+        proof.e_t,
+    )
+
+
+def batch_weights(v: bytes, proof: ShuffleProof) -> list[bytes]:
+    """The weights of the chain's batched check: a hash of `v` (which hashes every
+    point of the proof) and the chain's responses, so fixed once the proof is."""
+    seed = hashlib.sha256(BATCH_DOMAIN + v + b"".join(proof.k_b) + b"".join(proof.k_e)).digest()
+    return [group.hash_to_scalar(BATCH_DOMAIN, seed, u16(k)) for k in range(len(proof.k_b))]
+
+
+def _product(scalars: Sequence[bytes]) -> bytes:
+    total = _ONE
+    for scalar in scalars:
+        total = group.scalar_mul(total, scalar)
+    return total
+
+
+# --- the prover --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Commitment:
+    """What the prover computes from its permutation alone, before it sees a deck: the
+    commitments ``u`` and the announcement ``a_t`` with their secrets."""
+
+    permutation: tuple[int, ...]
+    r: tuple[bytes, ...]
+    u: tuple[bytes, ...]
+    alpha: bytes
+    epsilon: tuple[bytes, ...]
+    a_t: bytes
+
+
+def commit_permutation(permutation: Sequence[int], entropy: Entropy) -> Commitment:
+    """Step 1 and the announcement ``a_t``: ``2m + 1`` multiplications, no deck needed.
+
+    Draws, in order: ``r[0..m-1]``, ``alpha``, ``epsilon[0..m-1]``."""
+    size = len(permutation)
+    g, h = _generator_points(size), generator_h()
+    r = tuple(_nonzero(entropy) for _ in range(size))
+    alpha = _nonzero(entropy)
+    epsilon = tuple(_nonzero(entropy) for _ in range(size))
+    sigma = [0] * size
+    for k, j in enumerate(permutation):
+        sigma[j] = k
+    u = _each(
+        lambda j: group.add(group.mul_decoded(r[j], h), g[sigma[j]][1]),
+        size,
+    )
+    a_t = _multi([alpha, *epsilon], [h, *(p for _, p in g)])
+    return Commitment(tuple(permutation), r, tuple(u), alpha, epsilon, a_t)
+
+
+def prove(
+    context: bytes,
+    scalar: bytes,
+    key: bytes,
+    commitment: Commitment,
+    inp: Sequence[group.Decoded],
+    inp_bytes: Sequence[bytes],
+    out_bytes: Sequence[bytes],
+    entropy: Entropy,
+) -> ShuffleProof:
+    """Steps 2 and 3 for ``out = shuffle(scalar, commitment.permutation, inp)``.
+
+    Draws, in order: ``beta[0..m-1]`` (the chain's blinds), ``beta_t[0..m-1]``,
+    ``gamma``, ``delta``, ``phi``."""
+    pi, size = commitment.permutation, len(commitment.permutation)
+    h, base_u = generator_h(), generator_u()
+    seed, x = challenge_x(context, key, inp_bytes, out_bytes, commitment.u)
+    xp = [x[pi[k]] for k in range(size)]
+    beta = [_nonzero(entropy) for _ in range(size)]
+    beta_t = [_nonzero(entropy) for _ in range(size)]
+    gamma, delta, phi = _nonzero(entropy), _nonzero(entropy), _nonzero(entropy)
+    # b[k] = d[k]*H + p[k]*U, d[k] = beta[k] + x'[k]*d[k-1], p[k] = x'[0]*...*x'[k]:
+    # the chain and b_t[k] = beta_t[k]*H + eps[k]*b[k-1] on the fixed bases alone, so
+    # no link waits for the one before it
+    d, p = [_ZERO] * size, [_ONE] * size
+    d_before, p_before = _ZERO, _ONE
+    for k in range(size):
+        d[k] = _add_scalars(beta[k], group.scalar_mul(xp[k], d_before))
+        p[k] = group.scalar_mul(xp[k], p_before)
+        d_before, p_before = d[k], p[k]
+    eps = commitment.epsilon
+
+    def links(k: int) -> tuple[bytes, bytes]:
+        d_prev, p_prev = (d[k - 1], p[k - 1]) if k else (_ZERO, _ONE)
+        link = group.mul_sum((d[k], p[k]), (h, base_u))
+        h_part = _add_scalars(beta_t[k], group.scalar_mul(eps[k], d_prev))
+        return link, group.mul_sum((h_part, group.scalar_mul(eps[k], p_prev)), (h, base_u))
+
+    chain, b_t = zip(*parallel.each(links, range(size)), strict=True)
+    # f_t = sum eps[k]*out[k] - phi*sum x[j]*inp[j] = sum (e*eps[sigma[j]] - phi*x[j])*inp[j]
+    sigma = [0] * size
+    for k, j in enumerate(pi):
+        sigma[j] = k
+    minus_phi = _neg(phi)
+    f_t = _multi(
+        [
+            _add_scalars(group.scalar_mul(scalar, eps[sigma[j]]), group.scalar_mul(minus_phi, x[j]))
+            for j in range(size)
+        ],
+        inp,
+    )
+    unanswered = ShuffleProof(
+        commitment.u,
+        tuple(chain),
+        commitment.a_t,
+        tuple(b_t),
+        group.mul_decoded(gamma, h),
+        group.mul_decoded(delta, h),
+        f_t,
+        group.mul_base(phi),
+        _ZERO,
+        (),
+        _ZERO,
+        _ZERO,
+        (),
+        _ZERO,
+    )
+    v = challenge_v(seed, unanswered)
+
+    def answer(nonce: bytes, secret: bytes) -> bytes:
+        return _add_scalars(nonce, group.scalar_mul(v, secret))
+
+    r_folded = _ZERO
+    for x_j, r_j in zip(x, commitment.r, strict=True):
+        r_folded = _add_scalars(r_folded, group.scalar_mul(x_j, r_j))
+    r_sum = _ZERO
+    for r_j in commitment.r:
+        r_sum = _add_scalars(r_sum, r_j)
+    return ShuffleProof(
+        unanswered.u,
+        unanswered.b,
+        unanswered.a_t,
+        unanswered.b_t,
+        unanswered.c_t,
+        unanswered.d_t,
+        unanswered.f_t,
+        unanswered.e_t,
+        answer(commitment.alpha, r_folded),
+        tuple(answer(beta_t[k], beta[k]) for k in range(size)),
+        answer(gamma, r_sum),
+        answer(delta, d[-1]),
+        tuple(answer(eps[k], xp[k]) for k in range(size)),
+        answer(phi, scalar),
+    )
+
+
+# --- the verifier ------------------------------------------------------------------
+
+
+def check_form(size: int, proof: ShuffleProof) -> None:
+    """Every per-card list has `size` items and every response is a canonical non-zero
+    scalar (points are checked when they are decoded, in `verify`)."""
+    if any(len(items) != size for items in proof.lists()):
+        raise ArgumentError(f"the shuffle proof's lists do not all have {size} items")
+    if not all(group.is_scalar(s) for s in proof.scalars()):
+        raise ArgumentError("a shuffle proof response is not a canonical non-zero scalar")
+
+
+def verify(
+    context: bytes,
+    key: bytes,
+    inp: Sequence[group.Decoded],
+    inp_bytes: Sequence[bytes],
+    out: Sequence[group.Decoded],
+    out_bytes: Sequence[bytes],
+    proof: ShuffleProof,
+) -> None:
+    """Raise `ArgumentError` unless `proof` shows ``out[k] = e*inp[pi[k]]``, ``E = e*B``.
+
+    `key` and both decks must be checked points; the proof's form is checked here."""
+    size = len(inp)
+    check_form(size, proof)
+    try:
+        _verify(context, key, inp, inp_bytes, out, out_bytes, proof)
+    except group.GroupError:
+        raise ArgumentError("a shuffle proof point is invalid or a sum is the identity") from None
+
+
+def _verify(
+    context: bytes,
+    key: bytes,
+    inp: Sequence[group.Decoded],
+    inp_bytes: Sequence[bytes],
+    out: Sequence[group.Decoded],
+    out_bytes: Sequence[bytes],
+    proof: ShuffleProof,
+) -> None:
+    size = len(inp)
+    g, h, base_u = generators(size), generator_h(), generator_u()
+    u = group.decode_all(proof.u)
+    chain = group.decode_all(proof.b)
+    # the single announcements are compared as encodings with valid points: one that
+    # is not a point can never match, so they need no decoding
+    seed, x = challenge_x(context, key, inp_bytes, out_bytes, proof.u)
+    v = challenge_v(seed, proof)
+
+    def refuse(what: str) -> ArgumentError:
+        return ArgumentError(f"the shuffle proof does not verify ({what})")
+
+    minus_v = _neg(v)
+    # (1) the key: e_t = k_s*B - v*E
+    if proof.e_t != group.mul_sum((proof.k_s, minus_v), (_base(), group.decode(key))):
+        raise refuse("key")
+    # (2) the columns sum to ones: c_t = k_c*H - v*sum(u) + v*sum(G)
+    sums = (group.decode(_sum(proof.u)), _decoded_sum(size))
+    if proof.c_t != group.mul_sum((proof.k_c, minus_v, v), (h, *sums)):
+        raise refuse("columns")
+    # (3) the permuted challenges: a_t = k_a*H + sum(k_e[k]*G[k]) - v*sum(x[j]*u[j])
+    folded = [group.scalar_mul(minus_v, x_j) for x_j in x]
+    if proof.a_t != _multi([proof.k_a, *proof.k_e, *folded], [h, *g, *u]):
+        raise refuse("commitment")
+    # (4) the chain: b_t[k] = k_b[k]*H + k_e[k]*b[k-1] - v*b[k], b[-1] = U, all m at
+    # once with weights w[k] the prover cannot choose (SPEC §3.5 allows it):
+    # sum w[k]*b_t[k] = (sum w[k]*k_b[k])*H + w[0]*k_e[0]*U
+    #                   + sum_k (w[k+1]*k_e[k+1] - v*w[k])*b[k]   (w[m]*k_e[m] = 0)
+    w = batch_weights(v, proof)
+    h_weight = _ZERO
+    for w_k, k_b in zip(w, proof.k_b, strict=True):
+        h_weight = _add_scalars(h_weight, group.scalar_mul(w_k, k_b))
+    chain_weights = [
+        _add_scalars(
+            group.scalar_mul(w[k + 1], proof.k_e[k + 1]) if k + 1 < size else _ZERO,
+            group.scalar_mul(minus_v, w[k]),
+        )
+        for k in range(size)
+    ]
+    announced = _multi(w, group.decode_all(proof.b_t))
+    rebuilt = _multi(
+        [h_weight, group.scalar_mul(w[0], proof.k_e[0]), *chain_weights], [h, base_u, *chain]
+    )
+    if announced != rebuilt:
+        raise refuse("product chain")
+    # (5) the product: d_t = k_d*H + (v*prod(x))*U - v*b[m-1]
+    product = group.scalar_mul(v, _product(x))
+    if proof.d_t != group.mul_sum((proof.k_d, product, minus_v), (h, base_u, chain[-1])):
+        raise refuse("product")
+    # (6) the cards: f_t = sum(k_e[k]*out[k]) - sum((k_s*x[j])*inp[j])
+    minus_s = _neg(proof.k_s)
+    folded = [group.scalar_mul(minus_s, x_j) for x_j in x]
+    if proof.f_t != _multi([*proof.k_e, *folded], [*out, *inp]):
+        raise refuse("cards")
+
+
+@cache
+def _base() -> group.Decoded:
+    return group.decode(group.BASE)
+
+
+@cache
+def _decoded_sum(size: int) -> group.Decoded:
+    return group.decode(_generator_sum(size))
