@@ -1,8 +1,8 @@
 """``rommy replay``: a verified game step by step, every hand shown once known.
 
-The transcript is verified first (`verify_transcript`); its audits give the card
-at every slot of every round whose seeds were revealed. The second pass walks
-the committed steps with an observer replica and tells each move with its cards.
+The transcript is verified once (`verify_transcript`), which hands over every step
+it checked with the states around it; its audits then give the card at every slot
+of every round whose seeds were revealed, and each move is told with its cards.
 Hands of a round that never finished stay hidden: nobody can know them.
 """
 
@@ -14,21 +14,17 @@ from p2p_rommy.engine.moves import (
     TakeDiscard,
 )
 from p2p_rommy.engine.state import GameState, Phase
-from p2p_rommy.log.messages import MoveStep, Step, decode
-from p2p_rommy.log.replica import Observer
-from p2p_rommy.log.transcript import parse
+from p2p_rommy.log.messages import MoveStep, Step
 from p2p_rommy.narrate import describe_move
 from p2p_rommy.verify import verify_transcript
-from p2p_rommy.wire.identity import open_envelope
 
 
 def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = False) -> list[str]:
-    report = verify_transcript(data)
-    parsed = parse(data)
-    config = parsed.genesis.config
+    steps: list[tuple[int, Step, GameState, GameState]] = []
+    report = verify_transcript(data, lambda *seen: steps.append(seen))
+    config = report.config
     deck = composition(config.rules.deck_size)
     names = [seat.name for seat in config.seats]
-    replica = Observer(config)
     lines: list[str] = []
 
     def face(round_no: int, slot: int, state: GameState) -> str:
@@ -41,16 +37,8 @@ def replay_lines(data: bytes, only_round: int | None = None, ascii_only: bool = 
         if only_round is None or only_round == round_no + 1:
             lines.append(text)
 
-    for n, record in enumerate(parsed.records[: report.steps], start=1):
-        step = decode(open_envelope(record.step, replica.roster).body)
-        before = replica.state
+    for n, step, before, after in steps:
         round_no = before.round_index
-        if not isinstance(step, Step):
-            raise ValueError(f"record {n} holds no step")
-        replica.validate(step)
-        replica.commit()
-        after = replica.state
-        assert isinstance(step, Step)
         kind = step.kind
         if isinstance(step.body, MoveStep):
             move = step.body.move

@@ -23,12 +23,14 @@ damage, naming nobody. The verdicts and their exit codes:
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport
 from p2p_rommy.engine.scoring import standings
+from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode, decode_record
 from p2p_rommy.log.replica import Observer
@@ -194,12 +196,17 @@ class VerifyReport:
         }
 
 
-def verify_transcript(data: bytes) -> VerifyReport:
+Seen = Callable[[int, Step, GameState, GameState], None]
+"""Told of every step that checked, with the state before and after it (`rommy replay`
+narrates from the one pass that verifies)."""
+
+
+def verify_transcript(data: bytes, seen: Seen | None = None) -> VerifyReport:
     """Check a transcript held in memory (see `verify_stream`)."""
-    return verify_stream(io.BytesIO(data))
+    return verify_stream(io.BytesIO(data), seen)
 
 
-def verify_stream(file: BinaryIO) -> VerifyReport:
+def verify_stream(file: BinaryIO, seen: Seen | None = None) -> VerifyReport:
     """Check a transcript read from `file` one record at a time (memory is bounded by
     the largest record, not the file); `UnreadableTranscript` if it is not one."""
     if file.read(len(MAGIC)) != MAGIC:
@@ -228,8 +235,9 @@ def verify_stream(file: BinaryIO) -> VerifyReport:
         except ProtocolError as error:
             report.damage = f"record {n} is unreadable ({error.reason})"
             break
+        before = replica.state
         try:
-            _check_record(replica, roster, n, record)
+            step = _check_record(replica, roster, n, record)
         except Damage as damage:
             report.damage = f"record {n}: {damage}"
             break
@@ -238,6 +246,8 @@ def verify_stream(file: BinaryIO) -> VerifyReport:
             report.step, report.what = n, error.reason
             break
         report.steps = n
+        if seen is not None:
+            seen(n, step, before, replica.state)
     if report.damage is None and report.what is None:
         if reader.damaged is not None:
             report.damage = reader.damaged
@@ -261,7 +271,7 @@ def verify_stream(file: BinaryIO) -> VerifyReport:
 
 def _check_record(
     replica: Observer, roster: dict[bytes, tuple[int, bytes]], n: int, record: Record
-) -> None:
+) -> Step:
     """Check record `n`: `Damage` for what no valid signature stands behind, else the
     replica's `ProtocolError` naming the seat whose signed step or ACK is wrong."""
     try:
@@ -287,6 +297,7 @@ def _check_record(
             raise Damage(f"the ACK in seat {seat + 1}'s place is not its ACK of this step")
     replica.check_certificate(step, record.acks)
     replica.commit()
+    return step
 
 
 def _summary(config: GameConfig, round_no: int, audit: AuditReport) -> RoundSummary:

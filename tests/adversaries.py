@@ -33,6 +33,7 @@ from p2p_rommy.engine.moves import (
 )
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.events import Event, Send, SendTo, sends
 from p2p_rommy.log.messages import (
     Ack,
     BuyAnswer,
@@ -44,7 +45,7 @@ from p2p_rommy.log.messages import (
     Step,
     decode,
 )
-from p2p_rommy.log.peer import Output, Peer
+from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.rules.melds import MeldKind, Placed
 from p2p_rommy.seat.loopback_match import seeded_config
@@ -136,14 +137,14 @@ def all_stalled(honest: list[Session]) -> bool:
 class WireCheat(Session):
     """A session that may add to, drop from or split what its honest peer sends."""
 
-    def _handle(self, out: Output) -> None:
+    def _handle(self, out: list[Event]) -> None:
         extra = self.tamper(out)
         super()._handle(out)
         if extra:
             self.mesh.broadcast(extra)
 
-    def tamper(self, out: Output) -> list[bytes]:
-        """Change `out.broadcast` in place; return extra envelopes for everyone."""
+    def tamper(self, out: list[Event]) -> list[bytes]:
+        """Change `out` in place; return extra envelopes for everyone."""
         return []
 
     def own(self, envelope: bytes) -> object:
@@ -159,7 +160,7 @@ class OnceAfter(WireCheat):
     after = 10
     sent = False
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def tamper(self, out: list[Event]) -> list[bytes]:
         if self.sent or self.peer.replica.n < self.after:
             return []
         self.sent = True
@@ -194,8 +195,8 @@ class OtherGame(WireCheat):
 
     sent = False
 
-    def tamper(self, out: Output) -> list[bytes]:
-        for envelope in out.broadcast:
+    def tamper(self, out: list[Event]) -> list[bytes]:
+        for envelope in sends(out):
             message = self.own(envelope)
             if isinstance(message, Step) and not self.sent and message.n > 20:
                 self.sent = True
@@ -208,7 +209,7 @@ class OutOfTurn(WireCheat):
 
     sent = False
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def tamper(self, out: list[Event]) -> list[bytes]:
         replica = self.peer.replica
         proposer = replica.expected_proposer()
         if (
@@ -230,8 +231,11 @@ class Equivocation(WireCheat):
 
     split = False
 
-    def tamper(self, out: Output) -> list[bytes]:
-        for index, envelope in enumerate(out.broadcast):
+    def tamper(self, out: list[Event]) -> list[bytes]:
+        for index, event in enumerate(out):
+            if not isinstance(event, Send):
+                continue
+            envelope = event.envelope
             step = self.own(envelope)
             if self.split or not isinstance(step, Step) or step.seat != self.peer.seat:
                 continue
@@ -242,7 +246,7 @@ class Equivocation(WireCheat):
             other = TakeDiscard if isinstance(body.move, DrawStock) else DrawStock
             second = self.sign(replace(step, body=MoveStep(other(step.seat), None)))
             first_seat, second_seat = (s for s in range(self.config.players) if s != step.seat)
-            del out.broadcast[index]
+            del out[index]
             self.mesh.send(first_seat, [envelope])
             self.mesh.send(second_seat, [second])
             return []
@@ -252,10 +256,11 @@ class Equivocation(WireCheat):
 class WithholdAck(WireCheat):
     """Stops sending its ACKs once step 25 has committed."""
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def tamper(self, out: list[Event]) -> list[bytes]:
         if self.peer.replica.n >= 25:
-            out.broadcast[:] = [e for e in out.broadcast if not self.own_ack(e)]
-            out.direct[:] = [(s, e) for s, e in out.direct if not self.own_ack(e)]
+            out[:] = [
+                e for e in out if not (isinstance(e, Send | SendTo) and self.own_ack(e.envelope))
+            ]
         return []
 
     def own_ack(self, envelope: bytes) -> bool:
@@ -293,8 +298,8 @@ class DoubleAnswer(WireCheat):
 
     sent = False
 
-    def tamper(self, out: Output) -> list[bytes]:
-        for envelope in out.broadcast:
+    def tamper(self, out: list[Event]) -> list[bytes]:
+        for envelope in sends(out):
             message = self.own(envelope)
             if isinstance(message, BuyAnswer) and message.seat == self.peer.seat and not self.sent:
                 self.sent = True
@@ -319,10 +324,9 @@ class Quitter(WireCheat):
     """Goes silent for good once step 40 has committed (a player who leaves the table
     after seeing a bad hand, hoping to keep a lead)."""
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def tamper(self, out: list[Event]) -> list[bytes]:
         if self.peer.replica.n >= 40:
-            out.broadcast.clear()
-            out.direct.clear()
+            out[:] = [e for e in out if not isinstance(e, Send | SendTo)]
         return []
 
 
@@ -332,19 +336,23 @@ class FalseRefusal(WireCheat):
     refused = False
     reason = "I do not like this step"
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def tamper(self, out: list[Event]) -> list[bytes]:
         if self.refused:
-            out.broadcast.clear()
-            out.direct.clear()
+            out[:] = [e for e in out if not isinstance(e, Send | SendTo)]
             return []
-        for index, envelope in enumerate(out.broadcast):
-            message = self.own(envelope)
+        for index, event in enumerate(out):
+            if not isinstance(event, Send):
+                continue
+            message = self.own(event.envelope)
             if isinstance(message, Ack) and message.seat == self.peer.seat and message.n > 20:
                 replica = self.peer.replica
                 nack = Nack(replica.game, message.n, self.peer.seat, self.reason)
-                out.broadcast[index] = replica.identity.sign(nack.encode())
-                del out.broadcast[index + 1 :]
-                out.direct.clear()
+                out[index] = Send(replica.identity.sign(nack.encode()))
+                out[:] = [
+                    e
+                    for i, e in enumerate(out)
+                    if not isinstance(e, SendTo) and not (isinstance(e, Send) and i > index)
+                ]
                 self.refused = True
                 break
         return []
@@ -355,7 +363,7 @@ class LateClaim(WireCheat):
 
     sent = False
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def tamper(self, out: list[Event]) -> list[bytes]:
         replica = self.peer.replica
         window = replica.buy_window
         if self.sent or window is None or replica.state.phase is Phase.BUY:
@@ -378,7 +386,7 @@ class Reencode(WireCheat):
     sent_step = False
     sent_ack = False
 
-    def tamper(self, out: Output) -> list[bytes]:
+    def tamper(self, out: list[Event]) -> list[bytes]:
         peer = self.peer
         extra: list[bytes] = []
         if not self.sent_step and peer.replica.n >= 10:
@@ -387,7 +395,7 @@ class Reencode(WireCheat):
             self.sent_step = True
         tentative = peer.replica.tentative
         if not self.sent_ack and tentative is not None and peer.replica.n >= 12:
-            held = peer._acks.get(tentative.n, {})
+            held = peer.pending.acks if peer.pending is not None else {}
             others = [envelope for seat, (_, envelope) in held.items() if seat != peer.seat]
             if others:
                 extra.append(longer_form(others[0]))

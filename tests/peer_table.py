@@ -7,6 +7,7 @@ from collections import deque
 
 from p2p_rommy.bots.random_player import RandomPlayer
 from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.log.events import sends
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.wire.identity import Identity
@@ -54,7 +55,7 @@ class PeerTable:
         self.lanes = {p.seat: {q.seat: deque() for q in self.peers} for p in self.peers}
         self.queue.clear()
         for peer in self.peers:
-            self.post(peer.seat, peer.start().broadcast)
+            self.post(peer.seat, sends(peer.start()))
         while self.delivered < limit and not (until and until()):
             if reorder is None:
                 if not self.queue:
@@ -73,4 +74,4 @@ class PeerTable:
                 targets = [self.peers[recipient]]
             self.delivered += 1
             for peer in targets:
-                self.post(peer.seat, peer.receive(envelope).broadcast)
+                self.post(peer.seat, sends(peer.receive(envelope)))

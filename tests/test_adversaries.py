@@ -42,8 +42,8 @@ def assert_refused_and_finished(table: Table, *words: str) -> None:
     for session in table.honest:
         peer = session.peer
         assert peer.frozen is None and peer.replica.over
-        hits = [r for r in peer.refused if all(w in r for w in words)]
-        assert hits, peer.refused
+        hits = [r for r in peer.trouble.refused if all(w in r for w in words)]
+        assert hits, peer.trouble.refused
     assert_nothing_bad_committed(table)
     report = verify_transcript(table.transcript)
     assert report.finished
@@ -76,7 +76,9 @@ def test_a_buy_claim_after_the_window_closed_is_refused():
     progressed = []
 
     def past_the_claim(honest):
-        done = all(any("after its window closed" in r for r in s.peer.refused) for s in honest)
+        done = all(
+            any("after its window closed" in r for r in s.peer.trouble.refused) for s in honest
+        )
         if done and not progressed:
             progressed.append(min(s.peer.replica.n for s in honest))
         return done and all(s.peer.replica.n >= progressed[0] + 10 for s in honest)
@@ -92,7 +94,7 @@ def test_a_buy_claim_after_the_window_closed_is_refused():
     )
     for session in table.honest:
         assert session.peer.frozen is None
-        (refusal,) = [r for r in session.peer.refused if "window closed" in r]
+        (refusal,) = [r for r in session.peer.trouble.refused if "window closed" in r]
         assert f"seat {adv_seat}" in refusal
     assert_nothing_bad_committed(table)
 
@@ -103,8 +105,8 @@ def test_a_reencoded_envelope_frames_nobody_and_the_game_finishes():
     table = run(Cheat(session=adv.Reencode), 2, adv.all_over)
     assert_refused_and_finished(table, "from seat 2", "canonical")
     for session in table.honest:
-        assert session.peer.culprit is None and not session.peer.evidence
-        assert sum("canonical" in r for r in session.peer.refused) == 2
+        assert session.peer.culprit is None and not session.peer.trouble.evidence
+        assert sum("canonical" in r for r in session.peer.trouble.refused) == 2
 
 
 def test_a_forgery_under_a_weak_key_is_refused_and_the_game_finishes():
@@ -125,7 +127,9 @@ def test_a_chat_line_with_escapes_and_newlines_is_shown_inert():
 
 def test_a_second_different_buy_answer_is_refused():
     def answered_twice(honest):
-        done = all(any("second, different answer" in r for r in s.peer.refused) for s in honest)
+        done = all(
+            any("second, different answer" in r for r in s.peer.trouble.refused) for s in honest
+        )
         return done or adv.all_over(honest)
 
     table = run(
@@ -133,7 +137,7 @@ def test_a_second_different_buy_answer_is_refused():
     )
     for session in table.honest:
         assert session.peer.frozen is None
-        assert any("seat 2: a second, different answer" in r for r in session.peer.refused)
+        assert any("seat 2: a second, different answer" in r for r in session.peer.trouble.refused)
     assert_nothing_bad_committed(table)
 
 
@@ -208,7 +212,7 @@ def test_equivocation_is_proven_with_both_signed_steps():
     table = run(Cheat(session=adv.Equivocation), 1, adv.all_frozen)
     assert_frozen_naming(table, "signed two different steps")
     for session in table.honest:
-        first, second = session.peer.evidence[0]
+        first, second = session.peer.trouble.evidence[0]
         assert first != second  # both envelopes carry seat 1's valid signature
 
 
@@ -266,7 +270,7 @@ def test_a_seat_that_refuses_a_valid_step_is_recorded_and_ended_out():
         timeout=90,
     )
     for session in table.honest:
-        (dissent,) = session.peer.dissents
+        (dissent,) = session.peer.trouble.dissents
         assert dissent.seat == 2 and dissent.reason == "I do not like this step"
     assert_ended_without(table, "refused step")
     assert "I do not like this step" in verify_transcript(table.transcript).ended

@@ -13,12 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.events import records, sends
 from p2p_rommy.wire.codec import pack, unpack
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
 from tests.peer_table import PeerTable
 
 TABLE = PeerTable("rummy", 3, {"target_score": "15"})
-FIRST = TABLE.peers[0].start().broadcast  # seat 0's first step and its ACK
+FIRST = sends(TABLE.peers[0].start())  # seat 0's first step and its ACK
 
 
 def _widths(minimal: int, options: list[int]) -> list[int]:
@@ -86,17 +87,17 @@ def test_a_reencoded_signed_structure_is_refused_without_blame(case):
     index, data = case
     table = PeerTable("rummy", 3, {"target_score": "15"})
     peer = table.peers[1]
-    first = table.peers[0].start().broadcast
+    first = sends(table.peers[0].start())
     assert first == FIRST  # deterministic table
     for envelope in first[: index + 1]:  # peer 1 holds the canonical copy already
         peer.receive(envelope, via=0)
-    before = (peer.replica.n, peer.replica.tentative, len(peer.refused))
+    before = (peer.replica.n, peer.replica.tentative, len(peer.trouble.refused))
     out = peer.receive(data, via=2)
-    assert out.broadcast == [] and out.committed == []
-    assert peer.frozen is None and peer.culprit is None and peer.evidence == []
+    assert sends(out) == [] and records(out) == []
+    assert peer.frozen is None and peer.culprit is None and peer.trouble.evidence == []
     assert (peer.replica.n, peer.replica.tentative) == before[:2]
-    assert len(peer.refused) == before[2] + 1
-    assert "canonical" in peer.refused[-1] or "bad signature" in peer.refused[-1]
+    assert len(peer.trouble.refused) == before[2] + 1
+    assert "canonical" in peer.trouble.refused[-1] or "bad signature" in peer.trouble.refused[-1]
 
 
 def test_longer_forms_and_repeated_keys_are_not_values():

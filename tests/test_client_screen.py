@@ -64,7 +64,9 @@ def key_model(melds: int) -> tuple[ClientModel, list[tuple[str, object]]]:
     calls: list[tuple[str, object]] = []
     model = ClientModel.__new__(ClientModel)
     model.meld_entry = None
-    model.replica = SimpleNamespace(state=SimpleNamespace(melds=[None] * melds))
+    model.session = SimpleNamespace(
+        view=SimpleNamespace(state=SimpleNamespace(melds=[None] * melds))
+    )
     model.lay_off = lambda n: calls.append(("lay off", n))  # type: ignore[method-assign]
     model.swap = lambda n: calls.append(("swap", n))  # type: ignore[method-assign]
     model.select = lambda label: calls.append(("select", label))  # type: ignore[method-assign]
@@ -100,22 +102,21 @@ def test_labels_stay_put_the_drawn_card_is_marked_and_the_status_gives_way():
             keys,
             _,
         ):
-            replica = model.replica
             async with asyncio.timeout(120):
                 # in this seat's turn, so that the next step waits for its draw (the deal
                 # is over in a moment: a message shown during it could give way unseen)
-                while not (replica.my_turn() and replica.state.phase is Phase.DRAW):
+                while not (model.table.my_turn and model.table.state.phase is Phase.DRAW):
                     await asyncio.sleep(0.05)
                 keys.send_text("k")  # nothing to buy: a message from a key press...
                 while "nothing to buy" not in model.status:
                     await asyncio.sleep(0.02)
                 before = [slot for slot, _ in model.hand()]
-                n = replica.n
+                n = model.table.n
                 keys.send_text("d")
-                while replica.n == n:
+                while model.table.n == n:
                     await asyncio.sleep(0.02)
                 seen["status after the next step"] = model.status  # ...gives way
-                while replica.state.phase is not Phase.PLAY:
+                while model.table.state.phase is not Phase.PLAY:
                     await asyncio.sleep(0.02)
                 await asyncio.sleep(0.1)
                 after = [slot for slot, _ in model.hand()]
@@ -126,7 +127,7 @@ def test_labels_stay_put_the_drawn_card_is_marked_and_the_status_gives_way():
                 await asyncio.sleep(0.1)
                 seen["sorted"] = [slot for slot, _ in model.hand()]
                 keys.send_text("cAx")
-                while replica.state.phase is Phase.PLAY:
+                while model.table.state.phase is Phase.PLAY:
                     await asyncio.sleep(0.02)
                 await asyncio.sleep(0.1)
                 seen["fresh after the discard"] = set(model.fresh)

@@ -45,10 +45,10 @@ async def flooded_match(loopback_table) -> tuple[list[Session], float, int]:
             await flooder.mesh.flushed(2.0)
             grown = max(grown, rss_mb() - before)
     async with asyncio.timeout(60):  # the victim takes the flood in its own time
-        while victim.peer.refused_count < 20 and not victim.peer.replica.over:
+        while victim.peer.trouble.refused_count < 20 and not victim.peer.replica.over:
             await asyncio.sleep(0.05)
             grown = max(grown, rss_mb() - before)
-    refused = victim.peer.refused_count
+    refused = victim.peer.trouble.refused_count
     async with asyncio.timeout(300):
         while not all(s.peer.replica.over or s.peer.frozen for s in sessions):
             await asyncio.sleep(0.05)

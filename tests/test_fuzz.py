@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from p2p_rommy.deck.messages import decode as decode_deck
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.events import records, sends
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.messages import decode_record
 from p2p_rommy.net.framing import read_frame
@@ -23,7 +24,7 @@ from tests.peer_table import PeerTable
 
 TABLE = PeerTable("rummy", 3, {"target_score": "15"})
 PEER = TABLE.peers[1]
-FIRST = TABLE.peers[0].start().broadcast  # seat 0's first step and its ACK
+FIRST = sends(TABLE.peers[0].start())  # seat 0's first step and its ACK
 
 msgpack_values = st.recursive(
     st.none()
@@ -103,7 +104,7 @@ def test_valid_msgpack_of_the_wrong_shape_raises_the_protocol_error(kind, body, 
 def test_a_peer_refuses_garbage_without_changing_state(data):
     before = (PEER.replica.n, PEER.replica.state_hash(), PEER.replica.tentative, PEER.frozen)
     out = PEER.receive(data, via=2)
-    assert out.broadcast == [] and out.committed == []
+    assert sends(out) == [] and records(out) == []
     assert (PEER.replica.n, PEER.replica.state_hash(), PEER.replica.tentative, PEER.frozen) == (
         before
     )
@@ -118,7 +119,7 @@ def test_declared_sizes_do_not_allocate():
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 16 << 20  # well under what the announced sizes would take
-    assert PEER.receive(FIRST[0]).broadcast  # and the honest step still goes through
+    assert sends(PEER.receive(FIRST[0]))  # and the honest step still goes through
 
 
 # --- the lobby: every decoder a joiner or the creator runs, and both state machines ---

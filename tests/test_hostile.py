@@ -144,7 +144,7 @@ def test_hostile_input_is_refused_and_the_honest_match_finishes(loopback_table):
     assert results["unseated key"] and results["unseated key refused"], results
     assert results["flood refused"] >= 80  # every stranger's connection was dropped
     assert results["garbage stream closed after"] is not None, results
-    refused = sessions[0].peer.refused
+    refused = sessions[0].peer.trouble.refused
     for reason in ("bad signature", "another game", "already committed", "from seat 2"):
         assert any(reason in r for r in refused), (reason, refused)
     assert all(s.peer.frozen is None for s in sessions), [s.peer.frozen for s in sessions]

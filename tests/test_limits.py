@@ -7,6 +7,7 @@ import asyncio
 import os
 
 from p2p_rommy.limits import CHAT_BURST, OUTBOX_MAX, SYNC_BURST, TokenBucket
+from p2p_rommy.log.events import sends_to
 from p2p_rommy.log.messages import Chat, Sync
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.net.handshake import handshake
@@ -39,8 +40,8 @@ def test_chat_and_catch_up_floods_are_refused_beyond_the_limit():
         peer.receive(sign(Chat(game, 2, f"spam {i}").encode()), now=1.0, via=2)
     assert len(peer.chat.lines) == CHAT_BURST
     answered = [peer.receive(sign(Sync(game, 2, 0, True).encode()), 1.0, 2) for _ in range(50)]
-    assert sum(1 for out in answered if out.direct) == SYNC_BURST
-    assert sum("too often" in r for r in peer.refused) == 50 - SYNC_BURST
+    assert sum(1 for out in answered if sends_to(out)) == SYNC_BURST
+    assert sum("too often" in r for r in peer.trouble.refused) == 50 - SYNC_BURST
     assert peer.frozen is None
     peer.receive(sign(Chat(game, 2, "later").encode()), now=10.0, via=2)
     assert peer.chat.lines[-1] == (2, "later")  # the rate refills
@@ -50,9 +51,7 @@ def test_a_link_that_falls_too_far_behind_is_cut_and_its_queue_dropped():
     async def go() -> tuple[int, int]:
         identities = [Identity.generate() for _ in range(2)]
         keys = [i.public_key for i in identities]
-        mesh = Mesh(
-            identities[0], bytes(32), 0, keys, lambda s, e: True, lambda: None, lambda s: None
-        )
+        mesh = Mesh(identities[0], bytes(32), 0, keys, _accept, lambda: None, lambda s: None)
         mesh.send(1, [b"x"] * (OUTBOX_MAX - 1))
         before = len(mesh.links[1].outbox)
         mesh.send(1, [b"y"] * 2)
@@ -107,7 +106,7 @@ def test_handshake_slots_keep_a_reserve_for_the_seats_own_addresses():
     )
 
     identities = [Identity.generate() for _ in range(3)]
-    mesh = Mesh(identities[0], bytes(32), 0, [i.public_key for i in identities], lambda s, e: True)
+    mesh = Mesh(identities[0], bytes(32), 0, [i.public_key for i in identities], _accept)
     mesh.links[1].addresses = [("192.0.2.11", 4001)]
     seated = mesh._seated()
     admission = mesh.admission
@@ -214,3 +213,8 @@ def test_a_signature_is_verified_once_per_process_and_a_changed_one_always(monke
     assert not module.verify_signature(signer.public_key, signature, changed)
     assert not module.verify_signature(signer.public_key, signature, changed)
     assert len(calls) == 3  # failures are never remembered
+
+
+async def _accept(seat: int, envelope: bytes) -> bool:
+    """A mesh's `on_message` that takes everything."""
+    return True

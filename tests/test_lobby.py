@@ -88,7 +88,7 @@ def test_a_key_that_is_not_seated_is_refused_by_the_game_mesh():
 
     async def main():
         seated = [Identity.generate() for _ in range(2)]
-        mesh = Mesh(seated[0], b"G" * 32, 0, [i.public_key for i in seated], lambda s, e: None)
+        mesh = Mesh(seated[0], b"G" * 32, 0, [i.public_key for i in seated], _accept)
         host, port = await mesh.listen(LOCAL)
         reader, writer = await asyncio.open_connection(host, port)
         stranger = Identity.generate()
@@ -258,3 +258,8 @@ def test_a_table_whose_ghost_left_starts_with_the_real_players():
     assert seats == {"Ann", "Real0", "Real1"}
     assert {r.config.game_id for r in results} == {results[0].config.game_id}
     assert {s.public_key for s in results[0].config.seats} >= {i.public_key for i in real}
+
+
+async def _accept(seat: int, envelope: bytes) -> bool:
+    """A mesh's `on_message` that takes everything."""
+    return True

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from p2p_rommy.log.committed import CommittedRecords
+from p2p_rommy.log.events import sends_to
 from p2p_rommy.log.messages import Record, Sync
 
 
@@ -88,7 +89,7 @@ def test_a_seat_keeps_only_the_round_in_play_and_answers_from_its_transcript(tmp
     ask = other.replica.identity.sign(Sync(peer.replica.game, other.seat, 0, True).encode())
     out = peer.receive(ask, 1e9, other.seat)  # long after the match's own asks
     steps = {r.step for r in everything}
-    sent = [envelope for seat, envelope in out.direct if seat == other.seat]
+    sent = [envelope for seat, envelope in sends_to(out) if seat == other.seat]
     assert [e for e in sent if e in steps] == [r.step for r in everything]
 
 

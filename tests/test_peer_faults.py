@@ -9,13 +9,14 @@ import msgpack
 
 from p2p_rommy.engine.moves import DrawStock
 from p2p_rommy.limits import REFUSED_KEPT
+from p2p_rommy.log.events import sends
 from p2p_rommy.log.messages import Ack, MoveStep, Step
 from tests.peer_table import PeerTable
 
 
 def started(players: int = 3) -> tuple[PeerTable, list[list[bytes]]]:
     table = PeerTable("rummy", players, {"target_score": "15"})
-    outputs = [peer.start().broadcast for peer in table.peers]
+    outputs = [sends(peer.start()) for peer in table.peers]
     return table, outputs
 
 
@@ -28,11 +29,11 @@ def test_bad_signature_and_garbage_are_refused_without_change():
     forged = msgpack.packb([version, key, body, bytes([signature[0] ^ 1]) + signature[1:]])
     for junk in (forged, b"\x00\x01garbage", msgpack.packb({"kind": "log/step"})):
         peer.receive(junk)
-    assert len(peer.refused) == 3 and "bad signature" in peer.refused[0]
+    assert len(peer.trouble.refused) == 3 and "bad signature" in peer.trouble.refused[0]
     assert (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative) == before
     assert peer.frozen is None
     # the honest step still goes through afterwards
-    assert peer.receive(step_envelope).broadcast
+    assert sends(peer.receive(step_envelope))
 
 
 def test_a_step_out_of_turn_is_refused_without_stopping_the_table():
@@ -49,14 +50,14 @@ def test_a_step_out_of_turn_is_refused_without_stopping_the_table():
     peer = table.peers[1]
     before = (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative)
     out = peer.receive(envelope, via=2)
-    assert out.broadcast == [] and peer.frozen is None
-    assert list(peer.refused) == [
+    assert sends(out) == [] and peer.frozen is None
+    assert list(peer.trouble.refused) == [
         "from seat 2: seat 2 proposed step 1 out of turn (it is seat 0's step)"
     ]
     assert (peer.replica.n, peer.replica.state_hash(), peer.replica.tentative) == before
-    assert peer.receive(outputs[0][0]).broadcast  # seat 0's step is still ACKed
+    assert sends(peer.receive(outputs[0][0]))  # seat 0's step is still ACKed
     peer.receive(envelope, via=2)  # and the rogue step stays refused while it is pending
-    assert len(peer.refused) == 2 and peer.frozen is None
+    assert len(peer.trouble.refused) == 2 and peer.frozen is None
 
 
 def test_an_invalid_step_in_turn_is_refused_with_a_nack_naming_the_proposer():
@@ -72,7 +73,7 @@ def test_an_invalid_step_in_turn_is_refused_with_a_nack_naming_the_proposer():
     out = table.peers[1].receive(cheat.replica.identity.sign(rogue.encode()))
     assert table.peers[1].frozen and table.peers[1].culprit == 0
     assert "refused step 1 from seat 0" in table.peers[1].frozen
-    nack = msgpack.unpackb(msgpack.unpackb(out.broadcast[0])[2])
+    nack = msgpack.unpackb(msgpack.unpackb(sends(out)[0])[2])
     assert nack["kind"] == "log/nack" and nack["seat"] == 1
 
 
@@ -104,7 +105,7 @@ def test_two_signed_steps_for_one_number_are_kept_as_evidence():
     second = cheat.replica.identity.sign(other.encode())
     peer.receive(second)
     assert peer.frozen and "seat 0 signed two different steps for step 1" in peer.frozen
-    assert peer.culprit == 0 and peer.evidence == [(first, second)]
+    assert peer.culprit == 0 and peer.trouble.evidence == [(first, second)]
 
 
 def test_acks_and_buy_answers_far_ahead_are_refused_not_kept():
@@ -120,8 +121,8 @@ def test_acks_and_buy_answers_far_ahead_are_refused_not_kept():
         answer = BuyAnswer(game, n, 2, True)
         for message in (ack, answer):
             peer.receive(flooder.replica.identity.sign(message.encode()), via=2)
-    assert len(peer._acks) <= 8 and len(peer.buy_windows._answers) <= 8
-    assert peer.refused_count >= 2 * (199 - 8)  # every one refused...
-    assert len(peer.refused) <= REFUSED_KEPT  # ...and the reasons kept are bounded too
-    assert all("too far ahead" in r for r in peer.refused)
+    assert len(peer.early.acks) <= 8 and len(peer.buy_windows._answers) <= 8
+    assert peer.trouble.refused_count >= 2 * (199 - 8)  # every one refused...
+    assert len(peer.trouble.refused) <= REFUSED_KEPT  # ...and the reasons kept are bounded too
+    assert all("too far ahead" in r for r in peer.trouble.refused)
     assert peer.frozen is None

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.log.events import sends
 from p2p_rommy.log.messages import DeckStep, decode
 from p2p_rommy.wire.codec import unpack
 from tests.peer_table import PeerTable
@@ -100,7 +101,7 @@ def _deliver(table: PeerTable, posts: list[tuple[int, bytes]]) -> None:
         sender, envelope = queue.pop(0)
         for peer in table.peers:
             if peer.seat != sender:
-                queue += [(peer.seat, e) for e in peer.receive(envelope).broadcast]
+                queue += [(peer.seat, e) for e in sends(peer.receive(envelope))]
 
 
 def test_a_slow_claimant_nearest_the_discarder_wins_against_fast_bots():
@@ -118,7 +119,7 @@ def test_a_slow_claimant_nearest_the_discarder_wins_against_fast_bots():
         waiting = peer.waiting(0.0)
         assert waiting is not None and waiting.seat == slow and "Køb" in str(waiting.what)
     released.append(True)
-    posts = [(p.seat, e) for p in table.peers for e in p.tick(1.0).broadcast]
+    posts = [(p.seat, e) for p in table.peers for e in sends(p.tick(1.0))]
     _deliver(table, posts)
     buys = {p.replica.state.buys for p in table.peers}
     assert len(buys) == 1

@@ -30,7 +30,9 @@ def test_full_match_over_loopback(tmp_path, variant, players, house):
     assert final.phase is Phase.MATCH_OVER
     assert all(s.peer.frozen is None for s in sessions)
     assert all(s.peer.records == records for s in sessions)  # byte-identical transcripts
-    assert all(not s.peer.refused for s in sessions), [s.peer.refused for s in sessions]
+    assert all(not s.peer.trouble.refused for s in sessions), [
+        s.peer.trouble.refused for s in sessions
+    ]
     parsed = parse(path.read_bytes())
     assert parsed.torn is None and parsed.records == records
     roster = roster_of(parsed.genesis.config.public_keys)

@@ -30,8 +30,7 @@ def test_a_whole_turn_in_the_real_app():
         robots = [asyncio.create_task(s.run()) for s in others]
         human.start()
         model = ClientModel(human, ascii_only=True)
-        replica = model.replica
-        my_draw = lambda: replica.my_turn() and replica.state.phase is Phase.DRAW  # noqa: E731
+        my_draw = lambda: model.table.my_turn and model.table.state.phase is Phase.DRAW  # noqa: E731
         try:
             with create_pipe_input() as keys:
                 app = build_app(model, input=keys, output=DummyOutput())
@@ -43,13 +42,13 @@ def test_a_whole_turn_in_the_real_app():
                 keys.send_text("h")
                 await until(lambda: model.show_hints)
                 keys.send_text("d")
-                await until(lambda: replica.state.phase is Phase.PLAY and replica.my_turn())
+                await until(lambda: model.table.state.phase is Phase.PLAY and model.table.my_turn)
                 hand = model.hand()
                 meld = candidate_melds(hand, model.deck, model.config.rules)[0]
                 labels = [LABELS[i] for i, (slot, _) in enumerate(hand) if slot in meld.slots]
                 keys.send_text("".join(labels) + "m\r")
-                await until(lambda: any(m.owner == model.seat for m in replica.state.melds))
-                await until(lambda: replica.my_turn())
+                await until(lambda: any(m.owner == model.seat for m in model.table.state.melds))
+                await until(lambda: model.table.my_turn)
                 keys.send_text("A")
                 keys.send_text("x")
                 await until(lambda: any("You discard" in line for line in model.log))
@@ -80,7 +79,7 @@ def test_render_functions_show_the_table_and_the_hand():
         human.start()
         model = ClientModel(human)
         try:
-            await until(lambda: model.hand() and model.replica.state.phase is not Phase.ROUND_START)
+            await until(lambda: model.hand() and model.table.state.phase is not Phase.ROUND_START)
             header = "".join(text for _, text in render.header(model))
             hand = "".join(text for _, text in render.hand(model))
         finally:

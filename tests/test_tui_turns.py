@@ -31,10 +31,9 @@ def label_of(model: ClientModel, slot: int) -> str:
 def keys_for_turn(model: ClientModel, want_lay_off: bool) -> str:
     """What a player presses now: draw; lay off when it can; lay down what it can;
     otherwise discard its first card."""
-    replica = model.replica
-    if not replica.my_turn():
+    if not model.table.my_turn:
         return ""
-    if replica.state.phase is Phase.DRAW:
+    if model.table.state.phase is Phase.DRAW:
         return "d"
     moves = legal_moves(model.view)
     lay_offs = [m for m in moves if isinstance(m, LayOff)]
@@ -75,18 +74,17 @@ async def app_at_local_table(variant, bots, house, seed):
 async def drive(variant, bots, house, seed, done, want_lay_off=False, buy=False, limit=240):
     seen_scores = []
     async with app_at_local_table(variant, bots, house, seed) as (model, keys, _):
-        replica = model.replica
         async with asyncio.timeout(limit):
             last = None
             while not done(model):
                 if model.show_scores:
                     seen_scores.append("".join(t for _, t in render.scores(model)))
                     keys.send_text(" ")
-                state = replica.state
+                state = model.table.state
                 if (
                     state.phase is Phase.BUY
                     and model.seat in state.buy_eligible
-                    and not model.peer.answered_buy()
+                    and not model.table.answered_buy
                 ):
                     keys.send_text("k" if buy else "p")  # Køb! or pass
                 else:
@@ -94,8 +92,8 @@ async def drive(variant, bots, house, seed, done, want_lay_off=False, buy=False,
                         pressed = keys_for_turn(model, want_lay_off)
                     except ValueError:  # a drawn card's shares still in flight (worker
                         pressed = ""  # thread): the next look sees it committed
-                    if pressed and (replica.n, pressed) != last:
-                        last = (replica.n, pressed)
+                    if pressed and (model.table.n, pressed) != last:
+                        last = (model.table.n, pressed)
                         keys.send_text(pressed)
                 await asyncio.sleep(0.05)
     return model, seen_scores
@@ -109,12 +107,12 @@ def test_lay_off_by_keys_in_the_real_app():
         drive("rummy", ["normal"], {"target_score": "500"}, 1, laid_off, want_lay_off=True)
     )
     assert laid_off(model)
-    assert any(len(m.cards) > 3 for m in model.replica.state.melds)  # a meld grew by one
+    assert any(len(m.cards) > 3 for m in model.table.state.melds)  # a meld grew by one
 
 
 def test_buy_by_keys_in_the_real_app():
     def bought(model: ClientModel) -> bool:
-        return model.replica.state.buys[model.seat] >= 1
+        return model.table.state.buys[model.seat] >= 1
 
     model, _ = asyncio.run(
         drive("lp", ["easy"] * 3, {"buy_priority": "seat"}, 2, bought, buy=True, limit=280)
@@ -127,7 +125,7 @@ def test_buy_by_keys_in_the_real_app():
 
 def test_the_score_sheet_shows_between_rounds():
     def second_round(model: ClientModel) -> bool:
-        return len(model.replica.state.round_scores) >= 1 and not model.show_scores
+        return len(model.table.state.round_scores) >= 1 and not model.show_scores
 
     _, sheets = asyncio.run(
         drive("rummy", ["normal"], {"target_score": "500"}, 3, second_round, limit=280)
@@ -201,10 +199,10 @@ def test_chat_by_keys_reaches_the_other_peers():
 
 def test_lay_down_the_lp_contract_by_keys():
     def opened(model: ClientModel) -> bool:
-        return model.replica.state.opened[model.seat]
+        return model.table.state.opened[model.seat]
 
     model, _ = asyncio.run(drive("lp", ["easy"] * 2, {}, LP_SEED, opened, limit=280))
-    state = model.replica.state
+    state = model.table.state
     mine = [m for m in state.melds if m.owner == model.seat]
     assert len(mine) >= 2  # round 1's contract: two passere (sets), laid down at once
     assert any("You lay down" in line for line in model.log)

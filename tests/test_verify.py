@@ -202,6 +202,24 @@ def test_replay_shows_every_hand_of_a_finished_round(capsys, tmp_path, clean):
     assert "??" in capsys.readouterr().out
 
 
+def test_replay_plays_the_game_once(clean, monkeypatch):
+    """`rommy replay` narrates from the one pass that verifies (it played it twice)."""
+    from p2p_rommy.log.replica import Observer
+    from p2p_rommy.replay import replay_lines
+
+    commits = []
+    original = Observer.commit
+
+    def counted(self):
+        commits.append(self.n + 1)
+        original(self)
+
+    monkeypatch.setattr(Observer, "commit", counted)
+    lines = replay_lines(clean)
+    assert lines[-1].endswith("FAIR")
+    assert sorted(commits) == sorted(set(commits)) == list(range(1, len(commits) + 1))
+
+
 def test_a_pipe_or_a_device_is_refused_not_read_forever(capsys, tmp_path):
     """Bounded issue: `rommy verify` on a FIFO or /dev/zero says so and exits 2."""
     import os

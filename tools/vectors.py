@@ -32,6 +32,7 @@ from p2p_rommy.engine import encode_state, state_hash
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.lobby import Host, Joiner, Send
 from p2p_rommy.lobby.messages import TableSettings
+from p2p_rommy.log.events import sends
 from p2p_rommy.log.messages import Chat, Nack, Sync
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.peer import Peer
@@ -286,13 +287,13 @@ def deliver(peers: list[Peer], until: Any, limit: int = 20_000) -> list[tuple[in
     queue: deque[tuple[int, bytes]] = deque()
     order: list[tuple[int, bytes]] = []
     for peer in peers:
-        queue.extend((peer.seat, e) for e in peer.start().broadcast)
+        queue.extend((peer.seat, e) for e in sends(peer.start()))
     while queue and not until() and len(order) < limit:
         sender, envelope = queue.popleft()
         order.append((sender, envelope))
         for peer in peers:
             if peer.seat != sender:
-                queue.extend((peer.seat, e) for e in peer.receive(envelope).broadcast)
+                queue.extend((peer.seat, e) for e in sends(peer.receive(envelope)))
     return order
 
 

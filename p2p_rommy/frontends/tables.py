@@ -4,7 +4,7 @@ Each flow loads this player's identity, opens its game listener and gathers the 
 (the lobby: advertise or find, admit, the joint coin, the signed config) or, for a
 resume, reads the seat's files. Then the front-end takes the seat: with ``--bot`` a
 bot plays headless until the match ends and the final score sheet is printed (here);
-without, the full-screen client shows the lobby and the game (`seat/screen.py`).
+without, the full-screen client shows the lobby and the game (`frontends/screen.py`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import random
 import socket
@@ -57,10 +56,10 @@ class Link:
 
 
 class Mesh:
-    """The connections of one seat. `on_message(seat, envelope)` gets every envelope and
-    says whether it was accepted (or returns an awaitable that does: the link reads its
-    next message only then, so a flood waits on the peer): a connection whose messages
-    keep being refused is closed, and its address waits before it may connect again."""
+    """The connections of one seat. `await on_message(seat, envelope)` gets every envelope
+    and says whether it was accepted (the link reads its next message only then, so a
+    flood waits on the peer): a connection whose messages keep being refused is closed,
+    and its address waits before it may connect again."""
 
     def __init__(
         self,
@@ -68,7 +67,7 @@ class Mesh:
         table: bytes,
         seat: int,
         keys: Sequence[bytes],
-        on_message: Callable[[int, bytes], bool | Awaitable[bool | None] | None],
+        on_message: Callable[[int, bytes], Awaitable[bool]],
         on_change: Callable[[], None] | None = None,
         on_link_up: Callable[[int], None] | None = None,
     ) -> None:
@@ -260,10 +259,7 @@ class Mesh:
                 async with asyncio.timeout(DEAD_AFTER_S):
                     payload = await read_frame(reader)
                 if payload[:1] == MESSAGE:
-                    accepted = self.on_message(link.seat, payload[1:])
-                    if inspect.isawaitable(accepted):  # handled off the loop: wait for it
-                        accepted = await accepted
-                    if accepted is False:
+                    if not await self.on_message(link.seat, payload[1:]):
                         strikes += 1
                         if strikes >= MAX_STRIKES:
                             raise ProtocolError(link.seat, "too many refused messages")

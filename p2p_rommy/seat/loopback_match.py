@@ -20,8 +20,8 @@ from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.engine.due import mover
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.log.messages import Record
-from p2p_rommy.log.peer import StepClock
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
+from p2p_rommy.log.voting import StepClock
 from p2p_rommy.seat.opening import open_seat
 from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.storage import GameStore

@@ -28,16 +28,19 @@ import logging
 import socket
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
+from p2p_rommy.log.events import Event, Refused, records, sends, sends_to
 from p2p_rommy.log.messages import Record
-from p2p_rommy.log.peer import Output, Peer
+from p2p_rommy.log.peer import Peer
 from p2p_rommy.net.mesh import Mesh
 from p2p_rommy.seat.storage import GameStore
+from p2p_rommy.seat.table_view import TableView, table_view
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,11 @@ class Session:
         self.config = config
         self.store = store
         self.clock = clock
+        self.view = table_view(peer, clock(), None, {}, ())
+        """What a client may see (`seat/table_view.py`): replaced, on the loop, after
+        every call into the peer."""
+        self.listeners: list[Callable[[TableView], None]] = []
+        """Told of every new `view`, on the event loop (the client)."""
         self.mesh = Mesh(
             peer.replica.identity,
             config.game_id,
@@ -129,18 +137,32 @@ class Session:
 
     async def _on_message(self, seat: int, envelope: bytes) -> bool:
         """Hand an envelope to the peer; False if it refused it (the mesh counts those)."""
-        refused = self.peer.refused_count
-        await self._run(lambda: self.peer.receive(envelope, self.clock(), seat))
-        return self.peer.refused_count == refused
+        events = await self._run(lambda: self.peer.receive(envelope, self.clock(), seat))
+        return not any(isinstance(event, Refused) for event in events)
 
     def _on_change(self) -> None:
+        """A connection went up or down (a call into the peer may be running: the view
+        keeps its snapshot and only the connections change)."""
+        connected = tuple(sorted(self.mesh.connected().items())) if hasattr(self, "mesh") else ()
+        self.view = replace(self.view, connected=connected, news=())
+        self._tell()
         self.changed.set()
+
+    def _publish(self, news: tuple[Event, ...]) -> None:
+        """On the loop, while no call into the peer runs: a new view for the client."""
+        connected = self.mesh.connected()
+        self.view = table_view(self.peer, self.clock(), self.halted, connected, news)
+        self._tell()
+
+    def _tell(self) -> None:
+        for listener in self.listeners:
+            listener(self.view)
 
     def _on_link_up(self, seat: int) -> None:
         self._later(lambda: self.peer.link_up(seat, self.clock()))
 
     def _later(
-        self, call: Callable[[], Output], on_refused: Callable[[Exception], None] | None = None
+        self, call: Callable[[], list[Event]], on_refused: Callable[[Exception], None] | None = None
     ) -> None:
         """Run `call` in its turn without waiting for it (`on_refused` gets a refusal)."""
         task = asyncio.get_running_loop().create_task(self._run(call, on_refused))
@@ -148,13 +170,13 @@ class Session:
         task.add_done_callback(self._tasks.discard)
 
     async def _run(
-        self, call: Callable[[], Output], on_refused: Callable[[Exception], None] | None = None
-    ) -> None:
+        self, call: Callable[[], list[Event]], on_refused: Callable[[Exception], None] | None = None
+    ) -> list[Event]:
         """Call into the peer in a worker thread, in turn; make what it committed durable
-        there too; then send its messages from the loop."""
+        there too; then send its messages from the loop. Returns the call's events."""
         async with self._turn:
             if self.halted is not None:
-                return
+                return []
             loop = asyncio.get_running_loop()
             computing = loop.run_in_executor(WORKERS, self._call_and_store, call)
             try:
@@ -169,32 +191,37 @@ class Session:
                 if on_refused is None:
                     raise
                 on_refused(error)
-                return
+                return []
             if failed is not None:
                 self._halt(failed)
-                return
+                return out
             self._handle(out)
+            return out
 
-    def _call_and_store(self, call: Callable[[], Output]) -> tuple[Output, OSError | None]:
+    def _call_and_store(
+        self, call: Callable[[], list[Event]]
+    ) -> tuple[list[Event], OSError | None]:
         """In a worker thread: the peer's call, then its seed and records on disk."""
         out = call()
         try:
             self._save_seed()  # before anything that commits to it leaves this machine
-            for record in out.committed:
+            for record in records(out):
                 self._committed(record)
         except OSError as error:
             return out, error
         return out, None
 
-    def _handle(self, out: Output) -> None:
+    def _handle(self, out: list[Event]) -> None:
         """On the loop, once `out`'s records are on disk: send, redraw, finish."""
         if self.halted is not None:
             return
-        if out.broadcast:
-            self.mesh.broadcast(out.broadcast)
-        for seat, envelope in out.direct:
+        broadcast = sends(out)
+        if broadcast:
+            self.mesh.broadcast(broadcast)
+        for seat, envelope in sends_to(out):
             self.mesh.send(seat, [envelope])
-        if out.committed or out.broadcast:
+        self._publish(tuple(out))
+        if records(out) or broadcast:
             self.changed.set()
         if self.peer.replica.over or self.peer.frozen:
             self.done.set()
@@ -203,7 +230,7 @@ class Session:
             self._deferred_queued = True
             self._later(self._check_deferred)
 
-    def _check_deferred(self) -> Output:
+    def _check_deferred(self) -> list[Event]:
         """In a worker thread, in turn: the proof this seat shuffled on, verified."""
         self._deferred_queued = False
         return self.peer.check_deferred()
@@ -221,7 +248,9 @@ class Session:
         if self._ticker is not None:
             self._ticker.cancel()
         # a signed word to the table (not part of the game), then nothing more
-        self.mesh.broadcast(self.peer.say(PAUSE_NOTICE).broadcast)
+        said = self.peer.say(PAUSE_NOTICE)
+        self.mesh.broadcast(sends(said))
+        self._publish(tuple(said))
         self._stopping = asyncio.get_running_loop().create_task(self._stop_after_notice())
         self.changed.set()
         self.done.set()

@@ -3,7 +3,6 @@ and key bindings that are tiny functions calling the model."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +11,6 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings
-from prompt_toolkit.key_binding.key_bindings import KeyHandlerCallable
 from prompt_toolkit.key_binding.key_processor import KeyPressEvent
 from prompt_toolkit.layout import (
     BufferControl,
@@ -30,7 +28,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 if TYPE_CHECKING:  # prompt_toolkit defines it for the type checker only
-    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+    pass
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import _
@@ -71,48 +69,12 @@ def style(four_colour: bool = False) -> Style:
 
 
 STYLE = style()
-log = logging.getLogger(__name__)
-
-
-def _steady(draw: Callable[[], StyleText]) -> Callable[[], StyleText]:
-    """`draw`, or the last frame it drew if it failed: the session's worker thread
-    commits while the loop draws, so a drawing can meet a state half way through a
-    step (a container changing under it); the next redraw is whole. Logged to the log
-    file, never shown; a drawing that keeps failing is a bug, logged as a warning."""
-    last: list[StyleText] = [[]]
-    failures = [0]
-
-    def drawn() -> StyleText:
-        try:
-            last[0] = draw()
-            failures[0] = 0
-        except Exception:
-            failures[0] += 1
-            level = logging.WARNING if failures[0] == 3 else logging.DEBUG
-            log.log(level, "a frame failed %d times in a row", failures[0], exc_info=True)
-        return last[0]
-
-    return drawn
-
-
-def _guarded(handler: KeyHandlerCallable) -> KeyHandlerCallable:
-    """A key handler that cannot take the app down (see `_steady`): a failure is logged
-    and the key can be pressed again."""
-
-    def handle(event: KeyPressEvent) -> NotImplementedOrNone:
-        try:
-            return handler(event)
-        except Exception:
-            log.warning("a key press failed", exc_info=True)
-            return None
-
-    return handle
 
 
 def _text(
     function: Callable[[ClientModel], StyleText], model: ClientModel, **window: Any
 ) -> Window:
-    return Window(FormattedTextControl(_steady(lambda: function(model))), **window)
+    return Window(FormattedTextControl(lambda: function(model)), **window)
 
 
 def bindings(
@@ -231,7 +193,7 @@ def bindings(
     @kb.add("q", filter=free)
     def _quit(event: KeyPressEvent) -> None:
         """Ask before quitting."""
-        if model.replica.over:
+        if model.table.over:
             event.app.exit()
         else:
             model.confirm_quit = True
@@ -250,8 +212,6 @@ def bindings(
     def _interrupt(event: KeyPressEvent) -> None:
         model.confirm_quit = True
 
-    for binding in kb.bindings:
-        binding.handler = _guarded(binding.handler)
     return kb
 
 
@@ -271,7 +231,7 @@ def build_app(
         get_line_prefix=lambda line, wrap: [("class:status", " " + _("say:") + " ")],
     )
     status_window = Window(
-        FormattedTextControl(_steady(lambda: render.status(model)), focusable=True), height=1
+        FormattedTextControl(lambda: render.status(model), focusable=True), height=1
     )
     table_window = Window(
         FormattedTextControl(
@@ -284,13 +244,9 @@ def build_app(
     )
     hand_window = Window(
         FormattedTextControl(
-            _steady(
-                lambda: render.hand(
-                    model,
-                    hand_window.render_info.window_width
-                    if hand_window.render_info is not None
-                    else 80,
-                )
+            lambda: render.hand(
+                model,
+                hand_window.render_info.window_width if hand_window.render_info is not None else 80,
             )
         ),
         height=Dimension(min=2, max=6),
@@ -308,8 +264,8 @@ def build_app(
                 filter=Condition(
                     lambda: (
                         model.show_scores
-                        or model.replica.state.phase is Phase.MATCH_OVER
-                        or model.replica.ended is not None
+                        or model.table.state.phase is Phase.MATCH_OVER
+                        or model.table.ended is not None
                     )
                 ),
             ),

@@ -6,10 +6,7 @@ the session, and a refusal comes back as the engine's own reason in the status l
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections import deque
-from collections.abc import Callable
 
 from p2p_rommy.cards import composition, rank_name
 from p2p_rommy.engine.apply import apply, check_may_build
@@ -29,11 +26,13 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import N_, _
-from p2p_rommy.log.messages import BuyStep, MoveStep, Record, Step
+from p2p_rommy.log.events import Chat, Committed, Note, Refused, Stalled
+from p2p_rommy.log.messages import BuyStep, MoveStep
 from p2p_rommy.narrate import describe_move
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.rules.melds import Placed, interpretations, meld_name
 from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
 
@@ -47,8 +46,6 @@ class ClientModel:
         self, session: Session, ascii_only: bool = False, four_colour: bool = False
     ) -> None:
         self.session = session
-        self.peer = session.peer
-        self.replica = self.peer.replica
         self.config = session.config
         self.names = distinct_names([seat.name for seat in self.config.seats])
         self.deck = composition(self.config.rules.deck_size)
@@ -86,29 +83,29 @@ class ClientModel:
         self.rounds_logged = 0
         self.show_scores = False
         """The score sheet after a round, until the player goes on."""
-        self._buys = self.replica.state.buys
+        self._buys = self.table.state.buys
         self._last_offer: str | None = None
         """The card the open Køb! window offers, with its discarder (for the log)."""
         self.chatting = False
         """The chat line is open (keys type text instead of playing)."""
-        self._seen = {"chat": 0, "refused": 0, "stalls": 0, "notes": 0}
         self.readings: list[NewMeld] = []
         """Every reading of the last staged meld; `r` cycles through them."""
-        self.peer.on_commit = self._committed
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:  # a test driving the model by hand
-            self._loop = None
+        session.listeners.append(self._published)
 
     # --- what is shown ------------------------------------------------------
 
     @property
+    def table(self) -> TableView:
+        """The seat as the session last published it (read on the loop only)."""
+        return self.session.view
+
+    @property
     def view(self) -> View:
-        return self.replica.view()
+        return self.table.view
 
     @property
     def seat(self) -> int:
-        return self.peer.seat
+        return self.table.seat
 
     def hand(self) -> list[tuple[int, int]]:
         """(slot, card) in display order; the labels A, B, ... follow this order. A card
@@ -145,7 +142,7 @@ class ClientModel:
 
     def offer_text(self) -> str:
         """The card a Køb! window offers and who discarded it ("5♣ from Bo")."""
-        state = self.replica.state
+        state = self.table.state
         if state.offer is None:
             return "?"
         card = self.card_text(state.faces[state.offer])
@@ -159,19 +156,20 @@ class ClientModel:
         return self.deck.card(card_id).pretty(self.ascii_only)
 
     def buy_seconds_left(self) -> float | None:
-        """The open Køb! window's time left on this seat's clock (the peer's)."""
-        if self.replica.state.phase is not Phase.BUY:
+        """The open Køb! window's time left on this seat's clock (the session's)."""
+        closes_at = self.table.buy_closes_at
+        if self.table.state.phase is not Phase.BUY or closes_at is None:
             return None
-        return self.peer.buy_windows.seconds_left(self.replica.buy_window, time.monotonic())
+        return max(0.0, closes_at - self.session.clock())
 
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
-        if self.session.halted is not None:
-            return self.session.halted
-        if self.peer.frozen:
-            return _("The table stopped: {report}").format(report=self.peer.frozen)
-        state = self.replica.state
-        if self.replica.over:
+        if self.table.halted is not None:
+            return self.table.halted
+        if self.table.frozen:
+            return _("The table stopped: {report}").format(report=self.table.frozen)
+        state = self.table.state
+        if self.table.over:
             return _("The match is over. q quits.")
         if self.meld_entry is not None:
             key, digits = self.meld_entry
@@ -181,14 +179,14 @@ class ClientModel:
             )
         if state.phase is Phase.BUY:
             offer = self.offer_text()
-            if self.seat in state.buy_eligible and not self.peer.answered_buy():
+            if self.seat in state.buy_eligible and not self.table.answered_buy:
                 left = self.buy_seconds_left()
                 timer = f", {left:.0f} s" if left is not None else ""
                 return _("Køb {offer}? k buys, p passes{timer}").format(offer=offer, timer=timer)
             return _("Køb {offer}: waiting for the others").format(offer=offer)
-        now = time.monotonic()
-        waiting = self.peer.waiting(now)
-        due = self.replica.due()
+        now = self.session.clock()
+        waiting = self.table.waiting
+        due = self.table.due
         dealing = due is not None and due.kind.deck
         left = self.deal_estimate.seconds_left(now, due)
         estimate = (
@@ -207,10 +205,10 @@ class ClientModel:
             line = _("Waiting for {name} ({what})").format(
                 name=self.names[waiting.seat], what=waiting.what.say(_)
             )
-            stalled = time.monotonic() - waiting.since
-            if stalled >= self.peer.stall_watch.stall_after:
+            stalled = self.session.clock() - waiting.since
+            if stalled >= self.table.stall_after:
                 line += _(" for {seconds}s").format(seconds=f"{stalled:.0f}")
-                if self.replica.end_proposer(waiting.seat) == self.seat:
+                if self.table.end_proposers[waiting.seat] == self.seat:
                     line += _(": e ends the game without them")
             return line
         if due is None or dealing:
@@ -263,7 +261,7 @@ class ClientModel:
         key, digits = self.meld_entry
         digits = (digits + digit).lstrip("0")
         self.meld_entry = (key, digits)
-        if digits and int(digits) * 10 > len(self.replica.state.melds):
+        if digits and int(digits) * 10 > len(self.table.state.melds):
             self.finish_meld_entry()  # no longer number can follow
 
     def begin_meld_entry(self, key: str) -> None:
@@ -288,11 +286,11 @@ class ClientModel:
             self._auto_pass()
 
     def _auto_pass(self) -> None:
-        state = self.replica.state
+        state = self.table.state
         if (
             state.phase is Phase.BUY
             and self.seat in state.buy_eligible
-            and not self.peer.answered_buy()
+            and not self.table.answered_buy
         ):
             self.session.answer_buy(False)
 
@@ -350,12 +348,12 @@ class ClientModel:
 
     def end_without_stalled(self) -> None:
         """Propose to end the game without the player the table has long waited for."""
-        waiting = self.peer.waiting(time.monotonic())
-        if waiting is None or time.monotonic() - waiting.since < self.peer.stall_watch.stall_after:
+        waiting = self.table.waiting
+        if waiting is None or self.session.clock() - waiting.since < self.table.stall_after:
             self.status = _("nobody has kept the table waiting long enough to end the game")
             return
-        if self.replica.end_proposer(waiting.seat) != self.seat:
-            name = self.names[self.replica.end_proposer(waiting.seat)]
+        if self.table.end_proposers[waiting.seat] != self.seat:
+            name = self.names[self.table.end_proposers[waiting.seat]]
             self.status = _("{name} may propose to end the game; you will be asked to sign").format(
                 name=name
             )
@@ -370,30 +368,7 @@ class ClientModel:
             self.session.say(text)
 
     def log_lines(self) -> list[str]:
-        """The log with what arrived since: chat, refused input, stalls, notes."""
-        peer = self.peer
-        for seat, text in peer.chat.since(self._seen["chat"]):
-            self.log.append(f"{self.names[seat]}: {text}")
-        self._seen["chat"] = peer.chat.count
-        new_refused = peer.refused_count - self._seen["refused"]
-        if new_refused > 0:  # one line however many; the reasons are in the log file
-            self.log.append(
-                _("refused {count} message(s) from the network (why: rommy.log)").format(
-                    count=new_refused
-                )
-            )
-        stalls = peer.stall_watch.stalls
-        for stall in stalls[self._seen["stalls"] :]:
-            self.log.append(
-                _("{name} has kept the table waiting for {seconds} s ({what})").format(
-                    name=self.names[stall.seat],
-                    seconds=f"{stall.seconds:.0f}",
-                    what=stall.what.say(_),
-                )
-            )
-        for note in peer.notes[self._seen["notes"] :]:
-            self.log.append(str(note))
-        self._seen.update(refused=peer.refused_count, stalls=len(stalls), notes=len(peer.notes))
+        """The log: moves, chat, refused input, stalls, notes, as they arrived."""
         return list(self.log)
 
     def hide_scores(self) -> None:
@@ -428,7 +403,7 @@ class ClientModel:
             ):
                 self._submit(move)
                 return
-        state = self.replica.state
+        state = self.table.state
         if not 0 < meld_number <= len(state.melds):
             self.status = _("there is no meld {number}").format(number=meld_number)
             return
@@ -456,7 +431,7 @@ class ClientModel:
         self._submit(Discard(self.seat, slot, card))
 
     def buy(self, claim: bool) -> None:
-        state = self.replica.state
+        state = self.table.state
         if state.phase is not Phase.BUY or self.seat not in state.buy_eligible:
             self.status = _("there is nothing to buy now")
             return
@@ -473,9 +448,9 @@ class ClientModel:
         """Check the move against the rules here (the engine is pure and fast), then hand
         it to the session, which makes it in its turn off the event loop."""
         try:
-            if not self.replica.my_turn():
+            if not self.table.my_turn:
                 raise IllegalMove(N_("it is not your turn to play"))
-            apply(self.replica.state, move)
+            apply(self.table.state, move)
         except IllegalMove as error:
             self.status = error.say(_)
             return
@@ -488,18 +463,40 @@ class ClientModel:
 
     # --- the log ------------------------------------------------------------------
 
-    def _defer(self, action: Callable[[], object]) -> None:
-        """Run `action` on the event loop once the step being committed is done (commits
-        are seen in the session's worker thread, inside the peer)."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(action)
+    def _published(self, table: TableView) -> None:
+        """A new view from the session (on the loop): its news goes to the log."""
+        refused = 0
+        for event in table.news:
+            if isinstance(event, Committed):
+                self._committed(event)
+            elif isinstance(event, Chat):
+                self.log.append(f"{self.names[event.seat]}: {event.text}")
+            elif isinstance(event, Refused):
+                refused += 1
+            elif isinstance(event, Stalled):
+                stall = event.stall
+                self.log.append(
+                    _("{name} has kept the table waiting for {seconds} s ({what})").format(
+                        name=self.names[stall.seat],
+                        seconds=f"{stall.seconds:.0f}",
+                        what=stall.what.say(_),
+                    )
+                )
+            elif isinstance(event, Note):
+                self.log.append(event.text)
+        if refused:  # one line however many; the reasons are in the log file
+            self.log.append(
+                _("refused {count} message(s) from the network (why: rommy.log)").format(
+                    count=refused
+                )
+            )
 
-    def _committed(self, record: Record, step: Step) -> None:
+    def _committed(self, event: Committed) -> None:
         """A step committed: the status gives way to the prompt (a message from a key
         press is shown until the next event)."""
         self.status = ""
-        state = self.replica.state
-        body = step.body
+        state = self.table.state
+        body = event.step.body
         if isinstance(body, MoveStep):
             move = body.move
             if isinstance(move, Discard) and move.seat == self.seat:
@@ -528,7 +525,7 @@ class ClientModel:
                 line = _("{name} buys {offer} (Køb!)").format(
                     name=self.names[buyers[0]], offer=offer
                 )
-            others = [seat for seat in self.replica.last_claims if seat not in buyers]
+            others = [seat for seat in self.table.last_claims if seat not in buyers]
             if buyers and others:
                 how = (
                     _("won the lot")
@@ -544,7 +541,7 @@ class ClientModel:
         self._buys = state.buys
         self._last_offer = self.offer_text() if state.phase is Phase.BUY else None
         if state.phase is Phase.BUY and self.auto_pass:
-            self._defer(self._auto_pass)
+            self._auto_pass()
         if len(state.round_scores) > self.rounds_logged:
             self.rounds_logged = len(state.round_scores)
             self.show_scores = True

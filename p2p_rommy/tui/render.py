@@ -52,7 +52,7 @@ def _card_style(model: ClientModel, card_id: int | None) -> str:
 
 
 def header(model: ClientModel) -> StyleText:
-    state = model.replica.state
+    state = model.table.state
     rules = model.config.rules
     rounds = f"/{rules.rounds}" if rules.rounds else ""
     parts = [
@@ -89,14 +89,14 @@ def info(model: ClientModel) -> StyleText:
 
 
 def opponents(model: ClientModel) -> StyleText:
-    state = model.replica.state
-    connected = model.session.mesh.connected()
+    state = model.table.state
+    connected = dict(model.table.connected)
     out: StyleText = []
     for seat, name in enumerate(model.names):
         if seat == model.seat:
             continue
         mark = "▶ " if mover(state) == seat else "  "
-        over = model.replica.over  # after the end, everyone hangs up: not news
+        over = model.table.over  # after the end, everyone hangs up: not news
         link = "" if over or connected.get(seat, True) else _("  (disconnected)")
         opened = _("opened") if state.opened[seat] else _("not opened")
         count = len(state.hands[seat]) if state.hands else 0
@@ -110,7 +110,7 @@ def opponents(model: ClientModel) -> StyleText:
 def table(model: ClientModel, rows: int | None = None) -> StyleText:
     """The melds, numbered (the numbers `o` and `w` take), grouped by owner; scrolled by
     PageUp/PageDown when they do not fit."""
-    state = model.replica.state
+    state = model.table.state
     numbered = sorted(enumerate(state.melds, start=1), key=lambda item: item[1].owner)
     lines: list[StyleText] = []
     for number, meld in numbered:
@@ -141,7 +141,7 @@ def table(model: ClientModel, rows: int | None = None) -> StyleText:
 
 def discard(model: ClientModel) -> StyleText:
     """The discard pile's top card: always on screen, however many melds are down."""
-    state = model.replica.state
+    state = model.table.state
     top = state.top_discard()
     out: StyleText = [("", "  " + _("Discard:") + " ")]
     if top is None:
@@ -162,7 +162,7 @@ def hand(model: ClientModel, width: int = 80) -> StyleText:
     to `width` columns."""
     cards = model.hand()
     me = model.names[model.seat]
-    state = model.replica.state
+    state = model.table.state
     title = _("Your hand ({name}, score {score})").format(name=me, score=state.scores[model.seat])
     out: StyleText = [("class:title", title + "\n  ")]
     column = 2
@@ -219,7 +219,7 @@ def log(model: ClientModel, lines: int = 4) -> StyleText:
 
 def history(model: ClientModel) -> StyleText:
     """Every round's scores so far with the totals (the `v` key)."""
-    state = model.replica.state
+    state = model.table.state
     if not state.round_scores:
         return [("class:dim", _("No round has been scored yet.") + "\n")]
     from p2p_rommy.narrate import score_sheet
@@ -229,19 +229,19 @@ def history(model: ClientModel) -> StyleText:
 
 def scores(model: ClientModel) -> StyleText:
     """The score sheet: at the end of the match, and after each round until a key."""
-    state = model.replica.state
+    state = model.table.state
     if not state.round_scores:
         return []
     from p2p_rommy.narrate import score_sheet
 
-    final = state.phase is Phase.MATCH_OVER or model.replica.ended is not None
+    final = state.phase is Phase.MATCH_OVER or model.table.ended is not None
     title = (
         _("Final score sheet")
         if final
         else _("After round {number}").format(number=len(state.round_scores))
     )
     more = "" if final else "  " + _("(space goes on)")
-    ended = model.replica.ended
+    ended = model.table.ended
     forfeited = [ended[0]] if ended is not None else []
     return [
         ("class:title", f"{title}{more}\n"),

@@ -1,0 +1,121 @@
+"""One seat's side of Køb! (lp buy windows): its own answer, the answers it hears,
+and the complete set the seat in turn resolves the window with.
+
+Every eligible seat broadcasts its own signed claim or pass (a client passes by itself
+when the window's time runs out on its own clock); the seat in turn, which declined
+the card and cannot claim it, proposes the resolution once it holds every eligible
+seat's answer. A resolution must carry all of them, and the winner follows from the
+set by the house rule (nearest after the discarder, or the window's lot), so no seat
+chooses who buys: not by the order it lists claims in, not by leaving one out. A seat
+that never answers is a stall like any other, named and ended by agreement.
+"""
+
+from __future__ import annotations
+
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.engine.view import Player
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.limits import FUTURE_STEPS
+from p2p_rommy.log.buy_window import BuyWindows
+from p2p_rommy.log.events import Event, Send
+from p2p_rommy.log.messages import BuyAnswer
+from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.trouble import Trouble
+from p2p_rommy.wire.identity import same_body
+
+
+class Buying:
+    """This seat's answers in Køb! windows and the answers it holds from the others."""
+
+    def __init__(
+        self,
+        replica: SeatedReplica,
+        player: Player | None,
+        windows: BuyWindows,
+        trouble: Trouble,
+    ) -> None:
+        self.replica = replica
+        self.player = player
+        self.windows = windows
+        self.trouble = trouble
+
+    def _open(self) -> int | None:
+        """The open window this seat may answer in and has not, or None."""
+        replica = self.replica
+        window = replica.buy_window
+        if (
+            window is None
+            or replica.state.phase is not Phase.BUY
+            or replica.seat not in replica.state.buy_eligible
+            or self.windows.answered(window)
+        ):
+            return None
+        return window
+
+    def answer(self, claim: bool) -> list[Event]:
+        """This seat's answer in the open window (none if it cannot answer)."""
+        window = self._open()
+        if window is None:
+            return []
+        replica = self.replica
+        answer = BuyAnswer(replica.game, window, replica.seat, claim)
+        envelope = replica.identity.sign(answer.encode())
+        self.windows.answer(window, envelope)
+        return [Send(envelope)]
+
+    def answer_due(self, now: float) -> list[Event]:
+        """A bot answers at once; a client that has not answered when the window's time
+        runs out (on this seat's own clock) passes."""
+        window = self._open()
+        if window is None:
+            return []
+        if self.player is not None:
+            decision = self.player.wants_buy(self.replica.view())
+            return [] if decision is None else self.answer(decision)
+        if self.windows.time_is_up(window, now):
+            return self.answer(False)
+        return []
+
+    def on_answer(self, answer: BuyAnswer, envelope: bytes) -> list[Event]:
+        """Another seat's answer: held for its window, or refused with a reason."""
+        replica = self.replica
+        is_open = answer.window == replica.buy_window and replica.state.phase is Phase.BUY
+        if not is_open and answer.window <= replica.n:
+            return self.trouble.refuse(f"seat {answer.seat}: a buy answer after its window closed")
+        if answer.window > replica.n + FUTURE_STEPS:
+            return self.trouble.refuse(
+                f"seat {answer.seat}: an answer for window {answer.window}, too far ahead"
+            )
+        held = self.windows.held(answer.window, answer.seat)
+        if held is not None:
+            if not same_body(held, envelope):
+                return self.trouble.refuse(
+                    f"seat {answer.seat}: a second, different answer in one buy window"
+                )
+            return []
+        if is_open:
+            try:
+                replica.open_buy_answer(envelope)
+            except ProtocolError as error:
+                return self.trouble.refuse(str(error))
+        self.windows.add(answer.window, answer.seat, envelope)
+        return []
+
+    def complete(self) -> list[bytes] | None:
+        """Every eligible seat's answer in the open window, or None while one is missing."""
+        replica = self.replica
+        if self.windows.unanswered(replica.buy_window, replica.state.buy_eligible):
+            return None
+        return self.windows.answers(replica.buy_window)
+
+    def open_answers(self) -> list[bytes]:
+        """The answers held for the open window (for a seat catching up)."""
+        replica = self.replica
+        window = replica.buy_window if replica.state.phase is Phase.BUY else None
+        return self.windows.answers(window)
+
+    def forget_closed(self) -> None:
+        """Answers of windows that have closed are no longer needed (bounded memory)."""
+        replica = self.replica
+        still = replica.buy_window if replica.state.phase is Phase.BUY else None
+        self.windows.forget_closed(replica.n, still)

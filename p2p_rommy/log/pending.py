@@ -1,0 +1,71 @@
+"""The step in flight, as one value the peer owns.
+
+A step is pending from the moment this seat proposed it, or found another seat's
+proposal valid, until every seat has ACKed the same state hash (then it commits) or an
+end replaces it. Everything known about it sits together: the step and its signed
+envelope, what it leads to (`tentative`), the ACKs held (state hash and envelope per
+seat) and the NACKs of seats that refused it although it is valid here (dissenters).
+
+ACKs and a NACK may arrive before the step itself (they travel on other connections):
+`EarlyVotes` holds them, bounded to the steps not too far ahead, until it comes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p2p_rommy.log.messages import Record, Step
+from p2p_rommy.log.replica import Tentative
+
+Held = dict[int, tuple[bytes, bytes]]
+"""seat -> (the state hash it ACKed, its ACK envelope)."""
+
+
+@dataclass(slots=True)
+class Pending:
+    """The step in flight and the votes on it."""
+
+    step: Step
+    envelope: bytes
+    tentative: Tentative
+    acks: Held = field(default_factory=dict)
+    nacks: dict[int, str] = field(default_factory=dict)
+    """seat -> reason: seats that refused this step, which this seat found valid."""
+
+    @property
+    def n(self) -> int:
+        return self.step.n
+
+    @property
+    def dissenters(self) -> set[int]:
+        return set(self.nacks)
+
+    def missing(self, players: int, absent: int | None) -> list[int]:
+        """Seats whose ACK is not held (but `absent`, whom an end leaves out), the ones
+        that refused the step first."""
+        missing = [s for s in range(players) if s not in self.acks and s != absent]
+        missing.sort(key=lambda seat: seat not in self.nacks)
+        return missing
+
+    def record(self, players: int) -> Record:
+        """The committed record: the step's envelope and every seat's ACK (b"" for the
+        seat an end leaves out)."""
+        acks = tuple(self.acks[s][1] if s in self.acks else b"" for s in range(players))
+        return Record(self.envelope, acks)
+
+
+@dataclass(slots=True)
+class EarlyVotes:
+    """ACKs (and the first NACK) for steps this seat does not hold yet."""
+
+    acks: dict[int, Held] = field(default_factory=dict)
+    nacks: dict[int, tuple[int, str]] = field(default_factory=dict)
+
+    def take(self, n: int) -> tuple[Held, tuple[int, str] | None]:
+        """The votes held for step `n`, handed over (it has arrived or been proposed)."""
+        return self.acks.pop(n, {}), self.nacks.pop(n, None)
+
+    def forget(self, n: int) -> None:
+        """Step `n` committed or was replaced: votes held for it are moot."""
+        self.acks.pop(n, None)
+        self.nacks.pop(n, None)

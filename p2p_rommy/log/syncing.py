@@ -1,0 +1,75 @@
+"""One seat's side of catch-up (SPEC §4.4, `log/catch_up.py`): its asks, and its answer
+to a seat that asks, as events (`SendTo`: these go to one seat only)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+
+from p2p_rommy.limits import SYNC_ASKS_PER_S, SYNC_BURST, TokenBucket
+from p2p_rommy.log.catch_up import CatchUp, answer
+from p2p_rommy.log.committed import CommittedRecords
+from p2p_rommy.log.events import Event, SendTo
+from p2p_rommy.log.messages import Sync
+from p2p_rommy.log.replica import SeatedReplica
+
+log = logging.getLogger(__name__)
+
+
+class Syncing:
+    """This seat's asks and answers; `on_sync` says when a restarted seat has caught up."""
+
+    def __init__(
+        self, replica: SeatedReplica, catch_up: CatchUp, records: CommittedRecords
+    ) -> None:
+        self.replica = replica
+        self.catch_up = catch_up
+        self.records = records
+        self._buckets: dict[int, TokenBucket] = {}
+
+    def may_ask(self, seat: int, now: float) -> bool:
+        """Whether `seat` may ask once more now (`SYNC_ASKS_PER_S`, `SYNC_BURST`)."""
+        bucket = self._buckets.setdefault(seat, TokenBucket(SYNC_ASKS_PER_S, SYNC_BURST))
+        return bucket.take(now)
+
+    def ask(self, now: float, seats: Iterable[int]) -> list[Event]:
+        """Ask each of `seats` for what this seat may have missed."""
+        return self.send_asks(self.catch_up.ask(seats, self.replica.n, now))
+
+    def send_asks(self, seats: list[int]) -> list[Event]:
+        """This seat's ask (`Sync` with its committed step), addressed to each of `seats`."""
+        if not seats:
+            return []
+        replica = self.replica
+        sync = replica.identity.sign(Sync(replica.game, replica.seat, replica.n, True).encode())
+        return [SendTo(seat, sync) for seat in seats]
+
+    def on_sync(
+        self,
+        sync: Sync,
+        now: float,
+        in_flight: tuple[bytes, Sequence[bytes]] | None,
+        window_answers: Sequence[bytes],
+    ) -> tuple[list[Event], bool]:
+        """A seat says how far it is. Asked, this seat sends what the other lacks: the
+        committed records after its `n` (the original step and ACK envelopes, which it
+        checks like any step), the step in flight with the ACKs held for it, and the
+        buy answers of the open window; then its own `Sync`. True with the events once
+        this (restarted) seat has caught up."""
+        seat, replica = sync.seat, self.replica
+        if sync.ask:
+            lacking = answer(sync.n, replica.n, self.records, in_flight, window_answers)
+            out: list[Event] = [SendTo(seat, envelope) for envelope in lacking]
+            reply = Sync(replica.game, replica.seat, replica.n, False)
+            out.append(SendTo(seat, replica.identity.sign(reply.encode())))
+            if sync.n > replica.n and not self.catch_up.asking(seat):
+                out += self.ask(now, [seat])  # this seat is the one behind
+            return out, False
+        caught_up = self.catch_up.answered(seat, behind=sync.n > replica.n)
+        if sync.n > replica.n:
+            return self.ask(now, [seat]), False
+        if caught_up:
+            log.info("caught up at step %d", replica.n)
+            if replica.restoring:
+                replica.wake()
+        return [], caught_up

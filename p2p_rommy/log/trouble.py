@@ -1,0 +1,119 @@
+"""What went wrong at a table, as one peer saw it: refused input, notes, dissent, and
+the freeze with its culprit and evidence.
+
+Kept apart from consensus so that the peer's handlers only say what they found; each
+finding comes back as an event (`log/events.py`) for whoever drives the peer. A seat is
+named only for bytes it signed: two different signed steps (or ACKs) for one number are
+kept as proof, and a freeze names the seat whose signed data the evidence blames.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from dataclasses import dataclass
+
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
+from p2p_rommy.log.events import Event, Frozen, Note, Refused
+from p2p_rommy.log.messages import Ack, Step, decode
+from p2p_rommy.wire.codec import unpack
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Dissent:
+    """`seat` refused step `n` (signed NACK) although this seat found it valid."""
+
+    seat: int
+    n: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} refused step {self.n}, which this seat found valid: {self.reason}"
+
+
+class Trouble:
+    """One peer's record of trouble; every method returns the events it gives rise to."""
+
+    def __init__(self) -> None:
+        self.frozen: str | None = None
+        self.culprit: int | None = None
+        """The seat the evidence blames for the freeze, when it does."""
+        self.evidence: list[tuple[bytes, bytes]] = []
+        self.refused: deque[str] = deque(maxlen=REFUSED_KEPT)
+        """The latest refusals (input dropped with a reason), the oldest going first."""
+        self.refused_count = 0
+        """Refusals since the start (`refused` keeps only the latest)."""
+        self.notes: list[str] = []
+        """Things worth a line in the log that are nobody's fault (a claim too late)."""
+        self.dissents: list[Dissent] = []
+        """Seats that refused a step this seat found valid, with their reasons. The table
+        does not stop for good: it waits for their ACK, and the others may end the game
+        without them (they forfeit)."""
+
+    def refuse(self, reason: str) -> list[Event]:
+        self.refused.append(reason)
+        self.refused_count += 1
+        if self.refused_count <= REFUSED_KEPT or self.refused_count % 1000 == 0:
+            # a flood of bad input must not become a flood of log lines
+            log.warning("refused (%d so far): %s", self.refused_count, reason)
+        return [Refused(reason)]
+
+    def note(self, note: str) -> list[Event]:
+        log.info("note: %s", note)
+        self.notes.append(note)
+        return [Note(note)]
+
+    def dissent(self, dissent: Dissent) -> list[Event]:
+        self.dissents.append(dissent)
+        return self.note(f"{dissent}; the others may end the game without it")
+
+    def freeze(self, report: str, culprit: int | None = None) -> list[Event]:
+        if self.frozen:
+            return []
+        log.error("table frozen: %s", report)
+        self.frozen = report
+        self.culprit = culprit
+        return [Frozen(report, culprit)]
+
+    def cheat_found(self, error: ProtocolError) -> list[Event]:
+        """This seat's own checking (not a step it was validating) found a cheat: freeze,
+        naming the seat whose signed data it is."""
+        return self.freeze(str(error), error.sender if isinstance(error.sender, int) else None)
+
+    def equivocation(self, first: bytes, second: bytes, what: str = "steps") -> list[Event]:
+        """Two different messages signed by one seat for one step number: proof."""
+        if len(self.evidence) < EVIDENCE_KEPT:  # one proof names the seat; a few suffice
+            self.evidence.append((first, second))
+        seat = decode_seat(first)
+        report = f"seat {seat} signed two different {what} for step {decode_number(first)}"
+        report += " (kept as proof)"
+        if self.frozen and self.culprit is None:  # the proof outranks a mismatch report
+            log.error("table frozen: %s", report)
+            self.frozen, self.culprit = f"{report}; {self.frozen}", seat
+            return [Frozen(self.frozen, seat)]
+        return self.freeze(report, seat)
+
+
+def decode_step(envelope: bytes) -> Step:
+    """The step inside an envelope this peer already checked."""
+    _, _, body, _ = unpack(envelope)
+    message = decode(body)
+    assert isinstance(message, Step)
+    return message
+
+
+def decode_seat(envelope: bytes) -> int:
+    """The signer's seat of a checked step or ACK envelope."""
+    _, _, body, _ = unpack(envelope)
+    return decode(body).seat
+
+
+def decode_number(envelope: bytes) -> int:
+    """The step number of a checked step or ACK envelope."""
+    _, _, body, _ = unpack(envelope)
+    message = decode(body)
+    assert isinstance(message, Step | Ack), "equivocation is proven by steps or ACKs"
+    return message.n

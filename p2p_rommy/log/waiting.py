@@ -1,0 +1,44 @@
+"""Whom the table waits for, as one peer sees it: the seat whose ACK of the step in
+flight is missing (one that refused the step first), an eligible seat that has not
+answered Køb!, or the seat whose step is due. Stalls and ends count from it."""
+
+from __future__ import annotations
+
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.i18n import N_, Phrase
+from p2p_rommy.log.buy_window import BuyWindows
+from p2p_rommy.log.pending import Pending
+from p2p_rommy.log.replica import Replica
+from p2p_rommy.log.stalls import Waiting
+
+
+def waiting_for(
+    replica: Replica, pending: Pending | None, windows: BuyWindows, since: float
+) -> Waiting | None:
+    """Whom the table waits for, since `since` (when it last moved on), or None."""
+    if replica.over:
+        return None
+    players = replica.config.players
+    if replica.tentative is not None:
+        absent = replica.pending_absent()
+        missing = (
+            pending.missing(players, absent)
+            if pending is not None
+            else [s for s in range(players) if s != absent]
+        )
+        if not missing:
+            return None
+        if pending is not None and missing[0] in pending.nacks:
+            what = Phrase.of(N_("its confirmation of the last move (it refused the move)"))
+            return Waiting(missing[0], what, since)
+        what = Phrase.of(N_("its confirmation of the last move"))
+        return Waiting(missing[0], what, since)
+    if replica.state.phase is Phase.BUY:
+        unanswered = windows.unanswered(replica.buy_window, replica.state.buy_eligible)
+        if unanswered:
+            what = Phrase.of(N_("its answer to Køb!"))
+            return Waiting(unanswered[0], what, since)
+    due = replica.due()
+    if due is None:
+        return None
+    return Waiting(due.seat, due.what, since)
