@@ -61,13 +61,18 @@ def _house_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
+LANGUAGE_ALIASES = {"dk": "da", "no": "nb"}
+"""What people type for Danish and Norwegian (the country codes) besides the language codes."""
+
+
 def _lang_arg(parser: argparse.ArgumentParser) -> None:
     from p2p_rommy.i18n import LANGUAGES
 
     parser.add_argument(
         "--lang",
+        type=lambda given: LANGUAGE_ALIASES.get(given, given),
         choices=LANGUAGES,
-        help="the client's language: da, nb or en (default: from the locale)",
+        help="the client's language: da (or dk), nb (or no) or en (default: from the locale)",
     )
 
 
@@ -207,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="print the rules summary and the house rules")
     rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
+    _lang_arg(rules)
 
     bench = commands.add_parser("bench", help="measure performance figures")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")

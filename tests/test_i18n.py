@@ -105,3 +105,61 @@ def test_an_engine_refusal_reads_in_the_clients_language(language):
     for sentence, in_english in said:
         assert sentence and not any(phrase in sentence for phrase in english), sentence
         assert sentence != in_english
+
+
+@pytest.mark.parametrize(("given", "language"), [("dk", "da"), ("no", "nb"), ("nb", "nb")])
+def test_dk_and_no_are_accepted_for_danish_and_norwegian(given, language):
+    """Client issue: `--lang dk` and `--lang no` were refused; people type them."""
+    from p2p_rommy.cli import build_parser
+
+    for command in (["play"], ["join"], ["rules"]):
+        assert build_parser().parse_args([*command, "--lang", given]).lang == language
+
+
+@pytest.mark.parametrize(
+    ("language", "wrong"),
+    [
+        (
+            "da",
+            [
+                "læsning",
+                "points",
+                "Endelig pointtavle",
+                "Kastet:",
+                "række, sæt",
+                "kan ikke lægge til på",
+            ],
+        ),
+        (
+            "nb",
+            [
+                "melding ",
+                "meldingen",
+                "meldinger ",
+                "er åpen ",
+                "sit trekk",
+                "lesning",
+                "Endelig poengtavle",
+                "rekke, sett",
+            ],
+        ),
+    ],
+)
+def test_the_wordings_players_reported_are_gone(language, wrong):
+    """Client issue: Danish "læsning", "40 points", "Endelig pointtavle", "Kastet:";
+    Norwegian "melding" (a message in Bokmål; the rule text says kombinasjon)."""
+    said = PLACEHOLDER.sub(
+        "",
+        "\n".join(str(m.string) for m in catalog(language) if m.id and "network" not in str(m.id)),
+    )
+    for words in wrong:
+        assert words not in said, words
+    i18n.use(language)
+    try:
+        from p2p_rommy.i18n import _
+        from p2p_rommy.rules import ruleset
+
+        assert "points" not in _("{points} points").format(points=40)
+        assert ruleset("romme").describe_opening(0) == "40 points"  # English stays English
+    finally:
+        i18n.use("en")

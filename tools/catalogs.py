@@ -21,7 +21,7 @@ Taster
   c        ryd valget og de forberedte meldinger
   d        træk fra bunken              t   tag det kastede kort
   m        forbered de valgte kort som en melding
-  r        en anden læsning af den sidste melding (række, sæt, joker)
+  r        en anden tolkning af den sidste melding (hvilken slags melding, hvad jokeren gælder som)
   Enter    meld de forberedte meldinger (åbning: hele kravet på én gang)
   o N      læg det valgte kort til melding N (skriv N, evt. Enter)
   w N      byt det valgte kort med jokeren i melding N
@@ -39,17 +39,17 @@ Taster
 HELP_NB = """\
 Taster
   A-Z 1-9  velg eller fjern et kort på hånden
-  c        tøm valget og de forberedte meldingene
+  c        tøm valget og de forberedte kombinasjonene
   d        trekk fra bunken             t   ta det kastede kortet
-  m        forbered de valgte kortene som en melding
-  r        en annen lesning av den siste meldingen (rekke, sett, joker)
-  Enter    meld de forberedte meldingene (åpning: hele kravet på én gang)
-  o N      legg det valgte kortet til melding N (skriv N, ev. Enter)
-  w N      bytt det valgte kortet med jokeren i melding N
+  m        forbered de valgte kortene som en kombinasjon
+  r        en annen tolkning av den siste kombinasjonen (hvilken type kombinasjon, hva jokeren gjelder som)
+  Enter    legg ut de forberedte kombinasjonene (åpning: hele kravet på én gang)
+  o N      legg det valgte kortet til kombinasjon N (skriv N, ev. Enter)
+  w N      bytt det valgte kortet med jokeren i kombinasjon N
   x        kast det valgte kortet
   k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent
   a        meld alltid pass på Kjøp! (igjen: slått av)
-  s        sorter etter farge eller verdi   h   meldinger du kan lage
+  s        sorter etter farge eller verdi   h   kombinasjoner du kan lage
   v        poengtavlen for alle runder til nå
   PgUp/Dn  rull bordet (Tab: rull loggen i stedet)
   e        avslutt spillet uten en spiller bordet lenge har ventet på
@@ -61,27 +61,27 @@ Taster
 TRANSLATIONS: dict[str, tuple[str, str]] = {
     "{name} draws from the stock": ("{name} trækker fra bunken", "{name} trekker fra bunken"),
     "{name} takes the discard": ("{name} tager det kastede kort", "{name} tar det kastede kortet"),
-    "{name} lays down {cards}": ("{name} melder {cards}", "{name} melder {cards}"),
+    "{name} lays down {cards}": ("{name} melder {cards}", "{name} legger ut {cards}"),
     "{name} lays off {card} on meld {number}": (
         "{name} lægger {card} til melding {number}",
-        "{name} legger {card} til melding {number}",
+        "{name} legger {card} til kombinasjon {number}",
     ),
     "{name} swaps {card} for the joker in meld {number}": (
         "{name} bytter {card} med jokeren i melding {number}",
-        "{name} bytter {card} med jokeren i melding {number}",
+        "{name} bytter {card} med jokeren i kombinasjon {number}",
     ),
     "{name} discards {card}": ("{name} kaster {card}", "{name} kaster {card}"),
     "{name} shows {cards}": ("{name} viser {cards}", "{name} viser {cards}"),
     "You draw from the stock": ("Du trækker fra bunken", "Du trekker fra bunken"),
     "You take the discard": ("Du tager det kastede kort", "Du tar det kastede kortet"),
-    "You lay down {cards}": ("Du melder {cards}", "Du melder {cards}"),
+    "You lay down {cards}": ("Du melder {cards}", "Du legger ut {cards}"),
     "You lay off {card} on meld {number}": (
         "Du lægger {card} til melding {number}",
-        "Du legger {card} til melding {number}",
+        "Du legger {card} til kombinasjon {number}",
     ),
     "You swap {card} for the joker in meld {number}": (
         "Du bytter {card} med jokeren i melding {number}",
-        "Du bytter {card} med jokeren i melding {number}",
+        "Du bytter {card} med jokeren i kombinasjon {number}",
     ),
     "You discard {card}": ("Du kaster {card}", "Du kaster {card}"),
     "You show {cards}": ("Du viser {cards}", "Du viser {cards}"),
@@ -133,8 +133,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "you": ("du", "du"),
     ", about {seconds} s left": (", cirka {seconds} s tilbage", ", omtrent {seconds} s igjen"),
     "Shuffling and dealing: {name}, {what}": (
-        "Blander og giver: {name}, {what}",
-        "Stokker og gir: {name}, {what}",
+        "Blander og giver: venter på {name} ({what})",
+        "Stokker og deler ut: venter på {name} ({what})",
     ),
     "{doing} is not possible now: {why}": (
         "{doing} er ikke muligt nu: {why}",
@@ -156,14 +156,14 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "kastebunken er tom: træk fra bunken",
         "kastebunken er tom: trekk fra bunken",
     ),
-    "lay down at least one meld": ("meld mindst én melding", "meld minst én melding"),
+    "lay down at least one meld": ("meld mindst én melding", "legg ut minst én kombinasjon"),
     "you opened this turn: further new melds must wait for a later turn": (
         "du åbnede i denne tur: flere nye meldinger må vente til en senere tur",
-        "du åpnet i denne runden: flere nye meldinger må vente til en senere tur",
+        "du åpnet i denne runden: flere nye kombinasjoner må vente til en senere tur",
     ),
     "house rule 'new melds after opening' is off: after opening you can only build on the table": (
         "husreglen 'nye meldinger efter åbning' er slået fra: efter åbning kan du kun bygge på bordet",
-        "husregelen 'nye meldinger etter åpning' er slått av: etter åpning kan du bare bygge på bordet",
+        "husregelen 'nye kombinasjoner etter åpning' er slått av: etter åpning kan du bare bygge på bordet",
     ),
     "house rule: at most one new combination per turn": (
         "husregel: højst én ny kombination per tur",
@@ -205,7 +205,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "house rule: the joker you swapped must be laid down this turn": (
         "husregel: jokeren, du byttede, skal meldes i denne tur",
-        "husregel: jokeren du byttet, må meldes i denne runden",
+        "husregel: jokeren du byttet, må legges ut i denne runden",
     ),
     "seat {seat} has no hand left to show": (
         "plads {seat} har ingen hånd tilbage at vise",
@@ -249,7 +249,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "there is no meld number {number} on the table": (
         "der er ingen melding nummer {number} på bordet",
-        "det er ingen melding nummer {number} på bordet",
+        "det er ingen kombinasjon nummer {number} på bordet",
     ),
     "the round is being dealt": ("runden bliver givet", "runden blir gitt"),
     "it is time to draw from the stock or take the discard": (
@@ -259,7 +259,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "the buy window is open": ("købsvinduet er åbent", "kjøpsvinduet er åpent"),
     "it is time to meld, lay off or discard": (
         "det er tid til at melde, lægge til eller kaste",
-        "det er tid for å melde, legge til eller kaste",
+        "det er tid for å legge ut, legge til eller kaste",
     ),
     "the round is over and hands are being shown": (
         "runden er slut, og hænderne bliver vist",
@@ -269,7 +269,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "dealing": ("at give kort", "å gi kort"),
     "drawing from the stock": ("at trække fra bunken", "å trekke fra bunken"),
     "taking the discard": ("at tage det kastede kort", "å ta det kastede kortet"),
-    "laying down": ("at melde", "å melde"),
+    "laying down": ("at melde", "å legge ut"),
     "laying off": ("at lægge til", "å legge til"),
     "discarding": ("at kaste", "å kaste"),
     "resolving a buy": ("at afgøre et køb", "å avgjøre et kjøp"),
@@ -338,7 +338,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "there is no joker in that place of the meld": (
         "der er ingen joker på den plads i meldingen",
-        "det er ingen joker på den plassen i meldingen",
+        "det er ingen joker på den plassen i kombinasjonen",
     ),
     "a joker is swapped for the natural card it stands for, not another joker": (
         "en joker byttes med det naturlige kort, den gælder som, ikke med en anden joker",
@@ -355,8 +355,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "Scores so far (v closes)": ("Point indtil nu (v lukker)", "Poeng til nå (v lukker)"),
     "{card} from {name}": ("{card} fra {name}", "{card} fra {name}"),
-    "lay off on meld": ("læg til melding", "legg til melding"),
-    "swap with the joker of meld": ("byt med jokeren i melding", "bytt med jokeren i melding"),
+    "lay off on meld": ("læg til melding", "legg til kombinasjon"),
+    "swap with the joker of meld": ("byt med jokeren i melding", "bytt med jokeren i kombinasjon"),
     "{doing} {digits}_ (type its number, Enter; Esc cancels)": (
         "{doing} {digits}_ (skriv nummeret, Enter; Esc fortryder)",
         "{doing} {digits}_ (skriv nummeret, Enter; Esc avbryter)",
@@ -379,7 +379,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "nobody bought {offer}": ("ingen købte {offer}", "ingen kjøpte {offer}"),
     "(melds {first}-{last} of {count}; PgUp/PgDn)": (
         "(meldinger {first}-{last} af {count}; PgUp/PgDn)",
-        "(meldinger {first}-{last} av {count}; PgUp/PgDn)",
+        "(kombinasjoner {first}-{last} av {count}; PgUp/PgDn)",
     ),
     "1 card": ("1 kort", "1 kort"),
     "auto-pass Køb! is on (a)": (
@@ -446,7 +446,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "This game (i closes)": ("Dette spil (i lukker)", "Dette spillet (i lukker)"),
     "(creator)": ("(opretter)", "(oppretter)"),
-    "Lobby": ("Lobby", "Lobby"),
+    "Lobby": ("Ved bordet", "Ved bordet"),
     "The table stopped: {report}": ("Bordet stoppede: {report}", "Bordet stoppet: {report}"),
     "The match is over. q quits.": (
         "Spillet er slut. q afslutter.",
@@ -477,25 +477,28 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "{count} meld(s) staged: Enter lays them down, m stages more": (
         "{count} melding(er) forberedt: Enter melder, m forbereder flere",
-        "{count} melding(er) forberedt: Enter melder, m forbereder flere",
+        "{count} kombinasjon(er) forberedt: Enter legger ut, m forbereder flere",
     ),
     "A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help": (
         "A-Z vælg, m melding, Enter meld, o+N læg til, w+N byt, x kast, ? hjælp",
-        "A-Z velg, m melding, Enter meld, o+N legg til, w+N bytt, x kast, ? hjelp",
+        "A-Z velg, m forbered, Enter legg ut, o+N legg til, w+N bytt, x kast, ? hjelp",
     ),
     "there is no card {label}": ("der er intet kort {label}", "det finnes ikke noe kort {label}"),
-    "those cards are not a meld": ("de kort er ikke en melding", "de kortene er ikke en melding"),
+    "those cards are not a meld": (
+        "de kort er ikke en melding",
+        "de kortene er ikke en kombinasjon",
+    ),
     "the last staged meld has only one reading": (
-        "den sidste melding kan kun læses på én måde",
-        "den siste meldingen kan bare leses på én måte",
+        "den sidste melding kan kun tolkes på én måde",
+        "den siste kombinasjonen kan bare tolkes på én måte",
     ),
     "; r: another of {count} readings": (
-        "; r: en anden af {count} læsninger",
-        "; r: en annen av {count} lesninger",
+        "; r: en anden af {count} tolkninger",
+        "; r: en annen av {count} tolkninger",
     ),
     "staged {meld} {cards}{more}; Enter lays down": (
         "forberedt {meld} {cards}{more}; Enter melder",
-        "forberedt {meld} {cards}{more}; Enter melder",
+        "forberedt {meld} {cards}{more}; Enter legger ut",
     ),
     "nobody has kept the table waiting long enough to end the game": (
         "ingen har ladet bordet vente længe nok til at afslutte spillet",
@@ -511,7 +514,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "select cards and press m to stage a meld first": (
         "vælg kort og tryk m for først at forberede en melding",
-        "velg kort og trykk m for først å forberede en melding",
+        "velg kort og trykk m for først å forberede en kombinasjon",
     ),
     "lay off": ("lægge til", "legge til"),
     "swap for a joker": ("bytte med en joker", "bytte med en joker"),
@@ -521,12 +524,17 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "there is no meld {number}": (
         "der er ingen melding {number}",
-        "det finnes ingen melding {number}",
+        "det finnes ingen kombinasjon {number}",
     ),
-    "that card cannot {doing} on meld {number}": (
-        "det kort kan ikke {doing} på melding {number}",
-        "det kortet kan ikke {doing} på melding {number}",
+    "that card cannot be laid off on meld {number}": (
+        "det kort kan ikke lægges til melding {number}",
+        "det kortet kan ikke legges til kombinasjon {number}",
     ),
+    "that card cannot take the joker's place in meld {number}": (
+        "det kort kan ikke byttes med jokeren i melding {number}",
+        "det kortet kan ikke byttes med jokeren i kombinasjon {number}",
+    ),
+    "{points} points": ("{points} point", "{points} poeng"),
     "select exactly one card to discard": (
         "vælg præcis ét kort at kaste",
         "velg nøyaktig ett kort å kaste",
@@ -558,8 +566,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "{count} cards": ("{count} kort", "{count} kort"),
     "score {score}": ("point {score}", "poeng {score}"),
     "Table": ("Bordet", "Bordet"),
-    "no melds yet": ("ingen meldinger endnu", "ingen meldinger ennå"),
-    "Discard:": ("Kastet:", "Kastet:"),
+    "no melds yet": ("ingen meldinger endnu", "ingen kombinasjoner ennå"),
+    "Discard:": ("Afkast:", "Kastebunken:"),
     "empty": ("tom", "tom"),
     "({count} cards)": ("({count} kort)", "({count} kort)"),
     "Your hand ({name}, score {score})": (
@@ -567,10 +575,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "Din hånd ({name}, poeng {score})",
     ),
     "staged: {melds}": ("forberedt: {melds}", "forberedt: {melds}"),
-    "you could meld: {melds}": ("du kan melde: {melds}", "du kan melde: {melds}"),
+    "you could meld: {melds}": ("du kan melde: {melds}", "du kan legge ut: {melds}"),
     "nothing yet": ("intet endnu", "ingenting ennå"),
     "Quit the game? y / n": ("Afslut spillet? j / n", "Avslutte spillet? j / n"),
-    "Final score sheet": ("Endelig pointtavle", "Endelig poengtavle"),
+    "Final score sheet": ("Slutstilling", "Sluttstilling"),
     "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
     "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),
     "say:": ("sig:", "si:"),
