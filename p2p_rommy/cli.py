@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, RommyError
+from p2p_rommy.i18n import _
 from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
@@ -108,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help="random, easy, normal or hard (default normal)",
     )
-    play.add_argument("--name", type=_name, default=_default_name("You", machine=False))
+    play.add_argument("--name", type=_name, help="your name (default: your login name)")
     play.add_argument("--seed", type=int, help="repeatable deals and bots")
     play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
     _colour_arg(play)
@@ -158,7 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
         _colour_arg(sub)
         _lang_arg(sub)
         if name:  # a resumed seat keeps the name in its game's config
-            sub.add_argument("--name", type=_name, default=_default_name("Player"))
+            sub.add_argument(
+                "--name", type=_name, help="your name (default: login or machine name)"
+            )
         sub.add_argument(
             "--interface",
             metavar="ADDR",
@@ -266,7 +269,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
         from p2p_rommy.seat.loopback_match import simulate_network
 
-        final, records, _ = asyncio.run(
+        final, records, _keys = asyncio.run(
             simulate_network(
                 args.variant, args.players, args.seed, house, args.transcript, bots=kinds
             )
@@ -318,12 +321,18 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
     from p2p_rommy.seat.opening import SeatOptions
     from p2p_rommy.seat.storage import default_data_dir
 
+    _use_language(args)  # first: the errors below are in the player's language
     if args.bot is not None and args.bot not in BOT_LEVELS:
-        raise ConfigError(f"--bot takes one of {', '.join(BOT_LEVELS)}, not {args.bot!r}")
+        raise ConfigError(
+            _("--bot takes one of {levels}, not {given!r}").format(
+                levels=", ".join(BOT_LEVELS), given=args.bot
+            )
+        )
     if args.bot is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise ConfigError("the full-screen client needs a terminal; seat a bot with --bot")
-    _use_language(args)
-    name = getattr(args, "name", "")
+        raise ConfigError(_("the full-screen client needs a terminal; seat a bot with --bot"))
+    name = ""
+    if hasattr(args, "name"):  # a resumed seat keeps the name in its game's config
+        name = args.name or _default_name(_("Player"))
     data_dir = args.data_dir or default_data_dir()
     if args.bot is None:  # the full-screen client: nothing else may write to the terminal
         from p2p_rommy.seat.logfile import log_to_file
@@ -428,18 +437,19 @@ def _play(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.local import play
     from p2p_rommy.frontends.tables import run
 
+    _use_language(args)  # first: the errors below are in the player's language
     house = parse_assignments(args.house)
     ruleset(args.variant, house).check_players(args.bots + 1)
     bots = parse_bots(args.bot_level, args.bots)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise ConfigError("rommy play needs a terminal (for bots only: rommy simulate)")
-    _use_language(args)
+        raise ConfigError(_("rommy play needs a terminal (for bots only: rommy simulate)"))
+    name = args.name or _default_name(_("You"), machine=False)
     from p2p_rommy.seat.logfile import log_to_file
     from p2p_rommy.seat.storage import default_data_dir
 
     data_dir = args.data_dir or default_data_dir()
     log_to_file(data_dir)
-    return run(play(args.variant, bots, house, args.name, args.seed, args.ascii, args.four_colour))
+    return run(play(args.variant, bots, house, name, args.seed, args.ascii, args.four_colour))
 
 
 _COMMANDS = {

@@ -584,6 +584,76 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "say:": ("sig:", "si:"),
     "Log": ("Log", "Logg"),
     "refused: {reason}": ("afvist: {reason}", "avvist: {reason}"),
+    # the command line's errors (issue #30, item 9: no English in a da/nb game)
+    "--bot takes one of {levels}, not {given!r}": (
+        "--bot tager en af {levels}, ikke {given!r}",
+        "--bot tar en av {levels}, ikke {given!r}",
+    ),
+    "the full-screen client needs a terminal; seat a bot with --bot": (
+        "spillet på fuld skærm kræver en terminal; sæt en bot på pladsen med --bot",
+        "spillet i fullskjerm krever en terminal; sett en bot på plassen med --bot",
+    ),
+    "Player": ("Spiller", "Spiller"),
+    "You": ("Dig", "Deg"),
+    "rommy play needs a terminal (for bots only: rommy simulate)": (
+        "rommy play kræver en terminal (kun bots: rommy simulate)",
+        "rommy play krever en terminal (bare boter: rommy simulate)",
+    ),
+    "a headless host needs --start-when N (the client starts games by hand)": (
+        "et bord uden skærm kræver --start-when N (på skærmen startes spillet i hånden)",
+        "et bord uten skjerm krever --start-when N (på skjermen startes spillet for hånd)",
+    ),
+    "--connect takes HOST:PORT, not {given!r}": (
+        "--connect tager VÆRT:PORT, ikke {given!r}",
+        "--connect tar VERT:PORT, ikke {given!r}",
+    ),
+    " named {table!r}": (" ved navn {table!r}", " med navnet {table!r}"),
+    " by {creator}": (" oprettet af {creator}", " opprettet av {creator}"),
+    "the open table{where} speaks protocol v{theirs}, this p2p-rommy v{ours}: both need the same release": (
+        "det åbne bord{where} taler protokol v{theirs}, dette p2p-rommy v{ours}: begge skal have samme udgave",
+        "det åpne bordet{where} snakker protokoll v{theirs}, dette p2p-rommy v{ours}: begge må ha samme utgave",
+    ),
+    "no open table{where} found; try `rommy tables`, or --connect HOST:PORT": (
+        "intet åbent bord{where} fundet; prøv `rommy tables` eller --connect VÆRT:PORT",
+        "fant ikke noe åpent bord{where}; prøv `rommy tables` eller --connect VERT:PORT",
+    ),
+    "{table!r} by {creator}": (
+        "{table!r} oprettet af {creator}",
+        "{table!r} opprettet av {creator}",
+    ),
+    "several open tables{where}: {listed}. Ask the creator for the fingerprint on their screen and join with the table's name and --creator FINGERPRINT": (
+        "flere åbne borde{where}: {listed}. Bed opretteren om fingeraftrykket på skærmen, og deltag med bordets navn og --creator FINGERAFTRYK",
+        "flere åpne bord{where}: {listed}. Be den som opprettet bordet om fingeravtrykket på skjermen, og bli med ved å oppgi bordets navn og --creator FINGERAVTRYKK",
+    ),
+    "passed over a table {table!r} at {address}: it claims the creator {creator} but proves the key {proven} (an impostor, or a table that has closed)": (
+        "sprang et bord {table!r} på {address} over: det siger, at {creator} har oprettet det, men beviser nøglen {proven} (en bedrager eller et bord, der er lukket)",
+        "hoppet over et bord {table!r} på {address}: det sier at {creator} opprettet det, men beviser nøkkelen {proven} (en bedrager eller et bord som er stengt)",
+    ),
+    "passed over a table {table!r} at {address}: it claims the creator {creator} but proves no key (an impostor, or a table that has closed)": (
+        "sprang et bord {table!r} på {address} over: det siger, at {creator} har oprettet det, men beviser ingen nøgle (en bedrager eller et bord, der er lukket)",
+        "hoppet over et bord {table!r} på {address}: det sier at {creator} opprettet det, men beviser ingen nøkkel (en bedrager eller et bord som er stengt)",
+    ),
+    "no table{where} proves the creator's key it advertises; not joining": (
+        "intet bord{where} beviser den opretters nøgle, det annoncerer; deltager ikke",
+        "ingen bord{where} beviser nøkkelen til den som opprettet det; blir ikke med",
+    ),
+    "this identity holds no seat in game {game}": (
+        "denne identitet har ingen plads i spil {game}",
+        "denne identiteten har ingen plass i spill {game}",
+    ),
+    "no tables found": ("ingen borde fundet", "fant ingen bord"),
+    "{game!r} is not a game id (the hex id rommy printed at the start)": (
+        "{game!r} er ikke et spil-id (det hex-id, rommy viste ved starten)",
+        "{game!r} er ikke en spill-id (hex-id-en rommy viste ved starten)",
+    ),
+    "no saved game {game!r} under {games}": (
+        "intet gemt spil {game!r} i {games}",
+        "ingen lagret spill {game!r} i {games}",
+    ),
+    "{game!r} names several games: give more of the id": (
+        "{game!r} passer på flere spil: skriv mere af id'et",
+        "{game!r} passer på flere spill: skriv mer av id-en",
+    ),
 }
 
 

@@ -20,6 +20,7 @@ from p2p_rommy.bots import make_bot
 from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
+from p2p_rommy.i18n import _
 from p2p_rommy.limits import END_AFTER_S
 from p2p_rommy.narrate import score_sheet
 from p2p_rommy.net.discovery import TableAd, find_tables, local_addresses
@@ -58,7 +59,9 @@ async def host_table(
 ) -> int:
     rules = ruleset(variant, house)
     if start_when is None and options.bot is not None:
-        raise ConfigError("a headless host needs --start-when N (the client starts games by hand)")
+        raise ConfigError(
+            _("a headless host needs --start-when N (the client starts games by hand)")
+        )
     if start_when is not None:
         rules.check_players(start_when)
     identity = load_identity(options.data_dir)
@@ -101,9 +104,9 @@ async def join_named_table(
 ) -> int:
     identity = load_identity(options.data_dir)
     if connect is not None:
-        host, _, port_text = connect.rpartition(":")
+        host, _colon, port_text = connect.rpartition(":")
         if not host or not port_text.isdigit():
-            raise ConfigError(f"--connect takes HOST:PORT, not {connect!r}")
+            raise ConfigError(_("--connect takes HOST:PORT, not {given!r}").format(given=connect))
         target, lobby = (host, int(port_text)), None
     else:
         ad, address = await choose_table(identity, options.interface, table, creator, wait)
@@ -150,22 +153,35 @@ async def choose_table(
         found = [ad for ad in found if ad.table == table]
     if creator is not None:
         found = [ad for ad in found if ad.creator == creator]
-    where = (f" named {table!r}" if table else "") + (f" by {creator}" if creator else "")
+    where = (_(" named {table!r}").format(table=table) if table else "") + (
+        _(" by {creator}").format(creator=creator) if creator else ""
+    )
     other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
     if not found and other:
         raise ConfigError(
-            f"the open table{where} speaks protocol v{other[0]}, this p2p-rommy "
-            f"v{PROTOCOL_VERSION}: both need the same release"
+            _(
+                "the open table{where} speaks protocol v{theirs}, this p2p-rommy "
+                "v{ours}: both need the same release"
+            ).format(where=where, theirs=other[0], ours=PROTOCOL_VERSION)
         )
     if not found:
-        raise ConfigError(f"no open table{where} found; try `rommy tables`, or --connect HOST:PORT")
+        raise ConfigError(
+            _("no open table{where} found; try `rommy tables`, or --connect HOST:PORT").format(
+                where=where
+            )
+        )
     creators = sorted({(ad.table, ad.creator) for ad in found})
     if len(creators) > 1:
-        listed = "; ".join(f"{inert(name)!r} by {inert(fp)}" for name, fp in creators)
+        listed = "; ".join(
+            _("{table!r} by {creator}").format(table=inert(name), creator=inert(fp))
+            for name, fp in creators
+        )
         raise ConfigError(
-            f"several open tables{where}: {listed}. Ask the creator for the fingerprint on "
-            "their screen and join with the table's name and --creator FINGERPRINT"
+            _(
+                "several open tables{where}: {listed}. Ask the creator for the fingerprint "
+                "on their screen and join with the table's name and --creator FINGERPRINT"
+            ).format(where=where, listed=listed)
         )
     for ad in found:
         for address in ad.addresses:
@@ -173,12 +189,27 @@ async def choose_table(
             if proven == ad.creator:
                 return ad, address
             _say(
-                f"passed over a table {inert(ad.table)!r} at {address}:{ad.port}: it "
-                f"claims the creator {inert(ad.creator)} but proves "
-                + (f"the key {proven}" if proven else "no key")
-                + " (an impostor, or a table that has closed)"
+                (
+                    _(
+                        "passed over a table {table!r} at {address}: it claims the creator "
+                        "{creator} but proves the key {proven} (an impostor, or a table "
+                        "that has closed)"
+                    )
+                    if proven
+                    else _(
+                        "passed over a table {table!r} at {address}: it claims the creator "
+                        "{creator} but proves no key (an impostor, or a table that has closed)"
+                    )
+                ).format(
+                    table=inert(ad.table),
+                    address=f"{address}:{ad.port}",
+                    creator=inert(ad.creator),
+                    proven=proven,
+                )
             )
-    raise ConfigError(f"no table{where} proves the creator's key it advertises; not joining")
+    raise ConfigError(
+        _("no table{where} proves the creator's key it advertises; not joining").format(where=where)
+    )
 
 
 async def _play(
@@ -202,7 +233,7 @@ async def resume_game(options: SeatOptions, game: str) -> int:
     if options.bot is None:
         from p2p_rommy.frontends.screen import play_in_client
 
-        session, _ = await resumed_session(options, game, None, None)
+        session, _store = await resumed_session(options, game, None, None)
         return await play_in_client(session, options.ascii_only, four_colour=options.four_colour)
     bot = make_bot(options.bot, random.Random())
     session, store = await resumed_session(options, game, bot, END_AFTER_S)
@@ -224,7 +255,9 @@ async def resumed_session(
     config = saved.genesis.config
     seat = config.seat_of(identity.public_key)
     if seat is None:
-        raise ConfigError(f"this identity holds no seat in game {directory.name[:16]}")
+        raise ConfigError(
+            _("this identity holds no seat in game {game}").format(game=directory.name[:16])
+        )
     if saved.repaired:
         _say(saved.repaired)
     own = saved.addresses.get(seat, [])
@@ -266,7 +299,7 @@ async def _finish(session: Session, store: GameStore) -> int:
 async def list_tables(interface: str | None, wait: float) -> int:
     tables = await find_tables(interface, wait)
     if not tables:
-        print("no tables found")
+        print(_("no tables found"))
     for ad in tables:
         print(inert(ad.describe()))
     return 0
