@@ -163,3 +163,30 @@ def test_the_wordings_players_reported_are_gone(language, wrong):
         assert ruleset("romme").describe_opening(0) == "40 points"  # English stays English
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("da", "byg i åbningsturen: til, jokerbytte: fra"),
+        ("nb", "bygg i åpningsturen: på, jokerbytte: av"),
+        ("en", "build in the opening turn: on, joker swaps: off"),
+    ],
+)
+def test_the_lobby_says_the_house_rules_in_words(language, shown):
+    """Client issue: the lobby showed `build_in_opening_turn=False, joker_swap=True, …`
+    (Python names and booleans, cut at 80 columns). It names the rules that differ
+    from the variant's defaults, in words."""
+    from p2p_rommy.i18n import _
+    from p2p_rommy.rules import ruleset
+    from p2p_rommy.rules.house_words import NAMES, changed_rules
+    from p2p_rommy.rules.variants import HOUSE_RULE_SPECS, VARIANTS
+
+    assert {s.key for v in VARIANTS for s in HOUSE_RULE_SPECS[v]} <= set(NAMES)
+    house = ruleset("lp", {"build_in_opening_turn": "on", "joker_swap": "off"}).house.values
+    i18n.use(language)
+    try:
+        assert changed_rules("lp", house, _) == shown
+        assert changed_rules("lp", ruleset("lp").house.values, _) == ""
+    finally:
+        i18n.use("en")

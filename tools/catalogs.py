@@ -654,6 +654,48 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "{game!r} passer på flere spil: skriv mere af id'et",
         "{game!r} passer på flere spill: skriv mer av id-en",
     ),
+    # house rules in words (rules/house_words.py): the lobby and `rommy rules --lang`
+    "no two jokers side by side": (
+        "ikke to jokere side om side",
+        "ikke to jokere ved siden av hverandre",
+    ),
+    "no more jokers than natural cards": (
+        "ikke flere jokere end naturlige kort",
+        "ikke flere jokere enn naturlige kort",
+    ),
+    "build in the opening turn": ("byg i åbningsturen", "bygg i åpningsturen"),
+    "joker swaps": ("jokerbytte", "jokerbytte"),
+    "empty stock": ("tom bunke", "tom bunke"),
+    "Køb! per round": ("Køb! per runde", "Kjøp! per runde"),
+    "new melds after opening": ("nye meldinger efter åbning", "nye kombinasjoner etter åpning"),
+    "opened players may buy": (
+        "spillere, der har åbnet, må købe",
+        "spillere som har åpnet, kan kjøpe",
+    ),
+    "who wins a Køb!": ("hvem vinder et Køb!", "hvem vinner et Kjøp!"),
+    "Køb! window (ms)": ("Køb!-vinduet (ms)", "Kjøp!-vinduet (ms)"),
+    "a swapped joker must be laid down": (
+        "en byttet joker skal meldes",
+        "en byttet joker må legges ut",
+    ),
+    "target score": ("slutscore", "sluttpoeng"),
+    "one new meld per turn": ("én ny melding per tur", "én ny kombinasjon per tur"),
+    "going out at once doubles": ("hånd-rommé tæller dobbelt", "gå ut på én gang gir dobbelt"),
+    "joker in hand costs": ("joker på hånden koster", "joker på hånden koster"),
+    "opening from natural cards only": (
+        "åbning kun med naturlige kort",
+        "åpning bare med naturlige kort",
+    ),
+    "bonus for going out": ("bonus for at gå ud", "bonus for å gå ut"),
+    "never melded pays double": ("aldrig meldt betaler dobbelt", "aldri lagt ut betaler dobbelt"),
+    "fixed number of deals": ("fast antal spil", "fast antall runder"),
+    "shuffle the discards": ("bland afkastbunken", "stokk kastebunken"),
+    "turn the discards over": ("vend afkastbunken", "snu kastebunken"),
+    "nearest seat": ("nærmeste plads", "nærmeste plass"),
+    "drawn by lot": ("lodtrækning", "loddtrekning"),
+    "unlimited": ("ubegrænset", "ubegrenset"),
+    "on": ("til", "på"),
+    "off": ("fra", "av"),
 }
 
 
