@@ -298,10 +298,11 @@ def _simulate(args: argparse.Namespace) -> int:
 def _rules(args: argparse.Namespace) -> int:
     from p2p_rommy.rules.summary import rules_summary
 
+    _use_language(args)
     for index, variant in enumerate([args.variant] if args.variant else VARIANTS):
         if index:
             print()
-        print(rules_summary(variant))
+        print(rules_summary(variant, _))
     return 0
 
 

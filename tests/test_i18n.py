@@ -179,10 +179,11 @@ def test_the_lobby_says_the_house_rules_in_words(language, shown):
     from the variant's defaults, in words."""
     from p2p_rommy.i18n import _
     from p2p_rommy.rules import ruleset
-    from p2p_rommy.rules.house_words import NAMES, changed_rules
+    from p2p_rommy.rules.house_words import HELP, NAMES, changed_rules
     from p2p_rommy.rules.variants import HOUSE_RULE_SPECS, VARIANTS
 
     assert {s.key for v in VARIANTS for s in HOUSE_RULE_SPECS[v]} <= set(NAMES)
+    assert {s.help for v in VARIANTS for s in HOUSE_RULE_SPECS[v]} <= set(HELP)
     house = ruleset("lp", {"build_in_opening_turn": "on", "joker_swap": "off"}).house.values
     i18n.use(language)
     try:

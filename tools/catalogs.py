@@ -696,6 +696,122 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "unlimited": ("ubegrænset", "ubegrenset"),
     "on": ("til", "på"),
     "off": ("fra", "av"),
+    # `rommy rules --lang` (rules/summary.py, rules/house_words.py)
+    "Contract rummy in 7 rounds; each round has its own contract to lay down first.\n3-5 players, 108 cards (2 packs + 4 jokers), 11 cards each, upcard turned.\nPasser: 3-4 of a rank, all suits different. Løber: 4+ in a row in one suit,\nace high (J-Q-K-A) or low (A-2-3-4), never both. Jokers stand for any card;\nevery meld needs a natural card.\nTurn: draw (stock or discard), lay down (the first time: the whole contract at\nonce), discard one card unless you just laid your last.\nKøb!: the next player may take a discard as their draw; if they draw from the\nstock instead, the others may buy it and take one penalty card from the stock.\nScoring: the closer 0; others joker 25, ace 15, 10/J/Q/K 10, 2-9 face value.\nLowest total after 7 rounds wins.": (
+        "Kontrakt-rommy i 7 runder; hver runde har sin egen kontrakt, der skal lægges ned først.\n3-5 spillere, 108 kort (2 spil + 4 jokere), 11 kort til hver, øverste kort vendes.\nPasser: 3-4 af samme værdi i forskellige kulører. Løber: 4+ i træk i samme kulør,\nes højt (B-D-K-E) eller lavt (E-2-3-4), aldrig begge. Jokere gælder som ethvert kort;\nhver melding skal have et naturligt kort.\nTur: træk (bunken eller afkastet), læg ned (første gang: hele kontrakten på\nén gang), kast ét kort, medmindre du lige har lagt dit sidste.\nKøb!: næste spiller må tage det kastede kort som sit træk; trækker han fra bunken\ni stedet, må de andre købe det og tage ét strafkort fra bunken.\nPoint: den, der går ud, 0; andre: joker 25, es 15, 10/B/D/K 10, 2-9 pålydende.\nLaveste sum efter 7 runder vinder.",
+        "Kontrakt-rummy i 7 runder; hver runde har sin egen kontrakt som må legges ned først.\n3-5 spillere, 108 kort (2 kortstokker + 4 jokere), 11 kort hver, øverste kort snus.\nPasser: 3-4 av samme verdi i forskjellige farger. Løber: 4+ på rad i samme farge,\ness høyt (kn-D-K-E) eller lavt (E-2-3-4), aldri begge. Jokere gjelder som et hvilket som helst kort;\nhver kombinasjon må ha et naturlig kort.\nTur: trekk (bunken eller kastebunken), legg ned (første gang: hele kontrakten på\nén gang), kast ett kort, hvis du ikke nettopp la ned ditt siste.\nKjøp!: neste spiller kan ta det kastede kortet som sitt trekk; trekker hun fra bunken\ni stedet, kan de andre kjøpe det og ta ett straffekort fra bunken.\nPoeng: den som går ut 0; andre: joker 25, ess 15, 10/kn/D/K 10, 2-9 pålydende.\nLaveste sum etter 7 runder vinner.",
+    ),
+    "Norwegian basic rummy. 2-6 players, 52 cards without jokers, ace low only.\nHands: 2 players 10 cards, 3-4 players 7, 5-6 players 6; upcard turned.\nGruppe: 3-4 of a rank. Sekvens: 3+ in a row in one suit (A-2-3 yes, Q-K-A no).\nTurn: draw (stock or discard), lay out and add to any melds if you like,\ndiscard one card. A card taken from the discard pile cannot be discarded in\nthe same turn. Your last card may be melded, laid off or discarded.\nScoring: the round winner scores the sum of the others' hands (ace 1, 2-10\nface, J/Q/K 10). First to the target score wins.": (
+        "Norsk grundrommy. 2-6 spillere, 52 kort uden jokere, es kun lavt.\nHænder: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort vendes.\nGruppe: 3-4 af samme værdi. Sekvens: 3+ i træk i samme kulør (E-2-3 ja, D-K-E nej).\nTur: træk (bunken eller afkastet), læg ud og læg til på meldinger, hvis du vil,\nkast ét kort. Et kort taget fra afkastbunken må ikke kastes i\nsamme tur. Dit sidste kort må meldes, lægges til eller kastes.\nPoint: rundens vinder får summen af de andres hænder (es 1, 2-10\npålydende, B/D/K 10). Den første, der når slutscoren, vinder.",
+        "Norsk grunnrummy. 2-6 spillere, 52 kort uten jokere, ess bare lavt.\nHender: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort snus.\nGruppe: 3-4 av samme verdi. Sekvens: 3+ på rad i samme farge (E-2-3 ja, D-K-E nei).\nTur: trekk (bunken eller kastebunken), legg ut og legg til på kombinasjoner om du vil,\nkast ett kort. Et kort tatt fra kastebunken kan ikke kastes i\nsamme tur. Ditt siste kort kan legges ut, legges til eller kastes.\nPoeng: rundens vinner får summen av de andres hender (ess 1, 2-10\npålydende, kn/D/K 10). Den første som når sluttpoengene, vinner.",
+    ),
+    "German home rummy. 2-6 players, 110 cards (2 packs + 6 jokers).\n13 cards each; the dealer takes 14 and starts by discarding, with no draw.\nSæt: 3-4 of a rank, suits different. Række: 3+ in a row in one suit, ace low\n(A-2-3) or high (Q-K-A). Your first melds in a deal must be worth 40 points at\nonce (a joker counts as the card it stands for); after that build freely.\nPenalty in hand: 2-10 face, J/Q/K 10, ace 11, joker 20. Going out in one turn\nwithout having melded before (hand-rommé) doubles every opponent's count.\nThe match ends when a total reaches the target; lowest total wins.": (
+        "Tysk familierommé. 2-6 spillere, 110 kort (2 spil + 6 jokere).\n13 kort til hver; kortgiveren tager 14 og starter med at kaste af uden at trække.\nSæt: 3-4 af samme værdi i forskellige kulører. Række: 3+ i træk i samme kulør, es lavt\n(E-2-3) eller højt (D-K-E). Dine første meldinger i et spil skal være mindst 40 point værd på\nén gang (en joker tæller som det kort, den gælder for); derefter bygger du frit.\nStraf på hånden: 2-10 pålydende, B/D/K 10, es 11, joker 20. Går man ud i én tur\nuden at have meldt før (hånd-rommé), fordobles alle modspilleres point.\nSpillet slutter, når en sum når slutscoren; laveste sum vinder.",
+        "Tysk familierommé. 2-6 spillere, 110 kort (2 kortstokker + 6 jokere).\n13 kort hver; giveren tar 14 og begynner med å kaste uten å trekke.\nSæt: 3-4 av samme verdi i forskjellige farger. Række: 3+ på rad i samme farge, ess lavt\n(E-2-3) eller høyt (D-K-E). De første kombinasjonene dine i et spill må være verdt 40 poeng på\nén gang (en joker teller som kortet den gjelder for); deretter bygger du fritt.\nStraff på hånden: 2-10 pålydende, kn/D/K 10, ess 11, joker 20. Går man ut på én tur\nuten å ha lagt ut før (hånd-rommé), dobles alle motspilleres poeng.\nSpillet slutter når en sum når sluttpoengene; laveste sum vinner.",
+    ),
+    "{first} or {second}": ("{first} eller {second}", "{first} eller {second}"),
+    "a whole number from {minimum} to {maximum}": (
+        "et helt tal fra {minimum} til {maximum}",
+        "et helt tall fra {minimum} til {maximum}",
+    ),
+    "{name} ({variant}) - rule document: {document}": (
+        "{name} ({variant}) - regeltekst: {document}",
+        "{name} ({variant}) - regeltekst: {document}",
+    ),
+    "Contracts:": ("Kontrakter:", "Kontrakter:"),
+    "round {number}: {contract}": ("runde {number}: {contract}", "runde {number}: {contract}"),
+    "House rules (--house KEY=VALUE):": (
+        "Husregler (--house NØGLE=VÆRDI):",
+        "Husregler (--house NØKKEL=VERDI):",
+    ),
+    "a player may lay off on the table in the turn they open": (
+        "en spiller må lægge til på bordet i den tur, hvor han åbner",
+        "en spiller kan legge til på bordet i den turen hun åpner",
+    ),
+    "an opened player may swap a table joker for the card it stands for": (
+        "en spiller, der har åbnet, må bytte en joker på bordet med det kort, den gælder for",
+        "en spiller som har åpnet, kan bytte en joker på bordet med kortet den gjelder for",
+    ),
+    "empty stock: shuffle the discard pile but its top card into a new stock, or turn it over unshuffled": (
+        "tom bunke: bland afkastbunken undtagen det øverste kort til en ny bunke, eller vend den ublandet",
+        "tom bunke: stokk kastebunken unntatt det øverste kortet til en ny bunke, eller snu den ustokket",
+    ),
+    "how many times one player may buy (Køb) in a round": (
+        "hvor mange gange en spiller må købe (Køb) i en runde",
+        "hvor mange ganger en spiller kan kjøpe (Kjøp) i en runde",
+    ),
+    "an opened player may lay new passere and løbere in later turns": (
+        "en spiller, der har åbnet, må lægge nye passere og løbere i senere ture",
+        "en spiller som har åpnet, kan legge nye passere og løbere i senere turer",
+    ),
+    "players who have opened may also buy": (
+        "spillere, der har åbnet, må også købe",
+        "spillere som har åpnet, kan også kjøpe",
+    ),
+    "who wins when several buy: the claimant nearest after the discarder (seat), or a lot drawn from the round's seed commitments (lot)": (
+        "hvem vinder, når flere køber: den nærmeste efter den, der kastede (seat), eller lodtrækning ud fra rundens forseglede hemmeligheder (lot)",
+        "hvem vinner når flere kjøper: den nærmeste etter den som kastet (seat), eller loddtrekning ut fra rundens forseglede hemmeligheter (lot)",
+    ),
+    "how long the buy window stays open (milliseconds)": (
+        "hvor længe købsvinduet er åbent (millisekunder)",
+        "hvor lenge kjøpsvinduet er åpent (millisekunder)",
+    ),
+    "a joker taken by a swap must be laid down in the same turn": (
+        "en joker, der er taget ved et bytte, skal meldes i samme tur",
+        "en joker som er tatt ved et bytte, må legges ut i samme tur",
+    ),
+    "two jokers may not stand next to each other in a run": (
+        "to jokere må ikke ligge ved siden af hinanden i en løber",
+        "to jokere kan ikke ligge ved siden av hverandre i en sekvens",
+    ),
+    "a meld may not hold more jokers than natural cards": (
+        "en melding må ikke have flere jokere end naturlige kort",
+        "en kombinasjon kan ikke ha flere jokere enn naturlige kort",
+    ),
+    "the first player whose total reaches this wins the match": (
+        "den første spiller, hvis sum når dette, vinder spillet",
+        "den første spilleren som når dette, vinner spillet",
+    ),
+    "empty stock: turn the whole discard pile over unshuffled, or shuffle it": (
+        "tom bunke: vend hele afkastbunken ublandet, eller bland den",
+        "tom bunke: snu hele kastebunken ustokket, eller stokk den",
+    ),
+    "at most one new combination per turn": (
+        "højst én ny kombination per tur",
+        "høyst én ny kombinasjon per tur",
+    ),
+    "a winner who lays out the whole hand in one turn scores double": (
+        "en vinder, der lægger hele hånden ud i én tur, får dobbelt",
+        "en vinner som legger ut hele hånden på én tur, får dobbelt",
+    ),
+    "what a joker left in hand costs": (
+        "hvad en joker på hånden koster",
+        "hva en joker igjen på hånden koster",
+    ),
+    "the 40 of the first lay-down must come from natural cards alone": (
+        "de 40 i den første udlægning skal komme fra naturlige kort alene",
+        "de 40 i den første utleggingen må komme fra naturlige kort alene",
+    ),
+    "the player who goes out scores minus this many points (0: scores 0)": (
+        "den, der går ud, får minus så mange point (0: får 0)",
+        "den som går ut, får minus så mange poeng (0: får 0)",
+    ),
+    "a player who never melded in the deal pays double": (
+        "en spiller, der aldrig meldte i spillet, betaler dobbelt",
+        "en spiller som aldri la ut i runden, betaler dobbelt",
+    ),
+    "the match ends when a running total reaches this (500 or 1000 are usual)": (
+        "spillet slutter, når en sum når dette (500 eller 1000 er almindeligt)",
+        "spillet slutter når en sum når dette (500 eller 1000 er vanlig)",
+    ),
+    "play exactly this many deals instead of to the target (0: off)": (
+        "spil præcis så mange spil i stedet for til slutscoren (0: fra)",
+        "spill nøyaktig så mange runder i stedet for til sluttpoengene (0: av)",
+    ),
+    "empty stock: shuffle the discard pile but its top card, or turn it over": (
+        "tom bunke: bland afkastbunken undtagen det øverste kort, eller vend den",
+        "tom bunke: stokk kastebunken unntatt det øverste kortet, eller snu den",
+    ),
 }
 
 

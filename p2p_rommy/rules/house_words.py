@@ -40,6 +40,38 @@ CHOICES = {
     "lot": N_("drawn by lot"),
 }
 
+HELP = (
+    N_("a player may lay off on the table in the turn they open"),
+    N_("an opened player may swap a table joker for the card it stands for"),
+    N_(
+        "empty stock: shuffle the discard pile but its top card into a new stock, "
+        "or turn it over unshuffled"
+    ),
+    N_("how many times one player may buy (Køb) in a round"),
+    N_("an opened player may lay new passere and løbere in later turns"),
+    N_("players who have opened may also buy"),
+    N_(
+        "who wins when several buy: the claimant nearest after the discarder (seat), "
+        "or a lot drawn from the round's seed commitments (lot)"
+    ),
+    N_("how long the buy window stays open (milliseconds)"),
+    N_("a joker taken by a swap must be laid down in the same turn"),
+    N_("two jokers may not stand next to each other in a run"),
+    N_("a meld may not hold more jokers than natural cards"),
+    N_("the first player whose total reaches this wins the match"),
+    N_("empty stock: turn the whole discard pile over unshuffled, or shuffle it"),
+    N_("at most one new combination per turn"),
+    N_("a winner who lays out the whole hand in one turn scores double"),
+    N_("what a joker left in hand costs"),
+    N_("the 40 of the first lay-down must come from natural cards alone"),
+    N_("the player who goes out scores minus this many points (0: scores 0)"),
+    N_("a player who never melded in the deal pays double"),
+    N_("the match ends when a running total reaches this (500 or 1000 are usual)"),
+    N_("play exactly this many deals instead of to the target (0: off)"),
+    N_("empty stock: shuffle the discard pile but its top card, or turn it over"),
+)
+"""Every house rule's help text, marked for translation (a test checks none is missing)."""
+
 
 def say_value(value: HouseValue | object, translate: Callable[[str], str]) -> str:
     """A house rule's value as a word: on/off, unlimited, a choice in words, a number."""
