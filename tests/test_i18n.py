@@ -179,7 +179,7 @@ def test_the_lobby_says_the_house_rules_in_words(language, shown):
     from the variant's defaults, in words."""
     from p2p_rommy.i18n import _
     from p2p_rommy.rules import ruleset
-    from p2p_rommy.rules.house_words import HELP, NAMES, changed_rules
+    from p2p_rommy.rules.house_words import HELP, NAMES, changed_rules, variant_name
     from p2p_rommy.rules.variants import HOUSE_RULE_SPECS, VARIANTS
 
     assert {s.key for v in VARIANTS for s in HOUSE_RULE_SPECS[v]} <= set(NAMES)
@@ -189,5 +189,6 @@ def test_the_lobby_says_the_house_rules_in_words(language, shown):
     try:
         assert changed_rules("lp", house, _) == shown
         assert changed_rules("lp", ruleset("lp").house.values, _) == ""
+        assert variant_name("lp") == "Løbere og Passere" and variant_name("??") == "??"
     finally:
         i18n.use("en")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 from p2p_rommy.i18n import N_
 from p2p_rommy.rules.house import HouseValue
-from p2p_rommy.rules.variants import HOUSE_RULE_SPECS
+from p2p_rommy.rules.variants import HOUSE_RULE_SPECS, VARIANTS, ruleset
 
 NAMES = {
     "no_adjacent_jokers": N_("no two jokers side by side"),
@@ -99,3 +99,8 @@ def changed_rules(
         for key, value in house
         if key not in defaults or defaults[key] != value
     )
+
+
+def variant_name(variant: str) -> str:
+    """The variant's own name for players ("Løbere og Passere"), not its id ("lp")."""
+    return ruleset(variant).name if variant in VARIANTS else variant
