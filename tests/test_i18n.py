@@ -128,6 +128,7 @@ def test_dk_and_no_are_accepted_for_danish_and_norwegian(given, language):
                 "Kastet:",
                 "række, sæt",
                 "kan ikke lægge til på",
+                "Køb! vinduet",
             ],
         ),
         (
@@ -141,6 +142,8 @@ def test_dk_and_no_are_accepted_for_danish_and_norwegian(given, language):
                 "lesning",
                 "Endelig poengtavle",
                 "rekke, sett",
+                "i denne runden",
+                "Kjøp! vinduet",
             ],
         ),
     ],

@@ -159,7 +159,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "lay down at least one meld": ("meld mindst én melding", "legg ut minst én kombinasjon"),
     "you opened this turn: further new melds must wait for a later turn": (
         "du åbnede i denne tur: flere nye meldinger må vente til en senere tur",
-        "du åpnet i denne runden: flere nye kombinasjoner må vente til en senere tur",
+        "du åpnet i denne turen: flere nye kombinasjoner må vente til en senere tur",
     ),
     "house rule 'new melds after opening' is off: after opening you can only build on the table": (
         "husreglen 'nye meldinger efter åbning' er slået fra: efter åbning kan du kun bygge på bordet",
@@ -187,7 +187,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "house rule 'build in opening turn' is off: no {doing} in the turn you open": (
         "husreglen 'byg i åbningsturen' er slået fra: ingen {doing} i den tur, du åbner",
-        "husregelen 'bygg i åpningsrunden' er slått av: ingen {doing} i den runden du åpner",
+        "husregelen 'bygg i åpningsturen' er slått av: ingen {doing} i den turen du åpner",
     ),
     "laying off on the table": ("at lægge til på bordet", "å legge til på bordet"),
     "joker swaps are off in this game": (
@@ -201,11 +201,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "swapping a joker": ("at bytte en joker", "å bytte en joker"),
     "you cannot discard the card you took from the discard pile this turn": (
         "du kan ikke kaste det kort, du tog fra kastebunken i denne tur",
-        "du kan ikke kaste kortet du tok fra kastebunken i denne runden",
+        "du kan ikke kaste kortet du tok fra kastebunken i denne turen",
     ),
     "house rule: the joker you swapped must be laid down this turn": (
         "husregel: jokeren, du byttede, skal meldes i denne tur",
-        "husregel: jokeren du byttet, må legges ut i denne runden",
+        "husregel: jokeren du byttet, må legges ut i denne turen",
     ),
     "seat {seat} has no hand left to show": (
         "plads {seat} har ingen hånd tilbage at vise",
@@ -245,7 +245,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "that would leave you holding only the card you took from the discard pile, which you may not discard this turn": (
         "så ville du kun have kortet fra kastebunken tilbage, og det må du ikke kaste i denne tur",
-        "da ville du bare ha kortet fra kastebunken igjen, og det kan du ikke kaste i denne runden",
+        "da ville du bare ha kortet fra kastebunken igjen, og det kan du ikke kaste i denne turen",
     ),
     "there is no meld number {number} on the table": (
         "der er ingen melding nummer {number} på bordet",
@@ -453,8 +453,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "Spillet er over. q avslutter.",
     ),
     "Køb! window open{timer}: k buys the discard, p passes": (
-        "Køb! vinduet er åbent{timer}: k køber det kastede kort, p melder pas",
-        "Kjøp! vinduet er åpent{timer}: k kjøper det kastede kortet, p melder pass",
+        "Køb!-vinduet er åbent{timer}: k køber det kastede kort, p melder pas",
+        "Kjøp!-vinduet er åpent{timer}: k kjøper det kastede kortet, p melder pass",
     ),
     "Buy window open: waiting for the others": (
         "Købsvinduet er åbent: venter på de andre",
