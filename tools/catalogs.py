@@ -696,6 +696,38 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "unlimited": ("ubegrænset", "ubegrenset"),
     "on": ("til", "på"),
     "off": ("fra", "av"),
+    # what the command line says around a game (frontends/)
+    "transcript: {path}": ("spillets log: {path}", "spillets logg: {path}"),
+    "check it: rommy verify {path}": (
+        "kontrollér den: rommy verify {path}",
+        "kontroller den: rommy verify {path}",
+    ),
+    "{count} at the table: {players}": (
+        "{count} ved bordet: {players}",
+        "{count} ved bordet: {players}",
+    ),
+    "table {table!r} ({variant}) open on port {port}; you are {name} ({fingerprint}); starting at {count} players": (
+        "bord {table!r} ({variant}) åbent på port {port}; du er {name} ({fingerprint}); starter ved {count} spillere",
+        "bord {table!r} ({variant}) åpent på port {port}; du er {name} ({fingerprint}); starter ved {count} spillere",
+    ),
+    "joining {address} as {name} ({fingerprint})": (
+        "deltager på {address} som {name} ({fingerprint})",
+        "blir med på {address} som {name} ({fingerprint})",
+    ),
+    "game {game} code {code}: you are seat {seat} of {count}; first dealer {dealer}": (
+        "spil {game} kode {code}: du har plads {seat} af {count}; første giver {dealer}",
+        "spill {game} kode {code}: du har plass {seat} av {count}; første giver {dealer}",
+    ),
+    "resuming game {game} as seat {seat} ({name}) at step {step}; catching up": (
+        "fortsætter spil {game} på plads {seat} ({name}) ved trin {step}; indhenter",
+        "fortsetter spill {game} på plass {seat} ({name}) ved steg {step}; tar igjen",
+    ),
+    "stopped: {reason}": ("stoppet: {reason}", "stoppet: {reason}"),
+    "the table froze: {reason}": ("bordet gik i stå: {reason}", "bordet stoppet opp: {reason}"),
+    "the game was ended by agreement: {reason}": (
+        "spillet blev afsluttet efter aftale: {reason}",
+        "spillet ble avsluttet etter avtale: {reason}",
+    ),
     # `rommy rules --lang` (rules/summary.py, rules/house_words.py)
     "Contract rummy in 7 rounds; each round has its own contract to lay down first.\n3-5 players, 108 cards (2 packs + 4 jokers), 11 cards each, upcard turned.\nPasser: 3-4 of a rank, all suits different. Løber: 4+ in a row in one suit,\nace high (J-Q-K-A) or low (A-2-3-4), never both. Jokers stand for any card;\nevery meld needs a natural card.\nTurn: draw (stock or discard), lay down (the first time: the whole contract at\nonce), discard one card unless you just laid your last.\nKøb!: the next player may take a discard as their draw; if they draw from the\nstock instead, the others may buy it and take one penalty card from the stock.\nScoring: the closer 0; others joker 25, ace 15, 10/J/Q/K 10, 2-9 face value.\nLowest total after 7 rounds wins.": (
         "Kontrakt-rommy i 7 runder; hver runde har sin egen kontrakt, der skal lægges ned først.\n3-5 spillere, 108 kort (2 spil + 4 jokere), 11 kort til hver, øverste kort vendes.\nPasser: 3-4 af samme værdi i forskellige kulører. Løber: 4+ i træk i samme kulør,\nes højt (B-D-K-E) eller lavt (E-2-3-4), aldrig begge. Jokere gælder som ethvert kort;\nhver melding skal have et naturligt kort.\nTur: træk (bunken eller afkastet), læg ned (første gang: hele kontrakten på\nén gang), kast ét kort, medmindre du lige har lagt dit sidste.\nKøb!: næste spiller må tage det kastede kort som sit træk; trækker han fra bunken\ni stedet, må de andre købe det og tage ét strafkort fra bunken.\nPoint: den, der går ud, 0; andre: joker 25, es 15, 10/B/D/K 10, 2-9 pålydende.\nLaveste sum efter 7 runder vinder.",

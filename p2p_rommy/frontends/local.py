@@ -15,6 +15,7 @@ from pathlib import Path
 
 from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig, Seat
+from p2p_rommy.i18n import _
 from p2p_rommy.log.transcript import Genesis
 from p2p_rommy.seat.opening import open_seat
 from p2p_rommy.seat.session import Session
@@ -107,6 +108,6 @@ async def play(
         await asyncio.gather(*robots, return_exceptions=True)
         await human.close()
     if human.store is not None:
-        print(f"transcript: {human.store.transcript_path}")
-        print(f"check it: rommy verify {human.store.transcript_path}")
+        print(_("transcript: {path}").format(path=human.store.transcript_path))
+        print(_("check it: rommy verify {path}").format(path=human.store.transcript_path))
     return 0

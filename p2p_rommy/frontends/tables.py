@@ -73,8 +73,10 @@ async def host_table(
 
     def seated(members: list[Member]) -> None:
         _say(
-            f"{len(members)} at the table: "
-            + ", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members)
+            _("{count} at the table: {players}").format(
+                count=len(members),
+                players=", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members),
+            )
         )
         for warning in known.warnings(((m.name, m.key) for m in members), identity.public_key):
             _say(warning)
@@ -88,8 +90,17 @@ async def host_table(
         return await host_in_client(options, identity, lobby, rules, sock)
     lobby_port = await lobby.listen(options.interface or "0.0.0.0")
     _say(
-        f"table {table!r} ({variant}) open on port {lobby_port}; you are "
-        f"{options.name} ({fingerprint(identity.public_key)}); starting at {start_when} players"
+        _(
+            "table {table!r} ({variant}) open on port {port}; you are {name} ({fingerprint}); "
+            "starting at {count} players"
+        ).format(
+            table=table,
+            variant=variant,
+            port=lobby_port,
+            name=options.name,
+            fingerprint=fingerprint(identity.public_key),
+            count=start_when,
+        )
     )
     started = await lobby.run()
     return await _play(options, options.bot, identity, started, sock)
@@ -120,7 +131,13 @@ async def join_named_table(
         return await join_in_client(
             options, identity, target, lobby, addresses, sock, creator=creator
         )
-    _say(f"joining {target[0]}:{target[1]} as {options.name} ({fingerprint(identity.public_key)})")
+    _say(
+        _("joining {address} as {name} ({fingerprint})").format(
+            address=f"{target[0]}:{target[1]}",
+            name=options.name,
+            fingerprint=fingerprint(identity.public_key),
+        )
+    )
     known = KnownPlayers(options.data_dir)
     warned: set[str] = set()
 
@@ -219,8 +236,13 @@ async def _play(
     seat = config.seat_of(identity.public_key)
     assert seat is not None
     _say(
-        f"game {config.game_id.hex()[:16]} code {config.short_code()}: you are seat {seat + 1} of "
-        f"{config.players}; first dealer {config.seats[config.first_dealer].name}"
+        _("game {game} code {code}: you are seat {seat} of {count}; first dealer {dealer}").format(
+            game=config.game_id.hex()[:16],
+            code=config.short_code(),
+            seat=seat + 1,
+            count=config.players,
+            dealer=config.seats[config.first_dealer].name,
+        )
     )
     player = make_bot(bot, random.Random())
     session, store = await open_session(options, identity, started, sock, player, END_AFTER_S)
@@ -273,8 +295,12 @@ async def resumed_session(
         end_after=end_after,
     )
     _say(
-        f"resuming game {config.game_id.hex()[:16]} as seat {seat + 1} "
-        f"({config.seats[seat].name}) at step {session.peer.replica.n}; catching up"
+        _("resuming game {game} as seat {seat} ({name}) at step {step}; catching up").format(
+            game=config.game_id.hex()[:16],
+            seat=seat + 1,
+            name=config.seats[seat].name,
+            step=session.peer.replica.n,
+        )
     )
     return session, store
 
@@ -283,16 +309,16 @@ async def _finish(session: Session, store: GameStore) -> int:
     config, peer = session.config, session.peer
     final = await session.run()
     if session.halted is not None:
-        _say(f"stopped: {session.halted}")
+        _say(_("stopped: {reason}").format(reason=session.halted))
         return 1
     if peer.frozen:
-        _say(f"the table froze: {peer.frozen}")
+        _say(_("the table froze: {reason}").format(reason=peer.frozen))
         return 1
     if peer.replica.ended is not None:
-        _say(f"the game was ended by agreement: {peer.replica.ended[1]}")
+        _say(_("the game was ended by agreement: {reason}").format(reason=peer.replica.ended[1]))
     forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
     print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
-    print(f"transcript: {store.transcript_path}")
+    print(_("transcript: {path}").format(path=store.transcript_path))
     return 0
 
 
