@@ -594,7 +594,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "spillet i fullskjerm krever en terminal; sett en bot på plassen med --bot",
     ),
     "Player": ("Spiller", "Spiller"),
-    "You": ("Dig", "Deg"),
+    "You": ("Du", "Du"),
     "rommy play needs a terminal (for bots only: rommy simulate)": (
         "rommy play kræver en terminal (kun bots: rommy simulate)",
         "rommy play krever en terminal (bare boter: rommy simulate)",
