@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, RommyError
+from p2p_rommy.i18n import _
 from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
@@ -61,13 +62,18 @@ def _house_arg(parser: argparse.ArgumentParser) -> None:
     )
 
 
+LANGUAGE_ALIASES = {"dk": "da", "no": "nb"}
+"""What people type for Danish and Norwegian (the country codes) besides the language codes."""
+
+
 def _lang_arg(parser: argparse.ArgumentParser) -> None:
     from p2p_rommy.i18n import LANGUAGES
 
     parser.add_argument(
         "--lang",
+        type=lambda given: LANGUAGE_ALIASES.get(given, given),
         choices=LANGUAGES,
-        help="the client's language: da, nb or en (default: from the locale)",
+        help="the client's language: da (or dk), nb (or no) or en (default: from the locale)",
     )
 
 
@@ -103,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help="random, easy, normal or hard (default normal)",
     )
-    play.add_argument("--name", type=_name, default=_default_name("You", machine=False))
+    play.add_argument("--name", type=_name, help="your name (default: your login name)")
     play.add_argument("--seed", type=int, help="repeatable deals and bots")
     play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
     _colour_arg(play)
@@ -153,7 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
         _colour_arg(sub)
         _lang_arg(sub)
         if name:  # a resumed seat keeps the name in its game's config
-            sub.add_argument("--name", type=_name, default=_default_name("Player"))
+            sub.add_argument(
+                "--name", type=_name, help="your name (default: login or machine name)"
+            )
         sub.add_argument(
             "--interface",
             metavar="ADDR",
@@ -227,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="print the rules summary and the house rules")
     rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
+    _lang_arg(rules)
 
     bench = commands.add_parser("bench", help="measure performance figures")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -280,7 +289,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
         from p2p_rommy.seat.loopback_match import simulate_network
 
-        final, records, _ = asyncio.run(
+        final, records, _keys = asyncio.run(
             simulate_network(
                 args.variant, args.players, args.seed, house, args.transcript, bots=kinds
             )
@@ -309,10 +318,11 @@ def _simulate(args: argparse.Namespace) -> int:
 def _rules(args: argparse.Namespace) -> int:
     from p2p_rommy.rules.summary import rules_summary
 
+    _use_language(args)
     for index, variant in enumerate([args.variant] if args.variant else VARIANTS):
         if index:
             print()
-        print(rules_summary(variant))
+        print(rules_summary(variant, _))
     return 0
 
 
@@ -332,12 +342,18 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
     from p2p_rommy.seat.opening import SeatOptions
     from p2p_rommy.seat.storage import default_data_dir
 
+    _use_language(args)  # first: the errors below are in the player's language
     if args.bot is not None and args.bot not in BOT_LEVELS:
-        raise ConfigError(f"--bot takes one of {', '.join(BOT_LEVELS)}, not {args.bot!r}")
+        raise ConfigError(
+            _("--bot takes one of {levels}, not {given!r}").format(
+                levels=", ".join(BOT_LEVELS), given=args.bot
+            )
+        )
     if args.bot is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise ConfigError("the full-screen client needs a terminal; seat a bot with --bot")
-    _use_language(args)
-    name = getattr(args, "name", "")
+        raise ConfigError(_("the full-screen client needs a terminal; seat a bot with --bot"))
+    name = ""
+    if hasattr(args, "name"):  # a resumed seat keeps the name in its game's config
+        name = args.name or _default_name(_("Player"))
     data_dir = args.data_dir or default_data_dir()
     if args.bot is None:  # the full-screen client: nothing else may write to the terminal
         from p2p_rommy.seat.logfile import log_to_file
@@ -462,12 +478,13 @@ def _play(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.local import play
     from p2p_rommy.frontends.tables import run
 
+    _use_language(args)  # first: the errors below are in the player's language
     house = parse_assignments(args.house)
     ruleset(args.variant, house).check_players(args.bots + 1)
     bots = parse_bots(args.bot_level, args.bots)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise ConfigError("rommy play needs a terminal (for bots only: rommy simulate)")
-    _use_language(args)
+        raise ConfigError(_("rommy play needs a terminal (for bots only: rommy simulate)"))
+    name = args.name or _default_name(_("You"), machine=False)
     from p2p_rommy.seat.logfile import log_to_file
     from p2p_rommy.seat.storage import default_data_dir
 
@@ -478,7 +495,7 @@ def _play(args: argparse.Namespace) -> int:
             variant=args.variant,
             bots=bots,
             house=house,
-            name=args.name,
+            name=name,
             seed=args.seed,
             ascii_only=args.ascii,
             four_colour=args.four_colour,

@@ -105,3 +105,93 @@ def test_an_engine_refusal_reads_in_the_clients_language(language):
     for sentence, in_english in said:
         assert sentence and not any(phrase in sentence for phrase in english), sentence
         assert sentence != in_english
+
+
+@pytest.mark.parametrize(("given", "language"), [("dk", "da"), ("no", "nb"), ("nb", "nb")])
+def test_dk_and_no_are_accepted_for_danish_and_norwegian(given, language):
+    """Client issue: `--lang dk` and `--lang no` were refused; people type them."""
+    from p2p_rommy.cli import build_parser
+
+    for command in (["play"], ["join"], ["rules"]):
+        assert build_parser().parse_args([*command, "--lang", given]).lang == language
+
+
+@pytest.mark.parametrize(
+    ("language", "wrong"),
+    [
+        (
+            "da",
+            [
+                "læsning",
+                "points",
+                "Endelig pointtavle",
+                "Kastet:",
+                "række, sæt",
+                "kan ikke lægge til på",
+                "Køb! vinduet",
+            ],
+        ),
+        (
+            "nb",
+            [
+                "melding ",
+                "meldingen",
+                "meldinger ",
+                "er åpen ",
+                "sit trekk",
+                "lesning",
+                "Endelig poengtavle",
+                "rekke, sett",
+                "i denne runden",
+                "Kjøp! vinduet",
+            ],
+        ),
+    ],
+)
+def test_the_wordings_players_reported_are_gone(language, wrong):
+    """Client issue: Danish "læsning", "40 points", "Endelig pointtavle", "Kastet:";
+    Norwegian "melding" (a message in Bokmål; the rule text says kombinasjon)."""
+    said = PLACEHOLDER.sub(
+        "",
+        "\n".join(str(m.string) for m in catalog(language) if m.id and "network" not in str(m.id)),
+    )
+    for words in wrong:
+        assert words not in said, words
+    i18n.use(language)
+    try:
+        from p2p_rommy.i18n import _
+        from p2p_rommy.rules import ruleset
+
+        assert "points" not in _("{points} points").format(points=40)
+        assert ruleset("romme").describe_opening(0) == "40 points"  # English stays English
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("da", "byg i åbningsturen: til, jokerbytte: fra"),
+        ("nb", "bygg i åpningsturen: på, jokerbytte: av"),
+        ("en", "build in the opening turn: on, joker swaps: off"),
+    ],
+)
+def test_the_lobby_says_the_house_rules_in_words(language, shown):
+    """Client issue: the lobby showed `build_in_opening_turn=False, joker_swap=True, …`
+    (Python names and booleans, cut at 80 columns). It names the rules that differ
+    from the variant's defaults, in words."""
+    from p2p_rommy.i18n import _
+    from p2p_rommy.rules import ruleset
+    from p2p_rommy.rules.house_words import HELP, NAMES, changed_rules, variant_name
+    from p2p_rommy.rules.variants import HOUSE_RULE_SPECS, VARIANTS
+
+    assert {s.key for v in VARIANTS for s in HOUSE_RULE_SPECS[v]} <= set(NAMES)
+    assert {s.help for v in VARIANTS for s in HOUSE_RULE_SPECS[v]} <= set(HELP)
+    house = ruleset("lp", {"build_in_opening_turn": "on", "joker_swap": "off"}).house.values
+    i18n.use(language)
+    try:
+        assert changed_rules("lp", house, _) == shown
+        assert changed_rules("lp", ruleset("lp").house.values, _) == ""
+        assert variant_name("lp") == "Løbere og Passere" and variant_name("??") == "??"
+    finally:
+        i18n.use("en")

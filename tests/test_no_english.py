@@ -108,3 +108,52 @@ def test_a_whole_round_on_a_danish_or_norwegian_screen_has_no_english(language, 
     # the scan can fail: the same end of the round drawn in English is caught by both
     english = everything_drawn(model)
     assert any(p in english for p in phrases) and ENGLISH_WORDS.search(english)
+
+
+def _cli_said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from p2p_rommy.cli import main
+
+    try:
+        code = main(argv)
+    finally:
+        i18n.use("en")
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_command_line_errors_in_danish_or_norwegian_have_no_english(language, tmp_path, capsys):
+    """Client issue: every CLI error was English in a Danish or Norwegian game (no table,
+    no saved game, a bad --connect, ...). Each one, caused for real, is scanned."""
+    data = ["--lang", language, "--data-dir", str(tmp_path)]
+    cases = [
+        ["join", "--bot", "--connect", "nowhere", *data],
+        ["join", "--bot", "--interface", "127.0.0.1", "Fredag", *data],  # no table on lo
+        ["join", "--bot", "genius", *data],
+        ["join", *data],  # no terminal under pytest
+        ["host", "--table", "Fredag", "--bot", *data],
+        ["resume", "abcdef", "--bot", *data],
+        ["resume", "xyz!", "--bot", *data],
+        ["play", "--lang", language],
+    ]
+    phrases = english_phrases(language)
+    for argv in cases:
+        code, said = _cli_said(argv, capsys)
+        assert code == 2 and said.startswith("rommy: "), (argv, said)
+        found = sorted(p for p in phrases if p in said)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+        assert not found and not words, (argv, found, words, said)
+    code, said = _cli_said(["resume", "abcdef", "--bot", "--data-dir", str(tmp_path)], capsys)
+    assert "no saved game" in said  # the scan can fail: the same error in English
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_rules_in_danish_or_norwegian_have_no_english(language, capsys):
+    """Client issue: `rommy rules` had no --lang and was English only."""
+    code, said = _cli_said(["rules", "--lang", language], capsys)
+    assert code == 0 and said.count("--house") >= 3, said
+    found = sorted(p for p in english_phrases(language) if p in said)
+    words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+    assert not found and not words, (found, words, said)
+    _, english = _cli_said(["rules"], capsys)
+    assert ENGLISH_WORDS.search(english)

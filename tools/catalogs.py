@@ -21,7 +21,7 @@ Taster
   c        ryd valget og de forberedte meldinger
   d        træk fra bunken              t   tag det kastede kort
   m        forbered de valgte kort som en melding
-  r        en anden læsning af den sidste melding (række, sæt, joker)
+  r        en anden tolkning af den sidste melding (hvilken slags melding, hvad jokeren gælder som)
   Enter    meld de forberedte meldinger (åbning: hele kravet på én gang)
   o N      læg det valgte kort til melding N (skriv N, evt. Enter)
   w N      byt det valgte kort med jokeren i melding N
@@ -39,17 +39,17 @@ Taster
 HELP_NB = """\
 Taster
   A-Z 1-9  velg eller fjern et kort på hånden
-  c        tøm valget og de forberedte meldingene
+  c        tøm valget og de forberedte kombinasjonene
   d        trekk fra bunken             t   ta det kastede kortet
-  m        forbered de valgte kortene som en melding
-  r        en annen lesning av den siste meldingen (rekke, sett, joker)
-  Enter    meld de forberedte meldingene (åpning: hele kravet på én gang)
-  o N      legg det valgte kortet til melding N (skriv N, ev. Enter)
-  w N      bytt det valgte kortet med jokeren i melding N
+  m        forbered de valgte kortene som en kombinasjon
+  r        en annen tolkning av den siste kombinasjonen (hvilken type kombinasjon, hva jokeren gjelder som)
+  Enter    legg ut de forberedte kombinasjonene (åpning: hele kravet på én gang)
+  o N      legg det valgte kortet til kombinasjon N (skriv N, ev. Enter)
+  w N      bytt det valgte kortet med jokeren i kombinasjon N
   x        kast det valgte kortet
   k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent
   a        meld alltid pass på Kjøp! (igjen: slått av)
-  s        sorter etter farge eller verdi   h   meldinger du kan lage
+  s        sorter etter farge eller verdi   h   kombinasjoner du kan lage
   v        poengtavlen for alle runder til nå
   PgUp/Dn  rull bordet (Tab: rull loggen i stedet)
   e        avslutt spillet uten en spiller bordet lenge har ventet på
@@ -67,27 +67,27 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "{name} draws from the stock": ("{name} trækker fra bunken", "{name} trekker fra bunken"),
     "{name} takes the discard": ("{name} tager det kastede kort", "{name} tar det kastede kortet"),
-    "{name} lays down {cards}": ("{name} melder {cards}", "{name} melder {cards}"),
+    "{name} lays down {cards}": ("{name} melder {cards}", "{name} legger ut {cards}"),
     "{name} lays off {card} on meld {number}": (
         "{name} lægger {card} til melding {number}",
-        "{name} legger {card} til melding {number}",
+        "{name} legger {card} til kombinasjon {number}",
     ),
     "{name} swaps {card} for the joker in meld {number}": (
         "{name} bytter {card} med jokeren i melding {number}",
-        "{name} bytter {card} med jokeren i melding {number}",
+        "{name} bytter {card} med jokeren i kombinasjon {number}",
     ),
     "{name} discards {card}": ("{name} kaster {card}", "{name} kaster {card}"),
     "{name} shows {cards}": ("{name} viser {cards}", "{name} viser {cards}"),
     "You draw from the stock": ("Du trækker fra bunken", "Du trekker fra bunken"),
     "You take the discard": ("Du tager det kastede kort", "Du tar det kastede kortet"),
-    "You lay down {cards}": ("Du melder {cards}", "Du melder {cards}"),
+    "You lay down {cards}": ("Du melder {cards}", "Du legger ut {cards}"),
     "You lay off {card} on meld {number}": (
         "Du lægger {card} til melding {number}",
-        "Du legger {card} til melding {number}",
+        "Du legger {card} til kombinasjon {number}",
     ),
     "You swap {card} for the joker in meld {number}": (
         "Du bytter {card} med jokeren i melding {number}",
-        "Du bytter {card} med jokeren i melding {number}",
+        "Du bytter {card} med jokeren i kombinasjon {number}",
     ),
     "You discard {card}": ("Du kaster {card}", "Du kaster {card}"),
     "You show {cards}": ("Du viser {cards}", "Du viser {cards}"),
@@ -139,8 +139,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "you": ("du", "du"),
     ", about {seconds} s left": (", cirka {seconds} s tilbage", ", omtrent {seconds} s igjen"),
     "Shuffling and dealing: {name}, {what}": (
-        "Blander og giver: {name}, {what}",
-        "Stokker og gir: {name}, {what}",
+        "Blander og giver: venter på {name} ({what})",
+        "Stokker og deler ut: venter på {name} ({what})",
     ),
     "{doing} is not possible now: {why}": (
         "{doing} er ikke muligt nu: {why}",
@@ -162,14 +162,14 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "kastebunken er tom: træk fra bunken",
         "kastebunken er tom: trekk fra bunken",
     ),
-    "lay down at least one meld": ("meld mindst én melding", "meld minst én melding"),
+    "lay down at least one meld": ("meld mindst én melding", "legg ut minst én kombinasjon"),
     "you opened this turn: further new melds must wait for a later turn": (
         "du åbnede i denne tur: flere nye meldinger må vente til en senere tur",
-        "du åpnet i denne runden: flere nye meldinger må vente til en senere tur",
+        "du åpnet i denne turen: flere nye kombinasjoner må vente til en senere tur",
     ),
     "house rule 'new melds after opening' is off: after opening you can only build on the table": (
         "husreglen 'nye meldinger efter åbning' er slået fra: efter åbning kan du kun bygge på bordet",
-        "husregelen 'nye meldinger etter åpning' er slått av: etter åpning kan du bare bygge på bordet",
+        "husregelen 'nye kombinasjoner etter åpning' er slått av: etter åpning kan du bare bygge på bordet",
     ),
     "house rule: at most one new combination per turn": (
         "husregel: højst én ny kombination per tur",
@@ -193,7 +193,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "house rule 'build in opening turn' is off: no {doing} in the turn you open": (
         "husreglen 'byg i åbningsturen' er slået fra: ingen {doing} i den tur, du åbner",
-        "husregelen 'bygg i åpningsrunden' er slått av: ingen {doing} i den runden du åpner",
+        "husregelen 'bygg i åpningsturen' er slått av: ingen {doing} i den turen du åpner",
     ),
     "laying off on the table": ("at lægge til på bordet", "å legge til på bordet"),
     "joker swaps are off in this game": (
@@ -207,11 +207,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "swapping a joker": ("at bytte en joker", "å bytte en joker"),
     "you cannot discard the card you took from the discard pile this turn": (
         "du kan ikke kaste det kort, du tog fra kastebunken i denne tur",
-        "du kan ikke kaste kortet du tok fra kastebunken i denne runden",
+        "du kan ikke kaste kortet du tok fra kastebunken i denne turen",
     ),
     "house rule: the joker you swapped must be laid down this turn": (
         "husregel: jokeren, du byttede, skal meldes i denne tur",
-        "husregel: jokeren du byttet, må meldes i denne runden",
+        "husregel: jokeren du byttet, må legges ut i denne turen",
     ),
     "seat {seat} has no hand left to show": (
         "plads {seat} har ingen hånd tilbage at vise",
@@ -251,11 +251,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "that would leave you holding only the card you took from the discard pile, which you may not discard this turn": (
         "så ville du kun have kortet fra kastebunken tilbage, og det må du ikke kaste i denne tur",
-        "da ville du bare ha kortet fra kastebunken igjen, og det kan du ikke kaste i denne runden",
+        "da ville du bare ha kortet fra kastebunken igjen, og det kan du ikke kaste i denne turen",
     ),
     "there is no meld number {number} on the table": (
         "der er ingen melding nummer {number} på bordet",
-        "det er ingen melding nummer {number} på bordet",
+        "det er ingen kombinasjon nummer {number} på bordet",
     ),
     "the round is being dealt": ("runden bliver givet", "runden blir gitt"),
     "it is time to draw from the stock or take the discard": (
@@ -265,7 +265,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "the buy window is open": ("købsvinduet er åbent", "kjøpsvinduet er åpent"),
     "it is time to meld, lay off or discard": (
         "det er tid til at melde, lægge til eller kaste",
-        "det er tid for å melde, legge til eller kaste",
+        "det er tid for å legge ut, legge til eller kaste",
     ),
     "the round is over and hands are being shown": (
         "runden er slut, og hænderne bliver vist",
@@ -275,7 +275,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "dealing": ("at give kort", "å gi kort"),
     "drawing from the stock": ("at trække fra bunken", "å trekke fra bunken"),
     "taking the discard": ("at tage det kastede kort", "å ta det kastede kortet"),
-    "laying down": ("at melde", "å melde"),
+    "laying down": ("at melde", "å legge ut"),
     "laying off": ("at lægge til", "å legge til"),
     "discarding": ("at kaste", "å kaste"),
     "resolving a buy": ("at afgøre et køb", "å avgjøre et kjøp"),
@@ -344,7 +344,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "there is no joker in that place of the meld": (
         "der er ingen joker på den plads i meldingen",
-        "det er ingen joker på den plassen i meldingen",
+        "det er ingen joker på den plassen i kombinasjonen",
     ),
     "a joker is swapped for the natural card it stands for, not another joker": (
         "en joker byttes med det naturlige kort, den gælder som, ikke med en anden joker",
@@ -361,8 +361,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "Scores so far (v closes)": ("Point indtil nu (v lukker)", "Poeng til nå (v lukker)"),
     "{card} from {name}": ("{card} fra {name}", "{card} fra {name}"),
-    "lay off on meld": ("læg til melding", "legg til melding"),
-    "swap with the joker of meld": ("byt med jokeren i melding", "bytt med jokeren i melding"),
+    "lay off on meld": ("læg til melding", "legg til kombinasjon"),
+    "swap with the joker of meld": ("byt med jokeren i melding", "bytt med jokeren i kombinasjon"),
     "{doing} {digits}_ (type its number, Enter; Esc cancels)": (
         "{doing} {digits}_ (skriv nummeret, Enter; Esc fortryder)",
         "{doing} {digits}_ (skriv nummeret, Enter; Esc avbryter)",
@@ -385,7 +385,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "nobody bought {offer}": ("ingen købte {offer}", "ingen kjøpte {offer}"),
     "(melds {first}-{last} of {count}; PgUp/PgDn)": (
         "(meldinger {first}-{last} af {count}; PgUp/PgDn)",
-        "(meldinger {first}-{last} av {count}; PgUp/PgDn)",
+        "(kombinasjoner {first}-{last} av {count}; PgUp/PgDn)",
     ),
     "1 card": ("1 kort", "1 kort"),
     "auto-pass Køb! is on (a)": (
@@ -452,15 +452,15 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "This game (i closes)": ("Dette spil (i lukker)", "Dette spillet (i lukker)"),
     "(creator)": ("(opretter)", "(oppretter)"),
-    "Lobby": ("Lobby", "Lobby"),
+    "Lobby": ("Ved bordet", "Ved bordet"),
     "The table stopped: {report}": ("Bordet stoppede: {report}", "Bordet stoppet: {report}"),
     "The match is over. q quits.": (
         "Spillet er slut. q afslutter.",
         "Spillet er over. q avslutter.",
     ),
     "Køb! window open{timer}: k buys the discard, p passes": (
-        "Køb! vinduet er åbent{timer}: k køber det kastede kort, p melder pas",
-        "Kjøp! vinduet er åpent{timer}: k kjøper det kastede kortet, p melder pass",
+        "Køb!-vinduet er åbent{timer}: k køber det kastede kort, p melder pas",
+        "Kjøp!-vinduet er åpent{timer}: k kjøper det kastede kortet, p melder pass",
     ),
     "Buy window open: waiting for the others": (
         "Købsvinduet er åbent: venter på de andre",
@@ -483,25 +483,28 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "{count} meld(s) staged: Enter lays them down, m stages more": (
         "{count} melding(er) forberedt: Enter melder, m forbereder flere",
-        "{count} melding(er) forberedt: Enter melder, m forbereder flere",
+        "{count} kombinasjon(er) forberedt: Enter legger ut, m forbereder flere",
     ),
     "A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help": (
         "A-Z vælg, m melding, Enter meld, o+N læg til, w+N byt, x kast, ? hjælp",
-        "A-Z velg, m melding, Enter meld, o+N legg til, w+N bytt, x kast, ? hjelp",
+        "A-Z velg, m forbered, Enter legg ut, o+N legg til, w+N bytt, x kast, ? hjelp",
     ),
     "there is no card {label}": ("der er intet kort {label}", "det finnes ikke noe kort {label}"),
-    "those cards are not a meld": ("de kort er ikke en melding", "de kortene er ikke en melding"),
+    "those cards are not a meld": (
+        "de kort er ikke en melding",
+        "de kortene er ikke en kombinasjon",
+    ),
     "the last staged meld has only one reading": (
-        "den sidste melding kan kun læses på én måde",
-        "den siste meldingen kan bare leses på én måte",
+        "den sidste melding kan kun tolkes på én måde",
+        "den siste kombinasjonen kan bare tolkes på én måte",
     ),
     "; r: another of {count} readings": (
-        "; r: en anden af {count} læsninger",
-        "; r: en annen av {count} lesninger",
+        "; r: en anden af {count} tolkninger",
+        "; r: en annen av {count} tolkninger",
     ),
     "staged {meld} {cards}{more}; Enter lays down": (
         "forberedt {meld} {cards}{more}; Enter melder",
-        "forberedt {meld} {cards}{more}; Enter melder",
+        "forberedt {meld} {cards}{more}; Enter legger ut",
     ),
     "nobody has kept the table waiting long enough to end the game": (
         "ingen har ladet bordet vente længe nok til at afslutte spillet",
@@ -517,7 +520,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "select cards and press m to stage a meld first": (
         "vælg kort og tryk m for først at forberede en melding",
-        "velg kort og trykk m for først å forberede en melding",
+        "velg kort og trykk m for først å forberede en kombinasjon",
     ),
     "lay off": ("lægge til", "legge til"),
     "swap for a joker": ("bytte med en joker", "bytte med en joker"),
@@ -527,12 +530,17 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "there is no meld {number}": (
         "der er ingen melding {number}",
-        "det finnes ingen melding {number}",
+        "det finnes ingen kombinasjon {number}",
     ),
-    "that card cannot {doing} on meld {number}": (
-        "det kort kan ikke {doing} på melding {number}",
-        "det kortet kan ikke {doing} på melding {number}",
+    "that card cannot be laid off on meld {number}": (
+        "det kort kan ikke lægges til melding {number}",
+        "det kortet kan ikke legges til kombinasjon {number}",
     ),
+    "that card cannot take the joker's place in meld {number}": (
+        "det kort kan ikke byttes med jokeren i melding {number}",
+        "det kortet kan ikke byttes med jokeren i kombinasjon {number}",
+    ),
+    "{points} points": ("{points} point", "{points} poeng"),
     "select exactly one card to discard": (
         "vælg præcis ét kort at kaste",
         "velg nøyaktig ett kort å kaste",
@@ -564,8 +572,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "{count} cards": ("{count} kort", "{count} kort"),
     "score {score}": ("point {score}", "poeng {score}"),
     "Table": ("Bordet", "Bordet"),
-    "no melds yet": ("ingen meldinger endnu", "ingen meldinger ennå"),
-    "Discard:": ("Kastet:", "Kastet:"),
+    "no melds yet": ("ingen meldinger endnu", "ingen kombinasjoner ennå"),
+    "Discard:": ("Afkast:", "Kastebunken:"),
     "empty": ("tom", "tom"),
     "({count} cards)": ("({count} kort)", "({count} kort)"),
     "Your hand ({name}, score {score})": (
@@ -573,10 +581,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "Din hånd ({name}, poeng {score})",
     ),
     "staged: {melds}": ("forberedt: {melds}", "forberedt: {melds}"),
-    "you could meld: {melds}": ("du kan melde: {melds}", "du kan melde: {melds}"),
+    "you could meld: {melds}": ("du kan melde: {melds}", "du kan legge ut: {melds}"),
     "nothing yet": ("intet endnu", "ingenting ennå"),
     "Quit the game? y / n": ("Afslut spillet? j / n", "Avslutte spillet? j / n"),
-    "Final score sheet": ("Endelig pointtavle", "Endelig poengtavle"),
+    "Final score sheet": ("Slutstilling", "Sluttstilling"),
     "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
     "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),
     # rommy play: where its transcript is, printed as the client closes
@@ -772,6 +780,261 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "something on this machine stops multicast; run `rommy doctor`": (
         "noget på denne maskine stopper multicast; kør `rommy doctor`",
         "noe på denne maskinen stopper multicast; kjør `rommy doctor`",
+    ),
+    # the command line's errors (issue #30, item 9: no English in a da/nb game)
+    "--bot takes one of {levels}, not {given!r}": (
+        "--bot tager en af {levels}, ikke {given!r}",
+        "--bot tar en av {levels}, ikke {given!r}",
+    ),
+    "the full-screen client needs a terminal; seat a bot with --bot": (
+        "spillet på fuld skærm kræver en terminal; sæt en bot på pladsen med --bot",
+        "spillet i fullskjerm krever en terminal; sett en bot på plassen med --bot",
+    ),
+    "Player": ("Spiller", "Spiller"),
+    "You": ("Du", "Du"),
+    "rommy play needs a terminal (for bots only: rommy simulate)": (
+        "rommy play kræver en terminal (kun bots: rommy simulate)",
+        "rommy play krever en terminal (bare boter: rommy simulate)",
+    ),
+    "a headless host needs --start-when N (the client starts games by hand)": (
+        "et bord uden skærm kræver --start-when N (på skærmen startes spillet i hånden)",
+        "et bord uten skjerm krever --start-when N (på skjermen startes spillet for hånd)",
+    ),
+    "--connect takes HOST:PORT, not {given!r}": (
+        "--connect tager VÆRT:PORT, ikke {given!r}",
+        "--connect tar VERT:PORT, ikke {given!r}",
+    ),
+    " named {table!r}": (" ved navn {table!r}", " med navnet {table!r}"),
+    " by {creator}": (" oprettet af {creator}", " opprettet av {creator}"),
+    "the open table{where} speaks protocol v{theirs}, this p2p-rommy v{ours}: both need the same release": (
+        "det åbne bord{where} taler protokol v{theirs}, dette p2p-rommy v{ours}: begge skal have samme udgave",
+        "det åpne bordet{where} snakker protokoll v{theirs}, dette p2p-rommy v{ours}: begge må ha samme utgave",
+    ),
+    "no open table{where} found; try `rommy tables`, or --connect HOST:PORT": (
+        "intet åbent bord{where} fundet; prøv `rommy tables` eller --connect VÆRT:PORT",
+        "fant ikke noe åpent bord{where}; prøv `rommy tables` eller --connect VERT:PORT",
+    ),
+    "{table!r} by {creator}": (
+        "{table!r} oprettet af {creator}",
+        "{table!r} opprettet av {creator}",
+    ),
+    "several open tables{where}: {listed}. Ask the creator for the fingerprint on their screen and join with the table's name and --creator FINGERPRINT": (
+        "flere åbne borde{where}: {listed}. Bed opretteren om fingeraftrykket på skærmen, og deltag med bordets navn og --creator FINGERAFTRYK",
+        "flere åpne bord{where}: {listed}. Be den som opprettet bordet om fingeravtrykket på skjermen, og bli med ved å oppgi bordets navn og --creator FINGERAVTRYKK",
+    ),
+    "passed over a table {table!r} at {address}: it claims the creator {creator} but proves the key {proven} (an impostor, or a table that has closed)": (
+        "sprang et bord {table!r} på {address} over: det siger, at {creator} har oprettet det, men beviser nøglen {proven} (en bedrager eller et bord, der er lukket)",
+        "hoppet over et bord {table!r} på {address}: det sier at {creator} opprettet det, men beviser nøkkelen {proven} (en bedrager eller et bord som er stengt)",
+    ),
+    "passed over a table {table!r} at {address}: it claims the creator {creator} but proves no key (an impostor, or a table that has closed)": (
+        "sprang et bord {table!r} på {address} over: det siger, at {creator} har oprettet det, men beviser ingen nøgle (en bedrager eller et bord, der er lukket)",
+        "hoppet over et bord {table!r} på {address}: det sier at {creator} opprettet det, men beviser ingen nøkkel (en bedrager eller et bord som er stengt)",
+    ),
+    "no table{where} proves the creator's key it advertises; not joining": (
+        "intet bord{where} beviser den opretters nøgle, det annoncerer; deltager ikke",
+        "ingen bord{where} beviser nøkkelen til den som opprettet det; blir ikke med",
+    ),
+    "this identity holds no seat in game {game}": (
+        "denne identitet har ingen plads i spil {game}",
+        "denne identiteten har ingen plass i spill {game}",
+    ),
+    "no tables found": ("ingen borde fundet", "fant ingen bord"),
+    "{game!r} is not a game id (the hex id rommy printed at the start)": (
+        "{game!r} er ikke et spil-id (det hex-id, rommy viste ved starten)",
+        "{game!r} er ikke en spill-id (hex-id-en rommy viste ved starten)",
+    ),
+    "no saved game {game!r} under {games}": (
+        "intet gemt spil {game!r} i {games}",
+        "ingen lagret spill {game!r} i {games}",
+    ),
+    "{game!r} names several games: give more of the id": (
+        "{game!r} passer på flere spil: skriv mere af id'et",
+        "{game!r} passer på flere spill: skriv mer av id-en",
+    ),
+    # house rules in words (rules/house_words.py): the lobby and `rommy rules --lang`
+    "no two jokers side by side": (
+        "ikke to jokere side om side",
+        "ikke to jokere ved siden av hverandre",
+    ),
+    "no more jokers than natural cards": (
+        "ikke flere jokere end naturlige kort",
+        "ikke flere jokere enn naturlige kort",
+    ),
+    "build in the opening turn": ("byg i åbningsturen", "bygg i åpningsturen"),
+    "joker swaps": ("jokerbytte", "jokerbytte"),
+    "empty stock": ("tom bunke", "tom bunke"),
+    "Køb! per round": ("Køb! per runde", "Kjøp! per runde"),
+    "new melds after opening": ("nye meldinger efter åbning", "nye kombinasjoner etter åpning"),
+    "opened players may buy": (
+        "spillere, der har åbnet, må købe",
+        "spillere som har åpnet, kan kjøpe",
+    ),
+    "who wins a Køb!": ("hvem vinder et Køb!", "hvem vinner et Kjøp!"),
+    "Køb! window (ms)": ("Køb!-vinduet (ms)", "Kjøp!-vinduet (ms)"),
+    "a swapped joker must be laid down": (
+        "en byttet joker skal meldes",
+        "en byttet joker må legges ut",
+    ),
+    "target score": ("slutscore", "sluttpoeng"),
+    "one new meld per turn": ("én ny melding per tur", "én ny kombinasjon per tur"),
+    "going out at once doubles": ("hånd-rommé tæller dobbelt", "gå ut på én gang gir dobbelt"),
+    "joker in hand costs": ("joker på hånden koster", "joker på hånden koster"),
+    "opening from natural cards only": (
+        "åbning kun med naturlige kort",
+        "åpning bare med naturlige kort",
+    ),
+    "bonus for going out": ("bonus for at gå ud", "bonus for å gå ut"),
+    "never melded pays double": ("aldrig meldt betaler dobbelt", "aldri lagt ut betaler dobbelt"),
+    "fixed number of deals": ("fast antal spil", "fast antall runder"),
+    "shuffle the discards": ("bland afkastbunken", "stokk kastebunken"),
+    "turn the discards over": ("vend afkastbunken", "snu kastebunken"),
+    "nearest seat": ("nærmeste plads", "nærmeste plass"),
+    "drawn by lot": ("lodtrækning", "loddtrekning"),
+    "unlimited": ("ubegrænset", "ubegrenset"),
+    "on": ("til", "på"),
+    "off": ("fra", "av"),
+    # what the command line says around a game (frontends/)
+    "{count} at the table: {players}": (
+        "{count} ved bordet: {players}",
+        "{count} ved bordet: {players}",
+    ),
+    "table {table!r} ({variant}) open on port {port}; you are {name} ({fingerprint}); starting at {count} players": (
+        "bord {table!r} ({variant}) åbent på port {port}; du er {name} ({fingerprint}); starter ved {count} spillere",
+        "bord {table!r} ({variant}) åpent på port {port}; du er {name} ({fingerprint}); starter ved {count} spillere",
+    ),
+    "joining {address} as {name} ({fingerprint})": (
+        "deltager på {address} som {name} ({fingerprint})",
+        "blir med på {address} som {name} ({fingerprint})",
+    ),
+    "game {game} code {code}: you are seat {seat} of {count}; first dealer {dealer}": (
+        "spil {game} kode {code}: du har plads {seat} af {count}; første giver {dealer}",
+        "spill {game} kode {code}: du har plass {seat} av {count}; første giver {dealer}",
+    ),
+    "resuming game {game} as seat {seat} ({name}) at step {step}; catching up": (
+        "fortsætter spil {game} på plads {seat} ({name}) ved trin {step}; indhenter",
+        "fortsetter spill {game} på plass {seat} ({name}) ved steg {step}; tar igjen",
+    ),
+    "stopped: {reason}": ("stoppet: {reason}", "stoppet: {reason}"),
+    "the table froze: {reason}": ("bordet gik i stå: {reason}", "bordet stoppet opp: {reason}"),
+    "the game was ended by agreement: {reason}": (
+        "spillet blev afsluttet efter aftale: {reason}",
+        "spillet ble avsluttet etter avtale: {reason}",
+    ),
+    # `rommy rules --lang` (rules/summary.py, rules/house_words.py)
+    "Contract rummy in 7 rounds; each round has its own contract to lay down first.\n3-5 players, 108 cards (2 packs + 4 jokers), 11 cards each, upcard turned.\nPasser: 3-4 of a rank, all suits different. Løber: 4+ in a row in one suit,\nace high (J-Q-K-A) or low (A-2-3-4), never both. Jokers stand for any card;\nevery meld needs a natural card.\nTurn: draw (stock or discard), lay down (the first time: the whole contract at\nonce), discard one card unless you just laid your last.\nKøb!: the next player may take a discard as their draw; if they draw from the\nstock instead, the others may buy it and take one penalty card from the stock.\nScoring: the closer 0; others joker 25, ace 15, 10/J/Q/K 10, 2-9 face value.\nLowest total after 7 rounds wins.": (
+        "Kontrakt-rommy i 7 runder; hver runde har sin egen kontrakt, der skal lægges ned først.\n3-5 spillere, 108 kort (2 spil + 4 jokere), 11 kort til hver, øverste kort vendes.\nPasser: 3-4 af samme værdi i forskellige kulører. Løber: 4+ i træk i samme kulør,\nes højt (B-D-K-E) eller lavt (E-2-3-4), aldrig begge. Jokere gælder som ethvert kort;\nhver melding skal have et naturligt kort.\nTur: træk (bunken eller afkastet), læg ned (første gang: hele kontrakten på\nén gang), kast ét kort, medmindre du lige har lagt dit sidste.\nKøb!: næste spiller må tage det kastede kort som sit træk; trækker han fra bunken\ni stedet, må de andre købe det og tage ét strafkort fra bunken.\nPoint: den, der går ud, 0; andre: joker 25, es 15, 10/B/D/K 10, 2-9 pålydende.\nLaveste sum efter 7 runder vinder.",
+        "Kontrakt-rummy i 7 runder; hver runde har sin egen kontrakt som må legges ned først.\n3-5 spillere, 108 kort (2 kortstokker + 4 jokere), 11 kort hver, øverste kort snus.\nPasser: 3-4 av samme verdi i forskjellige farger. Løber: 4+ på rad i samme farge,\ness høyt (kn-D-K-E) eller lavt (E-2-3-4), aldri begge. Jokere gjelder som et hvilket som helst kort;\nhver kombinasjon må ha et naturlig kort.\nTur: trekk (bunken eller kastebunken), legg ned (første gang: hele kontrakten på\nén gang), kast ett kort, hvis du ikke nettopp la ned ditt siste.\nKjøp!: neste spiller kan ta det kastede kortet som sitt trekk; trekker hun fra bunken\ni stedet, kan de andre kjøpe det og ta ett straffekort fra bunken.\nPoeng: den som går ut 0; andre: joker 25, ess 15, 10/kn/D/K 10, 2-9 pålydende.\nLaveste sum etter 7 runder vinner.",
+    ),
+    "Norwegian basic rummy. 2-6 players, 52 cards without jokers, ace low only.\nHands: 2 players 10 cards, 3-4 players 7, 5-6 players 6; upcard turned.\nGruppe: 3-4 of a rank. Sekvens: 3+ in a row in one suit (A-2-3 yes, Q-K-A no).\nTurn: draw (stock or discard), lay out and add to any melds if you like,\ndiscard one card. A card taken from the discard pile cannot be discarded in\nthe same turn. Your last card may be melded, laid off or discarded.\nScoring: the round winner scores the sum of the others' hands (ace 1, 2-10\nface, J/Q/K 10). First to the target score wins.": (
+        "Norsk grundrommy. 2-6 spillere, 52 kort uden jokere, es kun lavt.\nHænder: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort vendes.\nGruppe: 3-4 af samme værdi. Sekvens: 3+ i træk i samme kulør (E-2-3 ja, D-K-E nej).\nTur: træk (bunken eller afkastet), læg ud og læg til på meldinger, hvis du vil,\nkast ét kort. Et kort taget fra afkastbunken må ikke kastes i\nsamme tur. Dit sidste kort må meldes, lægges til eller kastes.\nPoint: rundens vinder får summen af de andres hænder (es 1, 2-10\npålydende, B/D/K 10). Den første, der når slutscoren, vinder.",
+        "Norsk grunnrummy. 2-6 spillere, 52 kort uten jokere, ess bare lavt.\nHender: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort snus.\nGruppe: 3-4 av samme verdi. Sekvens: 3+ på rad i samme farge (E-2-3 ja, D-K-E nei).\nTur: trekk (bunken eller kastebunken), legg ut og legg til på kombinasjoner om du vil,\nkast ett kort. Et kort tatt fra kastebunken kan ikke kastes i\nsamme tur. Ditt siste kort kan legges ut, legges til eller kastes.\nPoeng: rundens vinner får summen av de andres hender (ess 1, 2-10\npålydende, kn/D/K 10). Den første som når sluttpoengene, vinner.",
+    ),
+    "German home rummy. 2-6 players, 110 cards (2 packs + 6 jokers).\n13 cards each; the dealer takes 14 and starts by discarding, with no draw.\nSæt: 3-4 of a rank, suits different. Række: 3+ in a row in one suit, ace low\n(A-2-3) or high (Q-K-A). Your first melds in a deal must be worth 40 points at\nonce (a joker counts as the card it stands for); after that build freely.\nPenalty in hand: 2-10 face, J/Q/K 10, ace 11, joker 20. Going out in one turn\nwithout having melded before (hand-rommé) doubles every opponent's count.\nThe match ends when a total reaches the target; lowest total wins.": (
+        "Tysk familierommé. 2-6 spillere, 110 kort (2 spil + 6 jokere).\n13 kort til hver; kortgiveren tager 14 og starter med at kaste af uden at trække.\nSæt: 3-4 af samme værdi i forskellige kulører. Række: 3+ i træk i samme kulør, es lavt\n(E-2-3) eller højt (D-K-E). Dine første meldinger i et spil skal være mindst 40 point værd på\nén gang (en joker tæller som det kort, den gælder for); derefter bygger du frit.\nStraf på hånden: 2-10 pålydende, B/D/K 10, es 11, joker 20. Går man ud i én tur\nuden at have meldt før (hånd-rommé), fordobles alle modspilleres point.\nSpillet slutter, når en sum når slutscoren; laveste sum vinder.",
+        "Tysk familierommé. 2-6 spillere, 110 kort (2 kortstokker + 6 jokere).\n13 kort hver; giveren tar 14 og begynner med å kaste uten å trekke.\nSæt: 3-4 av samme verdi i forskjellige farger. Række: 3+ på rad i samme farge, ess lavt\n(E-2-3) eller høyt (D-K-E). De første kombinasjonene dine i et spill må være verdt 40 poeng på\nén gang (en joker teller som kortet den gjelder for); deretter bygger du fritt.\nStraff på hånden: 2-10 pålydende, kn/D/K 10, ess 11, joker 20. Går man ut på én tur\nuten å ha lagt ut før (hånd-rommé), dobles alle motspilleres poeng.\nSpillet slutter når en sum når sluttpoengene; laveste sum vinner.",
+    ),
+    "{first} or {second}": ("{first} eller {second}", "{first} eller {second}"),
+    "a whole number from {minimum} to {maximum}": (
+        "et helt tal fra {minimum} til {maximum}",
+        "et helt tall fra {minimum} til {maximum}",
+    ),
+    "{name} ({variant}) - rule document: {document}": (
+        "{name} ({variant}) - regeltekst: {document}",
+        "{name} ({variant}) - regeltekst: {document}",
+    ),
+    "Contracts:": ("Kontrakter:", "Kontrakter:"),
+    "round {number}: {contract}": ("runde {number}: {contract}", "runde {number}: {contract}"),
+    "House rules (--house KEY=VALUE):": (
+        "Husregler (--house NØGLE=VÆRDI):",
+        "Husregler (--house NØKKEL=VERDI):",
+    ),
+    "a player may lay off on the table in the turn they open": (
+        "en spiller må lægge til på bordet i den tur, hvor han åbner",
+        "en spiller kan legge til på bordet i den turen hun åpner",
+    ),
+    "an opened player may swap a table joker for the card it stands for": (
+        "en spiller, der har åbnet, må bytte en joker på bordet med det kort, den gælder for",
+        "en spiller som har åpnet, kan bytte en joker på bordet med kortet den gjelder for",
+    ),
+    "empty stock: shuffle the discard pile but its top card into a new stock, or turn it over unshuffled": (
+        "tom bunke: bland afkastbunken undtagen det øverste kort til en ny bunke, eller vend den ublandet",
+        "tom bunke: stokk kastebunken unntatt det øverste kortet til en ny bunke, eller snu den ustokket",
+    ),
+    "how many times one player may buy (Køb) in a round": (
+        "hvor mange gange en spiller må købe (Køb) i en runde",
+        "hvor mange ganger en spiller kan kjøpe (Kjøp) i en runde",
+    ),
+    "an opened player may lay new passere and løbere in later turns": (
+        "en spiller, der har åbnet, må lægge nye passere og løbere i senere ture",
+        "en spiller som har åpnet, kan legge nye passere og løbere i senere turer",
+    ),
+    "players who have opened may also buy": (
+        "spillere, der har åbnet, må også købe",
+        "spillere som har åpnet, kan også kjøpe",
+    ),
+    "who wins when several buy: the claimant nearest after the discarder (seat), or a lot drawn from the round's seed commitments (lot)": (
+        "hvem vinder, når flere køber: den nærmeste efter den, der kastede (seat), eller lodtrækning ud fra rundens forseglede hemmeligheder (lot)",
+        "hvem vinner når flere kjøper: den nærmeste etter den som kastet (seat), eller loddtrekning ut fra rundens forseglede hemmeligheter (lot)",
+    ),
+    "how long the buy window stays open (milliseconds)": (
+        "hvor længe købsvinduet er åbent (millisekunder)",
+        "hvor lenge kjøpsvinduet er åpent (millisekunder)",
+    ),
+    "a joker taken by a swap must be laid down in the same turn": (
+        "en joker, der er taget ved et bytte, skal meldes i samme tur",
+        "en joker som er tatt ved et bytte, må legges ut i samme tur",
+    ),
+    "two jokers may not stand next to each other in a run": (
+        "to jokere må ikke ligge ved siden af hinanden i en løber",
+        "to jokere kan ikke ligge ved siden av hverandre i en sekvens",
+    ),
+    "a meld may not hold more jokers than natural cards": (
+        "en melding må ikke have flere jokere end naturlige kort",
+        "en kombinasjon kan ikke ha flere jokere enn naturlige kort",
+    ),
+    "the first player whose total reaches this wins the match": (
+        "den første spiller, hvis sum når dette, vinder spillet",
+        "den første spilleren som når dette, vinner spillet",
+    ),
+    "empty stock: turn the whole discard pile over unshuffled, or shuffle it": (
+        "tom bunke: vend hele afkastbunken ublandet, eller bland den",
+        "tom bunke: snu hele kastebunken ustokket, eller stokk den",
+    ),
+    "at most one new combination per turn": (
+        "højst én ny kombination per tur",
+        "høyst én ny kombinasjon per tur",
+    ),
+    "a winner who lays out the whole hand in one turn scores double": (
+        "en vinder, der lægger hele hånden ud i én tur, får dobbelt",
+        "en vinner som legger ut hele hånden på én tur, får dobbelt",
+    ),
+    "what a joker left in hand costs": (
+        "hvad en joker på hånden koster",
+        "hva en joker igjen på hånden koster",
+    ),
+    "the 40 of the first lay-down must come from natural cards alone": (
+        "de 40 i den første udlægning skal komme fra naturlige kort alene",
+        "de 40 i den første utleggingen må komme fra naturlige kort alene",
+    ),
+    "the player who goes out scores minus this many points (0: scores 0)": (
+        "den, der går ud, får minus så mange point (0: får 0)",
+        "den som går ut, får minus så mange poeng (0: får 0)",
+    ),
+    "a player who never melded in the deal pays double": (
+        "en spiller, der aldrig meldte i spillet, betaler dobbelt",
+        "en spiller som aldri la ut i runden, betaler dobbelt",
+    ),
+    "the match ends when a running total reaches this (500 or 1000 are usual)": (
+        "spillet slutter, når en sum når dette (500 eller 1000 er almindeligt)",
+        "spillet slutter når en sum når dette (500 eller 1000 er vanlig)",
+    ),
+    "play exactly this many deals instead of to the target (0: off)": (
+        "spil præcis så mange spil i stedet for til slutscoren (0: fra)",
+        "spill nøyaktig så mange runder i stedet for til sluttpoengene (0: av)",
+    ),
+    "empty stock: shuffle the discard pile but its top card, or turn it over": (
+        "tom bunke: bland afkastbunken undtagen det øverste kort, eller vend den",
+        "tom bunke: stokk kastebunken unntatt det øverste kortet, eller snu den",
     ),
 }
 

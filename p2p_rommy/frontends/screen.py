@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from p2p_rommy.frontends.hints import hint_when_alone
+from p2p_rommy.i18n import _
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
@@ -150,5 +151,5 @@ async def play_in_client(
         await session.mesh.flushed(2.0)
         await session.close()
     if session.store is not None:
-        print(f"transcript: {session.store.transcript_path}")
+        print(_("transcript: {path}").format(path=session.store.transcript_path))
     return 0

@@ -60,7 +60,9 @@ async def host_table(
 ) -> int:
     rules = ruleset(variant, house)
     if start_when is None and options.bot is not None:
-        raise ConfigError("a headless host needs --start-when N (the client starts games by hand)")
+        raise ConfigError(
+            _("a headless host needs --start-when N (the client starts games by hand)")
+        )
     if start_when is not None:
         rules.check_players(start_when)
     identity = load_identity(options.data_dir)
@@ -73,8 +75,10 @@ async def host_table(
 
     def seated(members: list[Member]) -> None:
         _say(
-            f"{len(members)} at the table: "
-            + ", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members)
+            _("{count} at the table: {players}").format(
+                count=len(members),
+                players=", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members),
+            )
         )
         for warning in known.warnings(((m.name, m.key) for m in members), identity.public_key):
             _say(warning)
@@ -90,8 +94,17 @@ async def host_table(
         )
     lobby_port = await lobby.listen(options.interface or "0.0.0.0")
     _say(
-        f"table {table!r} ({variant}) open on port {lobby_port}; you are "
-        f"{options.name} ({fingerprint(identity.public_key)}); starting at {start_when} players"
+        _(
+            "table {table!r} ({variant}) open on port {port}; you are {name} ({fingerprint}); "
+            "starting at {count} players"
+        ).format(
+            table=table,
+            variant=variant,
+            port=lobby_port,
+            name=options.name,
+            fingerprint=fingerprint(identity.public_key),
+            count=start_when,
+        )
     )
     print(printable(_("this table uses {where}").format(where=machine.shown().say(_))), flush=True)
     alone = asyncio.ensure_future(hint_when_alone(lobby, f"{machine.first.ip}:{lobby_port}", _say))
@@ -113,7 +126,7 @@ async def join_named_table(
     if connect is not None:
         host, _colon, port_text = connect.rpartition(":")
         if not host or not port_text.isdigit():
-            raise ConfigError(f"--connect takes HOST:PORT, not {connect!r}")
+            raise ConfigError(_("--connect takes HOST:PORT, not {given!r}").format(given=connect))
         target, lobby = (host, int(port_text)), None
         via = _("joining at {address} (--connect)").format(address=connect)
     else:
@@ -137,7 +150,13 @@ async def join_named_table(
             options, identity, target, lobby, addresses, sock, creator=creator, where=via
         )
     print(printable(via), flush=True)
-    _say(f"joining {target[0]}:{target[1]} as {options.name} ({fingerprint(identity.public_key)})")
+    _say(
+        _("joining {address} as {name} ({fingerprint})").format(
+            address=f"{target[0]}:{target[1]}",
+            name=options.name,
+            fingerprint=fingerprint(identity.public_key),
+        )
+    )
     known = KnownPlayers(options.data_dir)
     warned: set[str] = set()
 
@@ -176,7 +195,9 @@ async def choose_table(
             and (creator is None or ad.creator == creator)
         ]
 
-    where = (f" named {table!r}" if table else "") + (f" by {creator}" if creator else "")
+    where = (_(" named {table!r}").format(table=table) if table else "") + (
+        _(" by {creator}").format(creator=creator) if creator else ""
+    )
     _say(
         _("looking for the table{where} (up to {seconds:.0f} s)...").format(
             where=where, seconds=wait
@@ -187,8 +208,10 @@ async def choose_table(
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
     if not found and other:
         raise ConfigError(
-            f"the open table{where} speaks protocol v{other[0]}, this p2p-rommy "
-            f"v{PROTOCOL_VERSION}: both need the same release"
+            _(
+                "the open table{where} speaks protocol v{theirs}, this p2p-rommy "
+                "v{ours}: both need the same release"
+            ).format(where=where, theirs=other[0], ours=PROTOCOL_VERSION)
         )
     if not found:
         raise ConfigError(
@@ -198,10 +221,15 @@ async def choose_table(
         )
     creators = sorted({(ad.table, ad.creator) for ad in found})
     if len(creators) > 1:
-        listed = "; ".join(f"{inert(name)!r} by {inert(fp)}" for name, fp in creators)
+        listed = "; ".join(
+            _("{table!r} by {creator}").format(table=inert(name), creator=inert(fp))
+            for name, fp in creators
+        )
         raise ConfigError(
-            f"several open tables{where}: {listed}. Ask the creator for the fingerprint on "
-            "their screen and join with the table's name and --creator FINGERPRINT"
+            _(
+                "several open tables{where}: {listed}. Ask the creator for the fingerprint "
+                "on their screen and join with the table's name and --creator FINGERPRINT"
+            ).format(where=where, listed=listed)
         )
     for ad in found:
         address, seen = await first_proven(identity, ad.addresses, ad.port, ad.lobby, ad.creator)
@@ -209,12 +237,27 @@ async def choose_table(
             return ad, address
         for address, proven in seen.items():
             _say(
-                f"passed over a table {inert(ad.table)!r} at {address}:{ad.port}: it "
-                f"claims the creator {inert(ad.creator)} but proves "
-                + (f"the key {proven}" if proven else "no key")
-                + " (an impostor, or a table that has closed)"
+                (
+                    _(
+                        "passed over a table {table!r} at {address}: it claims the creator "
+                        "{creator} but proves the key {proven} (an impostor, or a table "
+                        "that has closed)"
+                    )
+                    if proven
+                    else _(
+                        "passed over a table {table!r} at {address}: it claims the creator "
+                        "{creator} but proves no key (an impostor, or a table that has closed)"
+                    )
+                ).format(
+                    table=inert(ad.table),
+                    address=f"{address}:{ad.port}",
+                    creator=inert(ad.creator),
+                    proven=proven,
+                )
             )
-    raise ConfigError(f"no table{where} proves the creator's key it advertises; not joining")
+    raise ConfigError(
+        _("no table{where} proves the creator's key it advertises; not joining").format(where=where)
+    )
 
 
 async def _play(
@@ -224,8 +267,13 @@ async def _play(
     seat = config.seat_of(identity.public_key)
     assert seat is not None
     _say(
-        f"game {config.game_id.hex()[:16]} code {config.short_code()}: you are seat {seat + 1} of "
-        f"{config.players}; first dealer {config.seats[config.first_dealer].name}"
+        _("game {game} code {code}: you are seat {seat} of {count}; first dealer {dealer}").format(
+            game=config.game_id.hex()[:16],
+            code=config.short_code(),
+            seat=seat + 1,
+            count=config.players,
+            dealer=config.seats[config.first_dealer].name,
+        )
     )
     player = make_bot(bot, random.Random())
     session, store = await open_session(options, identity, started, sock, player, END_AFTER_S)
@@ -238,7 +286,7 @@ async def resume_game(options: SeatOptions, game: str) -> int:
     if options.bot is None:
         from p2p_rommy.frontends.screen import play_in_client
 
-        session, _ = await resumed_session(options, game, None, None)
+        session, _store = await resumed_session(options, game, None, None)
         return await play_in_client(session, options.ascii_only, four_colour=options.four_colour)
     bot = make_bot(options.bot, random.Random())
     session, store = await resumed_session(options, game, bot, END_AFTER_S)
@@ -260,7 +308,9 @@ async def resumed_session(
     config = saved.genesis.config
     seat = config.seat_of(identity.public_key)
     if seat is None:
-        raise ConfigError(f"this identity holds no seat in game {directory.name[:16]}")
+        raise ConfigError(
+            _("this identity holds no seat in game {game}").format(game=directory.name[:16])
+        )
     if saved.repaired:
         _say(saved.repaired)
     own = saved.addresses.get(seat, [])
@@ -276,8 +326,12 @@ async def resumed_session(
         end_after=end_after,
     )
     _say(
-        f"resuming game {config.game_id.hex()[:16]} as seat {seat + 1} "
-        f"({config.seats[seat].name}) at step {session.peer.replica.n}; catching up"
+        _("resuming game {game} as seat {seat} ({name}) at step {step}; catching up").format(
+            game=config.game_id.hex()[:16],
+            seat=seat + 1,
+            name=config.seats[seat].name,
+            step=session.peer.replica.n,
+        )
     )
     return session, store
 
@@ -286,16 +340,16 @@ async def _finish(session: Session, store: GameStore) -> int:
     config, peer = session.config, session.peer
     final = await session.run()
     if session.halted is not None:
-        _say(f"stopped: {session.halted}")
+        _say(_("stopped: {reason}").format(reason=session.halted))
         return 1
     if peer.frozen:
-        _say(f"the table froze: {peer.frozen}")
+        _say(_("the table froze: {reason}").format(reason=peer.frozen))
         return 1
     if peer.replica.ended is not None:
-        _say(f"the game was ended by agreement: {inert(peer.replica.ended[1])}")
+        _say(_("the game was ended by agreement: {reason}").format(reason=inert(peer.replica.ended[1])))
     forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
     print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
-    print(f"transcript: {store.transcript_path}")
+    print(_("transcript: {path}").format(path=store.transcript_path))
     return 0
 
 

@@ -17,6 +17,7 @@ from io import FileIO
 from pathlib import Path
 
 from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.i18n import _
 from p2p_rommy.log.messages import Record, decode_record
 from p2p_rommy.log.transcript import (
     MAGIC,
@@ -52,12 +53,14 @@ def find_game(data_dir: Path, game: str) -> Path:
     games = Path(data_dir) / "games"
     prefix = game.strip().lower()
     if len(prefix) < 4 or any(c not in "0123456789abcdef" for c in prefix):
-        raise ConfigError(f"{game!r} is not a game id (the hex id rommy printed at the start)")
+        raise ConfigError(
+            _("{game!r} is not a game id (the hex id rommy printed at the start)").format(game=game)
+        )
     found = sorted(p for p in games.glob(prefix + "*") if p.is_dir()) if games.is_dir() else []
     if not found:
-        raise ConfigError(f"no saved game {game!r} under {games}")
+        raise ConfigError(_("no saved game {game!r} under {games}").format(game=game, games=games))
     if len(found) > 1:
-        raise ConfigError(f"{game!r} names several games: give more of the id")
+        raise ConfigError(_("{game!r} names several games: give more of the id").format(game=game))
     return found[0]
 
 

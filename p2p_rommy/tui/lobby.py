@@ -23,6 +23,7 @@ from prompt_toolkit.widgets import Frame
 
 from p2p_rommy.i18n import _
 from p2p_rommy.lobby import LobbyState, Member, table_code
+from p2p_rommy.rules.house_words import changed_rules, variant_name
 from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.tui.app import STYLE
 from p2p_rommy.wire.identity import fingerprint
@@ -88,7 +89,7 @@ class LobbyModel:
             return
         if len(self.members) < self.min_players:
             self.status = _("{variant} needs at least {count} players").format(
-                variant=self.variant, count=self.min_players
+                variant=variant_name(self.variant), count=self.min_players
             )
             return
         self.starting = True
@@ -131,7 +132,9 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
         (
             "class:title",
             " "
-            + _("Table {name!r}: {variant}").format(name=model.table, variant=model.variant)
+            + _("Table {name!r}: {variant}").format(
+                name=model.table, variant=variant_name(model.variant)
+            )
             + "\n",
         ),
         (
@@ -141,7 +144,7 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
             + "\n",
         ),
         ("", " " + _("house rules:") + " "),
-        ("", ", ".join(f"{k}={v}" for k, v in model.house) or _("the defaults")),
+        ("", changed_rules(model.variant, model.house, _) or _("the defaults")),
         ("", "\n " + _("table code:") + " "),
         ("class:title", model.table_code),
         ("", "\n\n " + _("Players (compare the fingerprints out loud):") + "\n"),

@@ -416,9 +416,12 @@ class ClientModel:
         except IllegalMove as error:
             self.status = error.say(_)
             return
-        self.status = _("that card cannot {doing} on meld {number}").format(
-            doing=doing, number=meld_number
+        cannot = (
+            _("that card cannot be laid off on meld {number}")
+            if kind is LayOff
+            else _("that card cannot take the joker's place in meld {number}")
         )
+        self.status = cannot.format(number=meld_number)
 
     def discard(self) -> None:
         if len(self.selected) != 1:

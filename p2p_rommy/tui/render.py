@@ -61,7 +61,12 @@ def header(model: ClientModel) -> StyleText:
     ]
     if rules.opening != "none":
         round_index = min(state.round_index, len(rules.contracts) - 1) if rules.contracts else 0
-        parts.append(_("to open: {contract}").format(contract=rules.describe_opening(round_index)))
+        opening = (
+            _("{points} points").format(points=rules.opening_points)
+            if rules.opening == "points"
+            else rules.describe_opening(round_index)
+        )
+        parts.append(_("to open: {contract}").format(contract=opening))
     parts.append(_("dealer {name}").format(name=model.names[state.dealer]))
     parts.append(_("stock {count}").format(count=len(state.stock)))
     if rules.buying:
