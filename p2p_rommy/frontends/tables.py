@@ -346,7 +346,11 @@ async def _finish(session: Session, store: GameStore) -> int:
         _say(_("the table froze: {reason}").format(reason=peer.frozen))
         return 1
     if peer.replica.ended is not None:
-        _say(_("the game was ended by agreement: {reason}").format(reason=inert(peer.replica.ended[1])))
+        _say(
+            _("the game was ended by agreement: {reason}").format(
+                reason=inert(peer.replica.ended[1])
+            )
+        )
     forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
     print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
     print(_("transcript: {path}").format(path=store.transcript_path))
