@@ -75,7 +75,7 @@ class Level:
 
 LEVEL_SETTINGS = {
     "easy": Level(False, False, 0.0, 0.3, False, True, False, (1.2, 2.6)),
-    "normal": Level(False, False, 3.0, 0.0, True, False, False, (0.8, 1.8)),
+    "normal": Level(False, False, 3.0, 0.0, False, False, False, (0.8, 1.8)),
     "hard": Level(True, True, 4.0, 0.0, True, False, True, (0.5, 1.2)),
 }
 
@@ -85,6 +85,9 @@ decision limit is 200 ms; the rest is margin for a loaded machine)."""
 THREAT_CARDS = 3
 """An opponent with this many cards or fewer may go out soon."""
 JOKER_DISCARD = 60.0
+TAKE_MARGIN = 2.5
+"""How much closer the discard must bring the hand to be taken over a blind draw (a
+taken card is public, and the stock may bring as much)."""
 
 
 class HeuristicBot:
@@ -157,14 +160,14 @@ class HeuristicBot:
             return take
         hand = [c for _, c in view.hand()]
         base = judge.cost(hand)
-        with_card = min(_without(hand + [card], i, judge) for i in range(len(hand)))
+        with_card = min(_without([*hand, card], i, judge) for i in range(len(hand)))
         if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
             return draw
         if self.settings.lookahead:
             started = time.perf_counter()
             stock = self._stock_value(judge, hand, base, started)
             return take if with_card < stock - 0.2 else draw
-        return take if with_card < base - 0.5 else draw
+        return take if with_card < base - TAKE_MARGIN else draw
 
     def _stock_value(self, judge: Judge, hand: list[int], base: float, started: float) -> float:
         """Expected cost after drawing an unseen card and discarding the worst."""
@@ -181,7 +184,6 @@ class HeuristicBot:
     # --- melding and discarding -------------------------------------------------
 
     def _judge(self, view: View, out: bool = False) -> Judge:
-        state = view.state
         point = POINT
         if self.settings.shed_when_threatened and self._threatened(view):
             point = POINT * 5
@@ -196,7 +198,6 @@ class HeuristicBot:
         )
 
     def _play(self, view: View, moves: Sequence[Move]) -> Move:
-        state = view.state
         hand = view.hand()
         lay_downs = [m for m in moves if isinstance(m, LayDown)]
         if lay_downs:
@@ -245,8 +246,10 @@ class HeuristicBot:
         choice, _ = best_laydown(candidates, hand, deck, rules, 400)
         if not choice:
             return None
-        if rules.opening == "none" and self.settings.hold_melds and not self._lay_now(
-            view, hand, choice, out
+        if (
+            rules.opening == "none"
+            and self.settings.hold_melds
+            and not self._lay_now(view, hand, choice, out)
         ):
             return None
         for candidate in choice:
@@ -382,11 +385,11 @@ def _joins(judge: Judge, card: int, hand: Sequence[int]) -> int:
     count = 0
     for other_id in hand:
         other = judge.faces[other_id]
-        if other == JOKER:
-            count += 1
-        elif other % 16 == face % 16 and other != face:
-            count += 1
-        elif other // 16 == face // 16 and 0 < abs(other % 16 - face % 16) <= 2:
+        if (
+            other == JOKER
+            or (other % 16 == face % 16 and other != face)
+            or (other // 16 == face // 16 and 0 < abs(other % 16 - face % 16) <= 2)
+        ):
             count += 1
     return count
 
@@ -404,5 +407,3 @@ def _legal(view: View, move: Move) -> bool:
     except IllegalMove:
         return False
     return True
-
-
