@@ -210,7 +210,7 @@ class HeuristicBot:
             swap = self._swap(view, moves, judge, cards)
             if swap is not None:
                 return swap
-            lay_off = self._lay_off(moves, judge, cards)
+            lay_off = self._lay_off(view, moves, judge, cards)
             if lay_off is not None:
                 return lay_off
         discards = [m for m in moves if isinstance(m, Discard)]
@@ -289,7 +289,11 @@ class HeuristicBot:
                 return swap
         return None
 
-    def _lay_off(self, moves: Sequence[Move], judge: Judge, cards: list[int]) -> Move | None:
+    def _lay_off(
+        self, view: View, moves: Sequence[Move], judge: Judge, cards: list[int]
+    ) -> Move | None:
+        """The lay-off that leaves the best hand, judged on the table after it (so a
+        card that opens the way for the next one, 8♥ before 9♥, counts)."""
         lay_offs = [m for m in moves if isinstance(m, LayOff)]
         if not lay_offs:
             return None
@@ -300,12 +304,19 @@ class HeuristicBot:
             is_joker = judge.faces[card] == JOKER
             if is_joker and self.level == "easy" and len(cards) > 2:
                 continue
-            after = judge.cost([c for c in cards if c != card])
+            after = self._after(view, move, [c for c in cards if c != card])
             if after <= before + 1e-9:
                 key = after - (0 if is_joker else judge.points(card) / 100)
                 if best is None or key < best[0]:
                     best = (key, move)
         return best[1] if best is not None else None
+
+    def _after(self, view: View, move: LayOff, rest: list[int]) -> float:
+        from p2p_rommy.engine.apply import apply
+
+        state = apply(view.state, move)
+        private = {s: c for s, c in view.private.items() if s != move.card.slot}
+        return Judge(View(state, view.seat, private), self.settings.use_outs).cost(rest)
 
     def _discard(
         self, view: View, judge: Judge, cards: list[int], discards: list[Discard]
