@@ -17,11 +17,10 @@ from typing import TypeVar
 from p2p_rommy.deck import DeckSeat
 from p2p_rommy.engine.apply import apply, new_game
 from p2p_rommy.engine.moves import Move
-from p2p_rommy.engine.state import GameState
 from p2p_rommy.engine.view import Player, View
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.i18n import _
-from p2p_rommy.rules.variants import RuleSet, ruleset
+from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.simulate import play_match, random_players
 
 Figures = dict[str, float]
@@ -486,78 +485,110 @@ async def _lobby_flood(messages: int) -> None:
 
 
 class _Timed:
-    """Wraps a bot to time its decisions."""
+    """Wraps a bot to time its decisions by the CPU of the calling thread (another
+    process on a loaded machine does not count; a bot's work does)."""
 
     def __init__(self, bot: Player, times: list[float]) -> None:
         self.bot, self.times = bot, times
 
     def choose(self, view: View) -> Move:
-        started = time.perf_counter()
+        started = time.thread_time()
         move = self.bot.choose(view)
-        self.times.append(time.perf_counter() - started)
+        self.times.append(time.thread_time() - started)
         return move
 
     def wants_buy(self, view: View) -> bool | None:
-        return self.bot.wants_buy(view)
+        started = time.thread_time()
+        answer = self.bot.wants_buy(view)
+        self.times.append(time.thread_time() - started)
+        return answer
 
 
-BOT_TABLES = {"lp": 4, "rummy": 3, "romme": 4}
+BOT_SEATS = 3
+"""Every line-up is three players: the measured bot and two of its opponent."""
+BOT_LINEUPS = (
+    ("hard", "normal"),
+    ("normal", "easy"),
+    ("hard", "easy"),
+    ("hard", "reference"),
+    ("normal", "reference"),
+    ("easy", "reference"),
+)
+BOT_SEEDS = {"lp": 20, "rummy": 60, "romme": 24}
+"""Deals per variant and line-up; each is played three times, the measured bot in each
+seat, so the matches are three times as many. ``--quick``: a fifth."""
+TIMED_LEVELS = ("easy", "normal", "hard", "reference")
 
 
-def _bots(quick: bool) -> Figures:
-    """Bot strength (engine only, fixed seeds) and decision times."""
+def wilson(wins: float, count: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share."""
+    if count == 0:
+        return 0.0, 1.0
+    share = wins / count
+    denominator = 1 + z * z / count
+    centre = (share + z * z / (2 * count)) / denominator
+    half = z * ((share * (1 - share) / count + z * z / (4 * count * count)) ** 0.5) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bot_match(task: tuple[str, str, str, int, int]) -> tuple[float, dict[str, list[float]]]:
+    """One engine-only match (``rommy simulate --no-network``'s path): the first bot's
+    share of the win (ties split) and every timed decision by level."""
     from p2p_rommy.bots import make_bot
     from p2p_rommy.engine.scoring import winners
 
-    matches = {"lp": 6, "rummy": 20, "romme": 8} if quick else {"lp": 40, "rummy": 200, "romme": 60}
+    variant, first, other, seed, seat = task
+    rules = ruleset(variant)
+    rng = random.Random(seed)
+    kinds = [other] * BOT_SEATS
+    kinds[seat] = first
+    # Each seat's bot has its own generator, drawn in seat order whatever the line-up.
+    seeds = [rng.getrandbits(64) for _ in kinds]
+    times: dict[str, list[float]] = {kind: [] for kind in set(kinds)}
+    players: list[Player] = [
+        _Timed(make_bot(kind, random.Random(bot_seed)), times[kind])
+        for kind, bot_seed in zip(kinds, seeds, strict=True)
+    ]
+    final = play_match(rules, players, rng, seed % BOT_SEATS).final
+    best = winners(rules, final.scores)
+    return (1 / len(best) if seat in best else 0.0), times
+
+
+def _bots(quick: bool) -> Figures:
+    """Each level against the others and against the frozen reference player: the
+    first bot's win share and its 95% Wilson interval (fair share 1/3), over the same
+    seeded deals for every line-up with the seats rotated; decision times by level."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
     figures: Figures = {}
-    times: dict[str, list[float]] = {"easy": [], "normal": [], "hard": []}
-
-    def play(variant: str, kinds: list[str], seed: int) -> tuple[RuleSet, GameState]:
-        rules = ruleset(variant)
-        rng = random.Random(seed)
-        bots = [make_bot(kind, random.Random(rng.getrandbits(64))) for kind in kinds]
-        players: list[Player] = [
-            _Timed(p, times[k]) if k in times else p for p, k in zip(bots, kinds, strict=True)
-        ]
-        return rules, play_match(rules, players, rng, seed % len(kinds)).final
-
-    for variant, seats in BOT_TABLES.items():
-        count = matches[variant]
-        wins = 0
-        for match in range(count):
-            seat = match % seats
-            kinds = ["random"] * seats
-            kinds[seat] = "normal"
-            rules, final = play(variant, kinds, 1000 + match)
-            winner = winners(rules, final.scores)
-            wins += winner == [seat]
-        figures[f"bots.{variant}.normal_vs_random_win_rate"] = round(wins / count, 3)
-        deltas = []
-        for match in range(max(4, count // 4)):
-            seat = match % seats
-            kinds = ["normal"] * seats
-            kinds[seat] = "hard"
-            _, final = play(variant, kinds, 2000 + match)
-            others = [final.scores[s] for s in range(seats) if s != seat]
-            deltas.append(final.scores[seat] - sum(others) / len(others))
-        figures[f"bots.{variant}.hard_vs_normal_mean_score_delta"] = round(
-            sum(deltas) / len(deltas), 1
-        )
-        seat_wins = [0] * seats
-        games = max(seats * 2, count // 2)
-        for match in range(games):
-            rules, final = play(variant, ["normal"] * seats, 3000 + match)
-            for best in winners(rules, final.scores):
-                seat_wins[best] += 1
-        figures[f"bots.{variant}.seat_balance_max_dev"] = round(
-            max(abs(w / games - 1 / seats) for w in seat_wins), 3
-        )
-        for match in range(2):  # the easy level's decision times
-            play(variant, ["easy"] + ["random"] * (seats - 1), 4000 + match)
+    times: dict[str, list[float]] = {level: [] for level in TIMED_LEVELS}
+    tasks = []
+    for variant, seeds in BOT_SEEDS.items():
+        for first, other in BOT_LINEUPS:
+            for deal in range(max(2, seeds // 5) if quick else seeds):
+                for seat in range(BOT_SEATS):
+                    tasks.append((variant, first, other, 5000 + deal, seat))
+    workers = max(1, min(4, os.cpu_count() or 1))
+    with ProcessPoolExecutor(workers) as pool:
+        results = list(pool.map(bot_match, tasks, chunksize=4))
+    shares: dict[tuple[str, str, str], list[float]] = {}
+    for (variant, first, other, _seat, _seed), (share, match_times) in zip(tasks, results, strict=True):
+        shares.setdefault((variant, first, other), []).append(share)
+        for level, values in match_times.items():
+            times[level] += values
+    for (variant, first, other), values in shares.items():
+        low, high = wilson(sum(values), len(values))
+        name = f"bots.{variant}.{first}_vs_{other}"
+        figures[f"{name}.share"] = round(sum(values) / len(values), 3)
+        figures[f"{name}.low95"] = round(low, 3)
+        figures[f"{name}.high95"] = round(high, 3)
+        figures[f"{name}.matches"] = len(values)
     for level, values in times.items():
-        figures[f"bots.decision_ms.{level}.p50"] = round(_percentile(values, 0.5) * 1000, 2)
-        figures[f"bots.decision_ms.{level}.p99"] = round(_percentile(values, 0.99) * 1000, 2)
+        if values:
+            figures[f"bots.decision_ms.{level}.p50"] = round(_percentile(values, 0.5) * 1000, 2)
+            figures[f"bots.decision_ms.{level}.p99"] = round(_percentile(values, 0.99) * 1000, 2)
+            figures[f"bots.decision_ms.{level}.max"] = round(max(values) * 1000, 2)
     return figures
 
 

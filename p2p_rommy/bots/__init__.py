@@ -1,4 +1,5 @@
-"""Players that choose moves from a seat's view: random-legal and the heuristic bot."""
+"""Players that choose moves from a seat's view: random-legal, the heuristic bot's
+levels, and the frozen reference player the bench measures them against."""
 
 from __future__ import annotations
 
@@ -7,18 +8,22 @@ import random
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
 
-BOT_KINDS = ("random", "easy", "normal", "hard")
+BOT_KINDS = ("random", "easy", "normal", "hard", "reference")
 
 
 def make_bot(kind: str, rng: random.Random) -> Player:
-    """A player of this kind: ``random`` (random-legal) or a heuristic level."""
+    """A player of this kind: ``random`` (random-legal), a heuristic level, or
+    ``reference`` (the frozen yardstick, `bots/reference.py`)."""
     from p2p_rommy.bots.heuristic import HeuristicBot
     from p2p_rommy.bots.random_player import RandomPlayer
+    from p2p_rommy.bots.reference import ReferenceBot
 
     if kind == "random":
         return RandomPlayer(rng)
     if kind in ("easy", "normal", "hard"):
         return HeuristicBot(kind, rng)
+    if kind == "reference":
+        return ReferenceBot("normal", rng)
     raise ConfigError(f"no bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
 
 

@@ -1,31 +1,38 @@
-"""A heuristic bot that decides from its own view only.
+"""The heuristic bot: plays each variant's real objective, from its own view only.
 
-How it plays (all levels share it; the levels differ in how far they look):
+Every decision asks one question of `objective.Judge`: which hand is closer to
+the goal? Before opening that is the cards still missing for the lp contract (by
+the live copies left) or for Rommé's 40 points; after opening, and in rummy, the
+points and cards not yet in a meld.
 
-- **Draw**: take the discard when it joins a meld the hand can make (or, once
-  opened, a meld on the table); otherwise draw from the stock.
-- **Meld**: open as soon as the round's requirement can be met, choosing the
-  opening that leaves the fewest points in hand (`best_laydown` over the
-  openings found); once open, lay the best new melds, then lay off what fits,
-  jokers last.
-- **Discard**: keep what belongs to a meld or a near-meld (pairs, cards one or two
-  apart in a suit) and jokers; throw high loose cards first; avoid feeding the
-  next player a card that fits the table (``hard`` also avoids ranks and suits
-  that player picked up).
-- **Køb**: buy a card that joins a near-meld while the hand is not too big.
+- **Draw**: take the discard when the best hand after it (and a discard) is
+  closer than the stock promises; ``hard`` prices the stock by every live card.
+- **Meld**: open as soon as the round allows, with every extra meld the hand has;
+  once open, lay new melds (rummy: holds them until it can go out or another
+  player is close to going out), lay off what fits and a joker no partial meld
+  needs.
+- **Discard**: the card whose loss costs least, avoiding a card the next player
+  visibly collects (fits the table once they are open, or sits next to a card
+  they took from the pile or bought); ``hard`` looks one draw ahead over the
+  live cards.
+- **Køb**: only when the card brings the opening closer; once open only when it
+  would leave every card in a meld.
 
-``easy`` lays down whatever it can and discards its highest loose card; ``normal``
-is the above, joker swaps and a memory of what the next player picks up included;
-``hard`` also weighs each possible discard by the points the rest of the hand
-would leave after its best lay-down.
+Levels: ``easy`` makes a person's mistakes (misses a good discard now and then,
+throws a near-best card, melds everything at once, buys on impulse, keeps jokers);
+``normal`` plays the above soundly; ``hard`` adds the live-card weighting, the
+look-ahead and, when an opponent is near going out, sheds points.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from p2p_rommy.cards import ACE, ACE_HIGH, DeckComposition, composition
+from p2p_rommy.bots.objective import JOKER, MISSING, POINT, Judge
+from p2p_rommy.cards import composition
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
     Discard,
@@ -37,15 +44,53 @@ from p2p_rommy.engine.moves import (
     SwapJoker,
     TakeDiscard,
 )
-from p2p_rommy.engine.state import GameState, Phase
+from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.rules.finder import Candidate, best_laydown, candidate_melds, find_opening
-from p2p_rommy.rules.melds import Meld, MeldKind, joker_targets
 
 LEVELS = ("easy", "normal", "hard")
 
-
 IDLE_TAKES_MAX = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """What sets the levels apart."""
+
+    use_outs: bool
+    """Weigh a missing card by its live copies (not just whether any is left)."""
+    lookahead: bool
+    """Price the stock and each discard over every live card."""
+    feed_penalty: float
+    """Cost added to a discard the next player visibly collects."""
+    mistakes: float
+    """Chance of a person's slip: a near-best discard, a good discard passed over."""
+    hold_melds: bool
+    """Rummy: keep melds in hand until going out or threatened."""
+    impulsive_buys: bool
+    shed_when_threatened: bool
+    reaction_s: tuple[float, float]
+    """A person-like delay range before a Køb! call, for the buy-window timing (#25)."""
+
+
+LEVEL_SETTINGS = {
+    "easy": Level(False, False, 0.0, 0.3, False, True, False, (1.2, 2.6)),
+    "normal": Level(False, False, 3.0, 0.0, False, False, False, (0.8, 1.8)),
+    "hard": Level(True, True, 4.0, 0.0, True, False, True, (0.5, 1.2)),
+}
+
+DECISION_BUDGET_S = 0.12
+"""``hard`` stops looking ahead after this long and plays its best so far (the
+decision limit is 200 ms; the rest is margin for a loaded machine)."""
+THREAT_CARDS = 3
+"""An opponent with this many cards or fewer may go out soon."""
+JOKER_DISCARD = 60.0
+OPENINGS_TRIED = 12
+"""Openings compared before the first lay-down (40 cost a Rommé hand with jokers a
+third of a second in the bench's --quick run)."""
+TAKE_MARGIN = 2.5
+"""How much closer the discard must bring the hand to be taken over a blind draw (a
+taken card is public, and the stock may bring as much)."""
 
 
 class HeuristicBot:
@@ -53,19 +98,21 @@ class HeuristicBot:
         if level not in LEVELS:
             raise ValueError(f"bot levels are {', '.join(LEVELS)}")
         self.level = level
+        self.settings = LEVEL_SETTINGS[level]
         self.rng = rng or random.Random(0)
-        self.taken_by_next: list[int] = []
-        """Card ids the next player took from the discard pile (hard)."""
-        self._last_discard: tuple[int, int | None] | None = None
         self._idle_takes = 0
         """Discards taken in a row without melding since: bots that only ever take the
         discard and throw another back can pass cards round the table for ever (seen in
         lp's last round, where no contract is met), so after `IDLE_TAKES_MAX` it draws."""
+        self._swaps: tuple[int, int, int] = (-1, -1, 0)
+
+    @property
+    def reaction_s(self) -> tuple[float, float]:
+        return self.settings.reaction_s
 
     # --- the two questions a player answers ---------------------------------------
 
     def choose(self, view: View) -> Move:
-        self._remember(view)
         moves = legal_moves(view)
         if not moves:
             raise ValueError(f"seat {view.seat} has nothing to do now")
@@ -82,16 +129,24 @@ class HeuristicBot:
 
     def wants_buy(self, view: View) -> bool:
         state = view.state
-        if state.offer is None or self.level == "easy":
+        if state.offer is None:
             return False
         card = state.faces[state.offer]
         if card is None:
             return False
         hand = [c for _, c in view.hand()]
-        if len(hand) > 13:
+        judge = self._judge(view)
+        if self.settings.impulsive_buys:
+            return len(hand) <= 14 and _joins(judge, card, hand) >= 2
+        if len(hand) > 16:
             return False
-        deck = composition(state.rules.deck_size)
-        return _joins(card, hand, deck) >= 2 or deck.card(card).is_joker
+        if judge.mode == "out":
+            # Open already: a buy costs two cards; only one that leaves every card
+            # in a meld (so the next turn goes out) is worth it.
+            return judge.cost([*hand, card]) <= 0.5
+        before = judge.cost(hand)
+        after = judge.cost([*hand, card]) + judge.point * 7  # the penalty card's points
+        return after <= before - 0.6 * MISSING
 
     # --- drawing ----------------------------------------------------------------
 
@@ -103,148 +158,256 @@ class HeuristicBot:
         card = None if top is None else state.faces[top]
         if take is None or card is None:
             return draw
-        deck = composition(state.rules.deck_size)
-        hand = view.hand()
-        if deck.card(card).is_joker:
+        judge = self._judge(view)
+        if judge.faces[card] == JOKER:
             return take
-        before = _deadwood(hand, deck, state)
-        after = _deadwood([*hand, (-1, card)], deck, state)
-        gain = before + state.rules.points(deck.card(card).rank) - after
-        if gain > 0 and self.level != "easy":
-            return take
-        if state.opened[view.seat] and any(_fits(card, meld, deck, state) for meld in state.melds):
-            return take
-        return draw
+        hand = [c for _, c in view.hand()]
+        base = judge.cost(hand)
+        with_card = min(_without([*hand, card], i, judge) for i in range(len(hand)))
+        if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
+            return draw
+        if self.settings.lookahead:
+            started = time.perf_counter()
+            stock = self._stock_value(judge, hand, base, started)
+            return take if with_card < stock - 0.2 else draw
+        return take if with_card < base - TAKE_MARGIN else draw
+
+    def _stock_value(self, judge: Judge, hand: list[int], base: float, started: float) -> float:
+        """Expected cost after drawing an unseen card and discarding the worst."""
+        worst = min(range(len(hand)), key=lambda i: _without(hand, i, judge))
+        rest = hand[:worst] + hand[worst + 1 :]
+        gain = 0.0
+        for face, share in judge.live_faces(rest):
+            if time.perf_counter() - started > DECISION_BUDGET_S:
+                break
+            card = judge.card_of[face]
+            gain += share * max(0.0, base - judge.cost([*rest, card]))
+        return base - gain
 
     # --- melding and discarding -------------------------------------------------
 
-    def _play(self, view: View, moves: Sequence[Move]) -> Move:
+    def _judge(self, view: View, out: bool = False) -> Judge:
+        point = POINT
+        if self.settings.shed_when_threatened and self._threatened(view):
+            point = POINT * 5
+        return Judge(view, self.settings.use_outs, out, point)
+
+    def _threatened(self, view: View) -> bool:
         state = view.state
-        deck = composition(state.rules.deck_size)
+        return any(
+            len(hand) <= THREAT_CARDS
+            for seat, hand in enumerate(state.hands)
+            if seat != view.seat and (state.opened[seat] or state.rules.opening == "none")
+        )
+
+    def _play(self, view: View, moves: Sequence[Move]) -> Move:
         hand = view.hand()
         lay_downs = [m for m in moves if isinstance(m, LayDown)]
         if lay_downs:
-            choice = self._best_lay_down(view, hand, deck, lay_downs)
+            choice = self._lay_down(view, hand, lay_downs)
             if choice is not None:
                 return choice
-        if self.level != "easy":
-            swap = self._useful_swap(view, moves, deck)
+        judge = self._judge(view)
+        cards = [c for _, c in hand]
+        if judge.mode == "out":
+            swap = self._swap(view, moves, judge, cards)
             if swap is not None:
                 return swap
-        lay_offs = [m for m in moves if isinstance(m, LayOff)]
-        if lay_offs:
-            natural = [m for m in lay_offs if not deck.card(m.card.card).is_joker]
-            if natural:
-                return max(natural, key=lambda m: state.rules.points(deck.card(m.card.card).rank))
-            if len(hand) <= 2 or self.level == "easy":
-                return lay_offs[0]
+            lay_off = self._lay_off(view, moves, judge, cards)
+            if lay_off is not None:
+                return lay_off
         discards = [m for m in moves if isinstance(m, Discard)]
         if not discards:
             return moves[0]
-        if self.level == "easy":
-            return max(discards, key=lambda m: self._easy_value(m, deck, state))
-        keep = {m: self._keep_value(m.slot, m.card, hand, deck, view) for m in discards}
-        if self.level == "hard":
-            for move in discards:
-                rest = [(s, c) for s, c in hand if s != move.slot]
-                keep[move] += 2 * _deadwood(rest, deck, state)
-        return min(discards, key=keep.__getitem__)
+        return self._discard(view, judge, cards, discards)
 
-    def _best_lay_down(
-        self, view: View, hand: list[tuple[int, int]], deck: DeckComposition, offered: list[LayDown]
+    def _lay_down(
+        self, view: View, hand: list[tuple[int, int]], offered: list[LayDown]
     ) -> LayDown | None:
         state = view.state
         rules = state.rules
-        candidates = candidate_melds(hand, deck, rules)
+        deck = composition(rules.deck_size)
         seat = view.seat
+        candidates = candidate_melds(hand, deck, rules)
+        out = Judge(view, self.settings.use_outs, out_mode=True)
         if not state.opened[seat] and rules.opening != "none":
-            openings = find_opening(candidates, deck, rules, state.round_index, limit=40)
-            if not openings:
-                return offered[0]
-            points = {slot: rules.points(deck.card(card).rank) for slot, card in hand}
-
-            def left_after(opening: Sequence[Candidate]) -> int:
+            openings = find_opening(
+                candidates, deck, rules, state.round_index, limit=OPENINGS_TRIED
+            )
+            best: tuple[float, LayDown] | None = None
+            for opening in openings:
                 used = set().union(*(c.slots for c in opening))
                 rest = [(s, c) for s, c in hand if s not in used]
-                return sum(points[s] for s, _ in rest)
-
-            best = min(openings, key=left_after)
-            move = _lay(seat, best)
-            return move if move in offered or _legal(view, move) else offered[0]
-        choice, _ = best_laydown(candidates, hand, deck, rules)
+                extra, _ = best_laydown(candidate_melds(rest, deck, rules), rest, deck, rules, 400)
+                for melds in ((*opening, *extra), opening):
+                    move = _lay(seat, melds)
+                    if move in offered or _legal(view, move):
+                        taken = set().union(*(c.slots for c in melds))
+                        left = out.cost([c for s, c in hand if s not in taken])
+                        if best is None or left < best[0]:
+                            best = (left, move)
+                        break
+            return best[1] if best is not None else offered[0]
+        choice, _ = best_laydown(candidates, hand, deck, rules, 400)
+        if not choice:
+            return None
+        if (
+            rules.opening == "none"
+            and self.settings.hold_melds
+            and not self._lay_now(view, hand, choice, out)
+        ):
+            return None
         for candidate in choice:
             move = _lay(seat, (candidate,))
             if move in offered or _legal(view, move):
                 return move
         return None
 
-    def _useful_swap(self, view: View, moves: Sequence[Move], deck: DeckComposition) -> Move | None:
-        swaps = [m for m in moves if isinstance(m, SwapJoker)]
-        if not swaps:
+    def _lay_now(
+        self, view: View, hand: list[tuple[int, int]], choice: Sequence[Candidate], out: Judge
+    ) -> bool:
+        """Rummy: lay melds only to go out now, or when someone may go out soon (cards
+        held in hand count for the winner; melds on the table hand out lay-off spots)."""
+        used = set().union(*(c.slots for c in choice))
+        loose = [c for s, c in hand if s not in used and not out.fits_table(c)]
+        if len(loose) <= 1:
+            return True
+        state = view.state
+        return self._threatened(view) or len(state.stock) < 2 * state.players
+
+    def _swap(
+        self, view: View, moves: Sequence[Move], judge: Judge, cards: list[int]
+    ) -> Move | None:
+        if self.level == "easy":
             return None
-        hand = view.hand()
-        before = len(candidate_melds(hand, deck, view.state.rules))
-        for swap in swaps:
-            joker = next(p for p in view.state.melds[swap.meld].cards if p.slot == swap.joker_slot)
-            after_hand = [(s, c) for s, c in hand if s != swap.card.slot] + [
-                (joker.slot, joker.card)
-            ]
-            if len(candidate_melds(after_hand, deck, view.state.rules)) > before:
+        state = view.state
+        turn = (state.round_index, len(state.discard) + len(state.retired), view.seat)
+        count = self._swaps[2] if self._swaps[:2] == turn[:2] else 0
+        if count >= 2:
+            return None
+        before = judge.cost(cards)
+        for swap in (m for m in moves if isinstance(m, SwapJoker)):
+            joker = next(p for p in state.melds[swap.meld].cards if p.slot == swap.joker_slot)
+            after = [c for c in cards if c != swap.card.card] + [joker.card]
+            if judge.cost(after) < before - 0.1:
+                self._swaps = (turn[0], turn[1], count + 1)
                 return swap
         return None
 
-    @staticmethod
-    def _easy_value(move: Discard, deck: DeckComposition, state: GameState) -> int:
-        card = deck.card(move.card)
-        return -1000 if card.is_joker else state.rules.points(card.rank)
+    def _lay_off(
+        self, view: View, moves: Sequence[Move], judge: Judge, cards: list[int]
+    ) -> Move | None:
+        """The lay-off that leaves the best hand, judged on the table after it (so a
+        card that opens the way for the next one, 8♥ before 9♥, counts)."""
+        lay_offs = [m for m in moves if isinstance(m, LayOff)]
+        if not lay_offs:
+            return None
+        before = judge.cost(cards)
+        best: tuple[float, LayOff] | None = None
+        for move in lay_offs:
+            card = move.card.card
+            is_joker = judge.faces[card] == JOKER
+            if is_joker and self.level == "easy" and len(cards) > 2:
+                continue
+            after = self._after(view, move, [c for c in cards if c != card])
+            if after <= before + 1e-9:
+                key = after - (0 if is_joker else judge.points(card) / 100)
+                if best is None or key < best[0]:
+                    best = (key, move)
+        return best[1] if best is not None else None
 
-    def _keep_value(
-        self,
-        slot: int,
-        card_id: int,
-        hand: list[tuple[int, int]],
-        deck: DeckComposition,
-        view: View,
-    ) -> float:
-        """How much the hand wants to keep this card (the lowest is discarded)."""
-        state = view.state
-        card = deck.card(card_id)
-        if card.is_joker:
-            return 1000.0
-        rules = state.rules
-        others = [c for s, c in hand if s != slot]
-        value = 0.0
-        in_meld = any(slot in c.slots for c in candidate_melds(hand, deck, rules))
-        if in_meld:
-            value += 200
-        value += 25 * _joins(card_id, others, deck)
-        value -= rules.points(card.rank)
-        nxt = state.next_seat(view.seat)
-        if state.opened[nxt] and any(_fits(card_id, meld, deck, state) for meld in state.melds):
-            value += 40  # would let the next player build
-        if self.level != "easy":
-            for taken in self.taken_by_next:
-                other = deck.card(taken)
-                if not other.is_joker and (
-                    other.rank == card.rank
-                    or (other.suit == card.suit and abs(other.rank - card.rank) <= 2)
-                ):
-                    value += 15
-        return value + self.rng.random() * 0.01
+    def _after(self, view: View, move: LayOff, rest: list[int]) -> float:
+        from p2p_rommy.engine.apply import apply
 
-    def _remember(self, view: View) -> None:
-        """Note what the player after this seat took from the discard pile."""
+        state = apply(view.state, move)
+        private = {s: c for s, c in view.private.items() if s != move.card.slot}
+        return Judge(View(state, view.seat, private), self.settings.use_outs).cost(rest)
+
+    def _discard(
+        self, view: View, judge: Judge, cards: list[int], discards: list[Discard]
+    ) -> Discard:
+        feeds = self._feeds(view, judge)
+        scored: list[tuple[float, Discard]] = []
+        for move in discards:
+            rest = [c for c in cards if c != move.card]
+            value = judge.cost(rest) + self.rng.random() * 0.01
+            if judge.faces[move.card] == JOKER and len(cards) > 1:
+                value += JOKER_DISCARD
+            if self.settings.feed_penalty and feeds(move.card):
+                value += self.settings.feed_penalty
+            scored.append((value, move))
+        scored.sort(key=lambda pair: pair[0])
+        if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
+            near = [m for v, m in scored[:3] if v < scored[0][0] + MISSING]
+            return self.rng.choice(near)
+        if self.settings.lookahead and len(scored) > 1:
+            return self._look_ahead(judge, cards, scored)
+        return scored[0][1]
+
+    def _look_ahead(
+        self, judge: Judge, cards: list[int], scored: list[tuple[float, Discard]]
+    ) -> Discard:
+        """Of the few best discards, the one whose hand the next draw helps most."""
+        started = time.perf_counter()
+        best = scored[0]
+        best_value = float("inf")
+        for value, move in scored[:3]:
+            if value > scored[0][0] + MISSING * 0.5:
+                break
+            rest = list(cards)
+            rest.remove(move.card)
+            expected = self._stock_value(judge, rest, judge.cost(rest), started)
+            total = expected + (value - judge.cost(rest))  # keep the feed penalty
+            if total < best_value:
+                best, best_value = (value, move), total
+            if time.perf_counter() - started > DECISION_BUDGET_S:
+                break
+        return best[1]
+
+    def _feeds(self, view: View, judge: Judge) -> Callable[[int], bool]:
+        """Whether the next player visibly collects a card: it fits the table once they
+        are open, or sits next to a card they took from the pile or bought."""
         state = view.state
-        if self.level == "easy" or state.phase is Phase.ROUND_START:
-            return
         nxt = state.next_seat(view.seat)
-        if self._last_discard is not None:
-            slot, card = self._last_discard
-            if slot in state.hands[nxt] and card is not None:
-                self.taken_by_next.append(card)
-                self.taken_by_next = self.taken_by_next[-12:]
-        top = state.top_discard()
-        self._last_discard = (top, state.faces[top]) if top is not None else None
+        known = [f for f in (state.faces[s] for s in state.hands[nxt]) if f is not None]
+        known_faces = [judge.faces[c] for c in known if judge.faces[c] != JOKER]
+        lays_off = bool(state.opened[nxt]) or state.rules.opening == "none"
+
+        def feeds(card: int) -> bool:
+            face = judge.faces[card]
+            if face == JOKER:
+                return True
+            if lays_off and judge.fits_table(card):
+                return True
+            rank, suit = face % 16, face // 16
+            return any(
+                (other % 16 == rank and other != face)
+                or (other // 16 == suit and 0 < abs(other % 16 - rank) <= 2)
+                for other in known_faces
+            )
+
+        return feeds
+
+
+def _without(cards: list[int], index: int, judge: Judge) -> float:
+    return judge.cost(cards[:index] + cards[index + 1 :])
+
+
+def _joins(judge: Judge, card: int, hand: Sequence[int]) -> int:
+    """How many cards of `hand` this card would sit next to in a set or a run."""
+    face = judge.faces[card]
+    if face == JOKER:
+        return 3
+    count = 0
+    for other_id in hand:
+        other = judge.faces[other_id]
+        if (
+            other == JOKER
+            or (other % 16 == face % 16 and other != face)
+            or (other // 16 == face // 16 and 0 < abs(other % 16 - face % 16) <= 2)
+        ):
+            count += 1
+    return count
 
 
 def _lay(seat: int, melds: Sequence[Candidate]) -> LayDown:
@@ -260,47 +423,3 @@ def _legal(view: View, move: Move) -> bool:
     except IllegalMove:
         return False
     return True
-
-
-def _deadwood(hand: list[tuple[int, int]], deck: DeckComposition, state: GameState) -> int:
-    candidates = candidate_melds(hand, deck, state.rules)
-    _, left = best_laydown(candidates, hand, deck, state.rules, budget=400)
-    return left
-
-
-def _ranks(card_rank: int) -> tuple[int, ...]:
-    return (ACE, ACE_HIGH) if card_rank == ACE else (card_rank,)
-
-
-def _joins(card_id: int, hand: Sequence[int], deck: DeckComposition) -> int:
-    """How many cards of `hand` this card would sit next to in a set or a run."""
-    card = deck.card(card_id)
-    if card.is_joker:
-        return 3
-    count = 0
-    for other_id in hand:
-        other = deck.card(other_id)
-        same_rank = other.rank == card.rank and other.suit != card.suit
-        near = other.suit == card.suit and any(
-            1 <= abs(a - b) <= 2 for a in _ranks(card.rank) for b in _ranks(other.rank)
-        )
-        if other.is_joker or same_rank or near:
-            count += 1
-    return count
-
-
-def _fits(card_id: int, meld: Meld, deck: DeckComposition, state: GameState) -> bool:
-    card = deck.card(card_id)
-    if card.is_joker:
-        return bool(joker_targets(meld, deck, state.rules))
-    if meld.kind is MeldKind.SET:
-        naturals = [deck.card(p.card) for p in meld.cards if not deck.card(p.card).is_joker]
-        return (
-            len(meld.cards) < state.rules.set_max
-            and naturals[0].rank == card.rank
-            and card.suit not in {n.suit for n in naturals}
-        )
-    suit = next(deck.card(p.card).suit for p in meld.cards if not deck.card(p.card).is_joker)
-    return card.suit == suit and any(
-        r in joker_targets(meld, deck, state.rules) for r in _ranks(card.rank)
-    )

@@ -1,0 +1,365 @@
+"""How far a hand is from the round's objective, judged from one seat's view only.
+
+The unit is the *cost* of a hand (lower is better), on one scale for every mode:
+
+- **Contract** (lp, not opened): the cards still missing for this round's contract
+  (`MISSING` each), each weighted by how many live copies could close the gap (a
+  card with no live copy left is nearly hopeless), plus a little for the points
+  the other cards would cost at the round's end.
+- **Points** (Rommé, not opened): the cards missing for melds worth the opening
+  points (40), weighted the same way.
+- **Out** (opened, or rummy, which has no opening): the points and the count of
+  cards that are in no meld of the hand and fit no meld on the table; cards one
+  card short of a meld count in part.
+
+*Live* cards are those this seat has not seen: the deck minus its own hand, the
+table's melds, the discard pile and the faces known in other hands (taken
+discards, bought cards). Nothing else is read: a bot gets only its view.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, Suit, composition
+from p2p_rommy.engine.view import View
+from p2p_rommy.rules.melds import MeldKind, card_value, joker_targets
+from p2p_rommy.rules.variants import RuleSet
+
+JOKER = 0
+"""A face is ``rank + 16 * suit index``; every joker is face 0."""
+SUITS = tuple(Suit)
+MISSING = 10.0
+"""Cost of one card missing for the opening (so 10 points in hand weigh one card)."""
+POINT = 0.1
+"""Cost of one point in hand while not opened."""
+OUT_CARD = 4.0
+"""Once out-bound: the cost of one more loose card on top of its points."""
+PARTIAL_KEEP = 0.45
+"""Share of a one-short meld's points and cards still counted (it may never complete)."""
+KEEP_PER_KIND = 6
+"""Contract search: the cheapest groups kept per kind (sets, runs)."""
+
+
+def face_of(rank: int, suit: Suit | None) -> int:
+    return JOKER if suit is None else rank + 16 * SUITS.index(suit)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Cards of the hand toward one meld: the faces it uses and the cards it lacks."""
+
+    kind: MeldKind
+    uses: tuple[int, ...]
+    missing: tuple[float, ...]
+    """The cost of each missing card (by its live copies)."""
+    value: int
+    """Opening points of the meld once complete (Rommé)."""
+    points: int
+    """Penalty points of the faces it uses."""
+
+
+class Judge:
+    """Costs hands for one seat at one moment; built from a view, memoised by faces."""
+
+    def __init__(
+        self, view: View, use_outs: bool = True, out_mode: bool = False, point: float = POINT
+    ) -> None:
+        state = view.state
+        self.rules: RuleSet = state.rules
+        self.deck = composition(self.rules.deck_size)
+        self.faces = tuple(face_of(c.rank, c.suit) for c in self.deck.cards)
+        self.use_outs = use_outs
+        self.card_of = {f: c for c, f in reversed(list(enumerate(self.faces)))}
+        """A card id for each face (to cost a hand holding an unseen card)."""
+        total: Counter[int] = Counter(self.faces)
+        seen: list[int] = [card for _, card in view.hand()]
+        for meld in state.melds:
+            seen += [p.card for p in meld.cards]
+        seen += [f for f in (state.faces[s] for s in state.discard) if f is not None]
+        for seat, hand in enumerate(state.hands):
+            if seat != view.seat:
+                seen += [f for f in (state.faces[s] for s in hand) if f is not None]
+        for card in seen:
+            total[self.faces[card]] -= 1
+        self.live: dict[int, int] = {f: max(0, n) for f, n in total.items()}
+        self.unseen = sum(self.live.values())
+        opened = bool(state.opened[view.seat]) or self.rules.opening == "none"
+        self.contract = self.rules.contract(state.round_index) if not opened else None
+        self.mode = "out" if opened or out_mode else self.rules.opening
+        self.point = point
+        self.table_fits, self.table_takes_joker = self._table_fits(view)
+        self._memo: dict[tuple[int, ...], float] = {}
+
+    # --- public ------------------------------------------------------------------
+
+    def cost(self, cards: Iterable[int]) -> float:
+        """The cost of a hand of card ids."""
+        key = tuple(sorted(self.faces[c] for c in cards))
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._cost(key)
+        return found
+
+    def points(self, card: int) -> int:
+        return self.rules.points(self.deck.card(card).rank)
+
+    def outs(self, face: int) -> int:
+        return self.live.get(face, 0)
+
+    def live_faces(self, near: Iterable[int] = ()) -> list[tuple[int, float]]:
+        """(face, probability) of the next unseen card, by live copies; with `near`
+        (card ids), only the faces that could join one of them (the others change
+        nothing: they are thrown straight back)."""
+        if self.unseen <= 0:
+            return []
+        wanted: set[int] | None = None
+        if near:
+            wanted = {JOKER}
+            for card in near:
+                face = self.faces[card]
+                if face == JOKER:
+                    continue
+                rank, suit = face % 16, face // 16
+                wanted |= {rank + 16 * s for s in range(4)}
+                wanted |= {r + 16 * suit for r in range(rank - 2, rank + 3) if ACE <= r <= KING}
+                if rank in (ACE, KING, QUEEN) and self.rules.ace_high:
+                    wanted |= {r + 16 * suit for r in (ACE, QUEEN, KING, 2, 3)}
+        return [
+            (f, n / self.unseen)
+            for f, n in sorted(self.live.items())
+            if n > 0 and (wanted is None or f in wanted)
+        ]
+
+    def fits_table(self, card: int) -> bool:
+        face = self.faces[card]
+        return self.table_takes_joker if face == JOKER else face in self.table_fits
+
+    # --- the modes ---------------------------------------------------------------
+
+    def _cost(self, faces: tuple[int, ...]) -> float:
+        if self.mode == "out":
+            return self._out_cost(faces)
+        if self.mode == "points":
+            return self._points_cost(faces)
+        return self._contract_cost(faces)
+
+    def _face_points(self, face: int) -> int:
+        return self.rules.points(0 if face == JOKER else face % 16)
+
+    def _miss(self, outs: int) -> float:
+        if outs <= 0:
+            return MISSING * 4
+        return MISSING * (1 + 0.8 / outs) if self.use_outs else MISSING
+
+    def _contract_cost(self, faces: tuple[int, ...]) -> float:
+        contract = self.contract
+        assert contract is not None
+        hand = Counter(faces)
+        jokers = hand.pop(JOKER, 0)
+        sets = self._cheapest(self._set_groups(hand, 2), contract.sets)
+        runs = self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
+        best = float("inf")
+        all_points = sum(self._face_points(f) * n for f, n in hand.items())
+        for chosen_sets in combinations(sets, contract.sets):
+            for chosen_runs in combinations(runs, contract.runs):
+                chosen = chosen_sets + chosen_runs
+                if not _fits(chosen, hand):
+                    continue
+                missing = sorted((m for g in chosen for m in g.missing), reverse=True)
+                cost = sum(missing[jokers:])
+                covered = sum(g.points for g in chosen)
+                cost += self.point * (all_points - covered)
+                best = min(best, cost)
+        if best == float("inf"):
+            best = MISSING * 3 * (contract.sets + contract.runs) + self.point * all_points
+        return best
+
+    def _cheapest(self, groups: list[Group], need: int) -> list[Group]:
+        if need == 0:
+            return []
+        ranked = sorted(groups, key=lambda g: (sum(g.missing), -len(g.uses)))
+        return ranked[: max(KEEP_PER_KIND, need)]
+
+    def _points_cost(self, faces: tuple[int, ...]) -> float:
+        hand = Counter(faces)
+        jokers = hand.pop(JOKER, 0)
+        target = self.rules.opening_points
+        groups = self._set_groups(hand, 2) + self._run_groups(hand, 2, extend=3)
+        groups = [g for g in groups if g.value > 0]
+        groups.sort(key=lambda g: (sum(g.missing) / g.value, -g.value))
+        groups = groups[:14]
+        all_points = sum(self._face_points(f) * n for f, n in hand.items())
+        best = MISSING * 6 + self.point * all_points
+        steps = 0
+
+        def search(start: int, chosen: tuple[Group, ...], value: int) -> None:
+            nonlocal best, steps
+            steps += 1
+            if steps > 1500:
+                return
+            missing = sorted((m for g in chosen for m in g.missing), reverse=True)
+            cost = sum(missing[jokers:])
+            if cost >= best:
+                return
+            if value >= target:
+                covered = sum(g.points for g in chosen)
+                best = min(best, cost + self.point * (all_points - covered))
+                return
+            for index in range(start, len(groups)):
+                group = groups[index]
+                if _fits((*chosen, group), hand):
+                    search(index + 1, (*chosen, group), value + group.value)
+
+        search(0, (), 0)
+        return best
+
+    def _out_cost(self, faces: tuple[int, ...]) -> float:
+        hand = Counter(faces)
+        jokers = hand.pop(JOKER, 0)
+        groups = self._set_groups(hand, 1) + self._run_groups(hand, 1, extend=13)
+        weight = {f: self._face_points(f) + OUT_CARD for f in hand}
+        total = sum(weight[f] * n for f, n in hand.items())
+        fits = self.table_fits
+
+        def saving(group: Group) -> float:
+            full = sum(weight[f] for f in group.uses)
+            return full if not group.missing else full * (1 - PARTIAL_KEEP)
+
+        scored = sorted(((saving(g), g) for g in groups), key=lambda pair: -pair[0])
+        best_saved = 0.0
+        best_partials: list[float] = []
+        nodes = 0
+
+        def search(
+            start: int, left: Counter[int], saved: float, partials: tuple[float, ...]
+        ) -> None:
+            nonlocal best_saved, best_partials, nodes
+            nodes += 1
+            loose = sum(weight[f] * n for f, n in left.items() if f in fits)
+            upgrade = sorted(partials, reverse=True)[:jokers]
+            here = saved + loose + sum(upgrade)
+            if here > best_saved:
+                best_saved, best_partials = here, list(partials)
+            if nodes > 600:
+                return
+            for index in range(start, len(scored)):
+                gain, group = scored[index]
+                if gain <= 0:
+                    break
+                need = Counter(group.uses)
+                if any(left[f] < n for f, n in need.items()):
+                    continue
+                extra = (gain / (1 - PARTIAL_KEEP) * PARTIAL_KEEP,) if group.missing else ()
+                search(index + 1, left - need, saved + gain, partials + extra)
+
+        search(0, hand, 0.0, ())
+        cost = total - best_saved
+        spare = jokers - min(jokers, len(best_partials))
+        if spare:
+            # A joker no partial meld needs: free while the table or a meld takes it.
+            keeps = self.table_takes_joker or best_saved > 0
+            cost += spare * (0.5 if keeps else self.rules.points(0) + OUT_CARD)
+        return max(0.0, cost)
+
+    # --- groups ------------------------------------------------------------------
+
+    def _set_groups(self, hand: Counter[int], max_missing: int) -> list[Group]:
+        rules = self.rules
+        by_rank: dict[int, list[int]] = {}
+        for face in hand:
+            by_rank.setdefault(face % 16, []).append(face)
+        groups = []
+        for rank, faces in by_rank.items():
+            suits = sorted(faces)[: rules.set_max]
+            choices = [tuple(suits)]
+            if len(suits) == 4 and rules.set_min == 3:
+                choices += list(combinations(suits, 3))
+            for chosen in choices:
+                lack = max(0, rules.set_min - len(chosen))
+                if lack > max_missing:
+                    continue
+                absent = [face_of(rank, s) for s in SUITS if face_of(rank, s) not in chosen]
+                outs = sum(self.outs(f) for f in absent)
+                missing = tuple(self._miss(outs - i) for i in range(lack))
+                value = rules.points(rank) * (len(chosen) + lack)
+                points = sum(self._face_points(f) for f in chosen)
+                groups.append(Group(MeldKind.SET, chosen, missing, value, points))
+        return groups
+
+    def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
+        rules = self.rules
+        top = ACE_HIGH if rules.ace_high else KING
+        run_min = rules.run_min
+        longest = min(run_min + extend, rules.run_max)
+        groups = []
+        for index in range(len(SUITS)):
+            base = 16 * index
+            present = [False] * (ACE_HIGH + 2)
+            anything = False
+            for rank in range(ACE, KING + 1):
+                if hand.get(base + rank):
+                    present[rank] = anything = True
+            if not anything:
+                continue
+            if rules.ace_high and present[ACE]:
+                present[ACE_HIGH] = True
+            for low in range(ACE, top - run_min + 2):
+                window = present[low : low + run_min]
+                have = sum(window)
+                if have == 0 or run_min - have > max_missing:
+                    continue
+                for high in range(low + run_min - 1, min(low + longest, top + 1)):
+                    length = high - low + 1
+                    if length > run_min and not (present[low] and present[high]):
+                        continue
+                    ranks = range(low, high + 1)
+                    lack = [r for r in ranks if not present[r]]
+                    if len(lack) > max_missing or (lack and length > run_min + 1):
+                        continue
+                    if low == ACE and high == ACE_HIGH:
+                        continue
+                    uses = tuple(base + (ACE if r == ACE_HIGH else r) for r in ranks if present[r])
+                    missing = tuple(
+                        self._miss(self.outs(base + (ACE if r == ACE_HIGH else r))) for r in lack
+                    )
+                    value = sum(card_value(r, rules) for r in ranks)
+                    points = sum(self._face_points(f) for f in uses)
+                    groups.append(Group(MeldKind.RUN, uses, missing, value, points))
+        return groups
+
+    def _table_fits(self, view: View) -> tuple[frozenset[int], bool]:
+        """Faces that one card could add to a meld on the table, and whether a joker can."""
+        state = view.state
+        fits: set[int] = set()
+        joker = False
+        for meld in state.melds:
+            targets = joker_targets(meld, self.deck, self.rules)
+            joker = joker or bool(targets)
+            naturals = [self.deck.card(p.card) for p in meld.cards]
+            naturals = [c for c in naturals if not c.is_joker]
+            if not naturals:
+                continue
+            if meld.kind is MeldKind.SET:
+                if len(meld.cards) < self.rules.set_max:
+                    held = {c.suit for c in naturals}
+                    fits |= {face_of(naturals[0].rank, s) for s in SUITS if s not in held}
+            else:
+                suit = naturals[0].suit
+                fits |= {face_of(ACE if r == ACE_HIGH else r, suit) for r in targets}
+        return frozenset(fits), joker
+
+
+def _fits(groups: Sequence[Group], hand: Counter[int]) -> bool:
+    """Whether the hand holds the cards of all these groups at once."""
+    used: dict[int, int] = {}
+    for group in groups:
+        for face in group.uses:
+            count = used.get(face, 0) + 1
+            if count > hand[face]:
+                return False
+            used[face] = count
+    return True

@@ -1,0 +1,198 @@
+"""The bots' decisions on scripted tables (issue #29): each plays the round's real
+objective. Rule lines are cited as ``lp:N`` (``shared/rules/loebere-og-passere.da.txt``)
+and ``rummy:N`` (``shared/rules/rummy.nb.txt``). Strength is measured by
+``rommy bench --only bots``, not here."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2p_rommy.bots.heuristic import HeuristicBot
+from p2p_rommy.bots.reference import ReferenceBot
+from p2p_rommy.cards import composition
+from p2p_rommy.engine.moves import Discard, DrawStock, LayOff, Move, TakeDiscard
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.engine.table import OpenTable
+from p2p_rommy.engine.view import Player
+from tests.helpers import discard, draw, filler, lay_down, pass_turns, scripted_table
+
+
+def name(table: OpenTable, card: int) -> str:
+    return composition(table.state.rules.deck_size).card(card).notation()
+
+
+def play_turn(table: OpenTable, seat: int, bot: Player) -> tuple[OpenTable, list[Move]]:
+    """Let `bot` play seat `seat`'s turn to its discard (the draw already made)."""
+    moves: list[Move] = []
+    while table.state.turn == seat and table.state.phase is Phase.PLAY:
+        move = bot.choose(table.view(seat))
+        moves.append(move)
+        table = table.play(move, reshuffle=list)
+    return table, moves
+
+
+def sets_round_table() -> OpenTable:
+    """lp round 1 (2 passere), seat 1 has drawn: two pairs and a seven-card run."""
+    hand = "9S 9H KS KH 2D 3D 4D 5D 6D 7D 8D"
+    table = scripted_table(
+        "lp", 3, {1: hand, 2: filler(11), 0: filler(11, alt=True)}, upcard="3C", stock="10D"
+    )
+    return draw(table, 1)
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_a_sets_round_keeps_the_pairs_not_the_run(level):
+    # lp:12 round 1's contract is "2 passere"; lp:21 "Første gang skal hele rundens
+    # kontrakt lægges på én gang": a run does not count toward it, the pairs do.
+    table = sets_round_table()
+    move = HeuristicBot(level, random.Random(1)).choose(table.view(1))
+    assert isinstance(move, Discard)
+    assert name(table, move.card) not in {"9S", "9H", "KS", "KH"}, name(table, move.card)
+
+
+def test_the_reference_bot_kept_the_run_in_a_sets_round():
+    """The defect #29 reports, kept as the frozen reference plays it."""
+    table = sets_round_table()
+    move = ReferenceBot("normal", random.Random(1)).choose(table.view(1))
+    assert isinstance(move, Discard)
+    assert name(table, move.card) in {"9S", "9H", "KS", "KH"}
+
+
+def test_a_runs_round_takes_the_card_that_builds_a_run():
+    # lp:14 round 3's contract is "2 løbere" (lp:7: at least 4 in a row in one suit).
+    hand = "5H 6H 7H 9S 10S JS 2C 2D 4C 8D KC"
+    table = scripted_table(
+        "lp",
+        3,
+        {1: hand, 2: filler(11), 0: filler(11, alt=True)},
+        upcard="QS",
+        round_index=2,
+    )
+    assert isinstance(HeuristicBot("normal").choose(table.view(1)), TakeDiscard)
+
+
+def opened_lp(extra: str, seat2_last: str = "") -> OpenTable:
+    """lp, 3 players: seat 1 opened with two passere last turn; it is seat 1's turn
+    again, the card drawn."""
+    hand = f"7H 7S 7D 9C 9D 9S {extra}"
+    hand = f"{hand} {filler(11 - len(hand.split()), avoid=hand)}"
+    seat2 = f"{filler(10, avoid=seat2_last)} {seat2_last}" if seat2_last else filler(11)
+    table = scripted_table(
+        "lp", 3, {1: hand, 2: seat2, 0: filler(11, alt=True)}, upcard="3C", stock="2C 4D 6D 8D"
+    )
+    table = draw(table, 1)
+    table = table.play(lay_down(table, 1, ("set", "7H 7S 7D"), ("set", "9C 9D 9S")))
+    table = table.play(discard(table, 1, "2C"))
+    return draw(pass_turns(table, (2, 0)), 1)
+
+
+def test_a_spare_joker_is_laid_off_once_open():
+    # lp:21 "Når man er åben, må man bygge videre på alle meldinger på bordet";
+    # lp:26 a joker left in hand costs 25 when someone goes out.
+    table = opened_lp("JK KD 5H 2S JC")  # no card the joker could make a meld with
+    _, moves = play_turn(table, 1, HeuristicBot("normal"))
+    deck = composition(108)
+    assert any(isinstance(m, LayOff) and deck.card(m.card.card).is_joker for m in moves), moves
+
+
+def test_the_reference_bot_kept_its_spare_joker():
+    table = opened_lp("JK KD 5H 2S JC")
+    _, moves = play_turn(table, 1, ReferenceBot("normal"))
+    deck = composition(108)
+    assert not any(isinstance(m, LayOff) and deck.card(m.card.card).is_joker for m in moves)
+
+
+def four_player_buy(seat1: str, offer: str, round_index: int = 0) -> OpenTable:
+    """lp, 4 players, dealer 0: seat 1 discards `offer`, seat 2 declines it by drawing;
+    seats 3 and 0 may buy."""
+    table = scripted_table(
+        "lp",
+        4,
+        {1: f"{offer} {filler(10, avoid=offer)}", 2: filler(11, alt=True), 3: seat1},
+        upcard="3C",
+        stock="KD QD JD 10D",
+        round_index=round_index,
+    )
+    table = draw(table, 1)
+    table = table.play(discard(table, 1, offer))
+    table = table.play(DrawStock(2))
+    assert table.state.phase is Phase.BUY and 3 in table.state.buy_eligible
+    return table
+
+
+def test_a_buy_that_brings_the_contract_closer_is_made():
+    # lp:24 "må alle andre råbe »Køb!«": 8C makes a third eight for round 1's passere.
+    table = four_player_buy("8S 8H 5D 5H AS 2S 3D 6H 9C JC QS", "8C")
+    assert HeuristicBot("normal").wants_buy(table.view(3))
+
+
+def test_no_buy_that_does_not_help_the_contract():
+    # lp:24 "Prisen er ét strafkort ... så hånden vokser med to": two cards for nothing.
+    table = four_player_buy("8S 8H 5D 5H AS 2S 3D 6H 9C JC QS", "KC")
+    assert not HeuristicBot("normal").wants_buy(table.view(3))
+
+
+def test_no_buy_after_opening_unless_it_goes_out():
+    # lp:24 a buy costs a penalty card, "så hånden vokser med to"; lp:26 every card left
+    # in hand counts when another player goes out. Seat 1 is open: 7C would only lay
+    # off on its passer of sevens, which is not worth two cards.
+    table = opened_lp("", seat2_last="7C")
+    table = table.play(discard(table, 1, name(table, table.view(1).hand()[-1][1])))
+    table = draw(table, 2)
+    table = table.play(discard(table, 2, "7C"))
+    table = table.play(DrawStock(0))
+    assert table.state.phase is Phase.BUY and 1 in table.state.buy_eligible
+    for level in ("normal", "hard"):
+        assert not HeuristicBot(level).wants_buy(table.view(1))
+
+
+def test_once_open_a_hand_all_in_melds_costs_nothing():
+    """What the exception to "no buy once open" asks: a hand whose every card (the
+    bought one included) goes into melds is finished; one card short is not."""
+    table = scripted_table(
+        "lp",
+        4,
+        {1: f"8C {filler(10, avoid='8C')}", 2: filler(11, alt=True)},
+        upcard="3C",
+        stock="KD QD JD 10D",
+    )
+    from p2p_rommy.bots.objective import Judge
+
+    view = table.view(1)
+    judge = Judge(view, out_mode=True)
+    deck = composition(108)
+    eights = [i for i, c in enumerate(deck.cards) if c.rank == 8 and c.suit is not None][:3]
+    assert judge.cost(eights) == 0  # a passer in hand: nothing left over
+    assert judge.cost(eights[:2]) > 0
+
+
+def test_a_discard_the_next_player_collects_is_avoided():
+    # rummy:2 "kortet du kaster kan hjelpe neste spiller": seat 2 took K♥ from the pile
+    # (its face is public), so K♠ feeds it; Q♦ costs seat 1 the same and feeds nobody.
+    table = scripted_table(
+        "rummy",
+        3,
+        {1: "KH KS QD 2C 3C 4C 5C", 2: "AH AD 6S 7S 10H JH 9C", 0: "2H 3H 4S 4H 6D 7D 8S"},
+        upcard="10C",
+        stock="9D 10S 8D",
+    )
+    table = draw(table, 1)
+    table = table.play(discard(table, 1, "KH"))
+    table = table.play(TakeDiscard(2))
+    table = table.play(discard(table, 2, "9C"))
+    table = draw(table, 0)
+    table = table.play(discard(table, 0, "8S"))
+    table = draw(table, 1)
+    for level in ("normal", "hard"):
+        _, moves = play_turn(table, 1, HeuristicBot(level, random.Random(3)))
+        thrown = moves[-1]
+        assert isinstance(thrown, Discard)
+        assert name(table, thrown.card) == "QD", (level, name(table, thrown.card))
+
+
+def test_levels_expose_a_reaction_time_for_the_buy_window():
+    """For the Køb! timing (#25): a person-like delay range per level, easy slowest."""
+    easy, hard = HeuristicBot("easy").reaction_s, HeuristicBot("hard").reaction_s
+    assert 0 < hard[0] < easy[0] and hard[1] <= easy[1]
