@@ -573,7 +573,9 @@ def _bots(quick: bool) -> Figures:
     with ProcessPoolExecutor(workers) as pool:
         results = list(pool.map(bot_match, tasks, chunksize=4))
     shares: dict[tuple[str, str, str], list[float]] = {}
-    for (variant, first, other, _seat, _seed), (share, match_times) in zip(tasks, results, strict=True):
+    for (variant, first, other, _seed, _seat), (share, match_times) in zip(
+        tasks, results, strict=True
+    ):
         shares.setdefault((variant, first, other), []).append(share)
         for level, values in match_times.items():
             times[level] += values
