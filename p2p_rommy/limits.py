@@ -182,3 +182,8 @@ def source_network(address: str) -> str:
 def jittered(delay: float, unit: float) -> float:
     """`delay` spread by `RECONNECT_JITTER`, given `unit`, a random number in [0, 1)."""
     return delay * (1.0 - RECONNECT_JITTER + 2.0 * RECONNECT_JITTER * unit)
+
+
+DECISION_BUDGET_S = 0.12
+"""Seconds a ``hard`` bot looks ahead before it plays its best so far (a decision's
+limit is 200 ms; the rest is margin for a loaded machine). Local: not on the wire."""

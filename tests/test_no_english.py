@@ -75,7 +75,7 @@ async def play_a_round_on_screen(
         for _ in range(30_000):  # at most 10 minutes
             with contextlib.suppress(Exception):  # a frame that met a half-committed step
                 drawn.add(everything_drawn(model))
-            if model.replica.state.round_scores or all(run.done() for run in runs):
+            if model.table.state.round_scores or all(run.done() for run in runs):
                 break
             await asyncio.sleep(0.02)
         drawn.add(everything_drawn(model))
@@ -85,7 +85,7 @@ async def play_a_round_on_screen(
         for run in runs:
             run.cancel()
         await asyncio.gather(*runs, return_exceptions=True)
-    assert model.replica.state.round_scores, "the round did not end"
+    assert model.table.state.round_scores, "the round did not end"
     return drawn, model
 
 

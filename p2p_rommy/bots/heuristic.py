@@ -46,6 +46,7 @@ from p2p_rommy.engine.moves import (
 )
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
+from p2p_rommy.limits import DECISION_BUDGET_S
 from p2p_rommy.rules.finder import Candidate, best_laydown, candidate_melds, find_opening
 
 LEVELS = ("easy", "normal", "hard")
@@ -79,9 +80,6 @@ LEVEL_SETTINGS = {
     "hard": Level(True, True, 4.0, 0.0, True, False, True, (0.5, 1.2)),
 }
 
-DECISION_BUDGET_S = 0.12
-"""``hard`` stops looking ahead after this long and plays its best so far (the
-decision limit is 200 ms; the rest is margin for a loaded machine)."""
 THREAT_CARDS = 3
 """An opponent with this many cards or fewer may go out soon."""
 JOKER_DISCARD = 60.0
