@@ -72,20 +72,24 @@ def test_a_move_out_of_turn_is_refused_and_the_game_finishes():
     assert_refused_and_finished(table, "seat 1 proposed step", "out of turn")
 
 
-def test_a_buy_claim_after_the_window_closed_is_refused():
-    progressed = []
+def test_a_buy_claim_after_the_window_closed_is_simply_too_late():
+    """Issue 30, item 13: a claim (or pass) that arrives after its window closed is jitter,
+    not misbehaviour: dropped quietly, no refusal, the link stays up."""
+    sent_at: list[int] = []
+
+    class CountedLateClaim(adv.LateClaim):
+        def tamper(self, out):
+            extra = super().tamper(out)
+            if extra:
+                sent_at.append(self.peer.replica.n)
+            return extra
 
     def past_the_claim(honest):
-        done = all(
-            any("after its window closed" in r for r in s.peer.trouble.refused) for s in honest
-        )
-        if done and not progressed:
-            progressed.append(min(s.peer.replica.n for s in honest))
-        return done and all(s.peer.replica.n >= progressed[0] + 10 for s in honest)
+        return bool(sent_at) and all(s.peer.replica.n >= sent_at[0] + 10 for s in honest)
 
     adv_seat = 2
     table = run(
-        Cheat(session=adv.LateClaim),
+        Cheat(session=CountedLateClaim),
         adv_seat,
         past_the_claim,
         variant="lp",
@@ -94,8 +98,7 @@ def test_a_buy_claim_after_the_window_closed_is_refused():
     )
     for session in table.honest:
         assert session.peer.frozen is None
-        (refusal,) = [r for r in session.peer.trouble.refused if "window closed" in r]
-        assert f"seat {adv_seat}" in refusal
+        assert not any("window" in r for r in session.peer.trouble.refused)
     assert_nothing_bad_committed(table)
 
 

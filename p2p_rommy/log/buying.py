@@ -12,6 +12,8 @@ that never answers is a stall like any other, named and ended by agreement.
 
 from __future__ import annotations
 
+import logging
+
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
@@ -22,6 +24,8 @@ from p2p_rommy.log.messages import BuyAnswer
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.trouble import Trouble
 from p2p_rommy.wire.identity import same_body
+
+log = logging.getLogger(__name__)
 
 
 class Buying:
@@ -77,11 +81,16 @@ class Buying:
         return []
 
     def on_answer(self, answer: BuyAnswer, envelope: bytes) -> list[Event]:
-        """Another seat's answer: held for its window, or refused with a reason."""
+        """Another seat's answer: held for its window, dropped if it came too late, or
+        refused with a reason."""
         replica = self.replica
         is_open = answer.window == replica.buy_window and replica.state.phase is Phase.BUY
         if not is_open and answer.window <= replica.n:
-            return self.trouble.refuse(f"seat {answer.seat}: a buy answer after its window closed")
+            # jitter, not misbehaviour: the seat in turn resolved the window with this very
+            # answer before it got here, or (a claim) it was simply too late. Not a
+            # refusal: those are strikes that cut a link (`MAX_STRIKES`).
+            log.debug("seat %d: a buy answer after window %d closed", answer.seat, answer.window)
+            return []
         if answer.window > replica.n + FUTURE_STEPS:
             return self.trouble.refuse(
                 f"seat {answer.seat}: an answer for window {answer.window}, too far ahead"
