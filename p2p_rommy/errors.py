@@ -53,7 +53,11 @@ class ProtocolError(RommyError):
         self.reason = reason
         self.step = step
         who = (
-            "a peer" if sender is None else f"seat {sender}" if isinstance(sender, int) else sender
+            "a peer"
+            if sender is None
+            else f"seat {sender + 1}"  # people count seats from 1
+            if isinstance(sender, int)
+            else sender
         )
         where = "" if step is None else f" at step {step}"
         super().__init__(f"{who}{where}: {reason}")

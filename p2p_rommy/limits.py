@@ -91,6 +91,8 @@ MAX_STRIKES = 20
 """Refused messages on one game connection before it is closed."""
 FAILED_HANDSHAKES_BEFORE_PENALTY = 5
 """Failed handshakes from one source network before it is penalised."""
+FAILED_HANDSHAKE_FORGIVEN_S = 10.0
+"""A source's failed handshakes are forgiven one per this many seconds (they decay)."""
 PENALTY_S = 2.0
 """After closing a connection for garbage (or several failed handshakes), new
 connections from that source network are refused for this long (the addresses seated

@@ -32,7 +32,7 @@ def assert_frozen_naming(table: Table, *words: str) -> None:
     for session in table.honest:
         peer = session.peer
         assert peer.culprit == table.cheater, peer.frozen
-        assert f"seat {table.cheater}" in peer.frozen
+        assert f"seat {table.cheater + 1}" in peer.frozen  # people count from 1
         for word in words:
             assert word in peer.frozen, peer.frozen
     assert_nothing_bad_committed(table)
@@ -296,7 +296,7 @@ def test_a_seat_that_withholds_is_named_after_the_timeout(cheat, awaited):
         peer = session.peer
         (stall,) = peer.stall_watch.stalls
         assert stall.seat == 2 and awaited in str(stall.what) and stall.seconds >= 10.0
-        assert f"seat 2 has not sent {awaited}" in str(stall)
+        assert f"seat 3 has not sent {awaited}" in str(stall)  # 1-based, as players count
         assert peer.frozen is None
     assert_nothing_bad_committed(table)
 

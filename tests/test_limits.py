@@ -218,3 +218,19 @@ def test_a_signature_is_verified_once_per_process_and_a_changed_one_always(monke
 async def _accept(seat: int, envelope: bytes) -> bool:
     """A mesh's `on_message` that takes everything."""
     return True
+
+
+def test_failed_handshakes_are_forgiven_as_time_passes():
+    """Issue 31 (4): failures decayed never, so a source's rare mishaps added up to a
+    penalty over an evening; one is forgiven every `FAILED_HANDSHAKE_FORGIVEN_S`."""
+    from p2p_rommy.limits import FAILED_HANDSHAKE_FORGIVEN_S, FAILED_HANDSHAKES_BEFORE_PENALTY
+    from p2p_rommy.net.admission import Admission
+
+    admission = Admission()
+    for i in range(3 * FAILED_HANDSHAKES_BEFORE_PENALTY):  # spread out: never a penalty
+        admission.failed("10.4.4.4", i * FAILED_HANDSHAKE_FORGIVEN_S)
+        assert admission.admit("10.4.4.4", i * FAILED_HANDSHAKE_FORGIVEN_S + 0.01)
+        admission.release("10.4.4.4")
+    for _ in range(FAILED_HANDSHAKES_BEFORE_PENALTY):  # all at once: penalised
+        admission.failed("10.5.5.5", 100.0)
+    assert not admission.admit("10.5.5.5", 100.5)

@@ -263,3 +263,44 @@ def test_a_table_whose_ghost_left_starts_with_the_real_players():
 async def _accept(seat: int, envelope: bytes) -> bool:
     """A mesh's `on_message` that takes everything."""
     return True
+
+
+def test_six_joiners_each_proving_the_key_first_all_get_in():
+    """Issue 31 (4): `rommy join` first proves the table's key on a connection it then
+    closes (`first_proven`); the lobby counted each as a failed handshake, so the fifth
+    joiner from one network was reset by a penalty. A proof is not a failure."""
+
+    async def go() -> tuple[list[str], list[str | None]]:
+        rules = ruleset("rummy")
+        settings = TableSettings("Six", "rummy", rules.house.values, rules.max_players)
+        creator = Identity.generate()
+        host = LobbyHost(creator, "Ann", settings, [], LOCAL, None, advertise=False)
+        await host.listen(LOCAL)
+        key = fingerprint(creator.public_key)
+        proved: list[str | None] = []
+        joining = []
+        for n in range(6):
+            identity = Identity.generate()
+            winner, _ = await lobby_module.first_proven(
+                identity, [LOCAL], host.port, host.lobby, key
+            )
+            proved.append(winner)
+            if n == 5:  # the table is full (six seats): the sixth only looks
+                break
+            joining.append(
+                asyncio.create_task(
+                    join_table(identity, f"G{n}", LOCAL, host.port, host.lobby, [], creator=key)
+                )
+            )
+            while len(host.members) < n + 2 and not joining[-1].done():
+                await asyncio.sleep(0.02)
+        names = [m.name for m in host.members]
+        for task in joining:
+            task.cancel()
+        await asyncio.gather(*joining, return_exceptions=True)
+        await host.close()
+        return names, proved
+
+    names, proved = asyncio.run(asyncio.wait_for(go(), 60))
+    assert names == ["Ann", "G0", "G1", "G2", "G3", "G4"]
+    assert proved == [LOCAL] * 6

@@ -72,7 +72,7 @@ def test_an_invalid_step_in_turn_is_refused_with_a_nack_naming_the_proposer():
     )
     out = table.peers[1].receive(cheat.replica.identity.sign(rogue.encode()))
     assert table.peers[1].frozen and table.peers[1].culprit == 0
-    assert "refused step 1 from seat 0" in table.peers[1].frozen
+    assert "refused step 1 from seat 1" in table.peers[1].frozen
     nack = msgpack.unpackb(msgpack.unpackb(sends(out)[0])[2])
     assert nack["kind"] == "log/nack" and nack["seat"] == 1
 
@@ -84,7 +84,7 @@ def test_a_different_state_hash_freezes_the_table():
     liar = table.peers[2]
     wrong = Ack(liar.replica.game, 1, 2, b"\x13" * 32)
     peer.receive(liar.replica.identity.sign(wrong.encode()))
-    assert peer.frozen and "state hash mismatch at step 1: seat 2" in peer.frozen
+    assert peer.frozen and "state hash mismatch at step 1: seat 3" in peer.frozen
     assert peer.replica.n == 0  # nothing committed
     assert peer.culprit is None  # a mismatch alone does not say who lied
 
@@ -104,7 +104,7 @@ def test_two_signed_steps_for_one_number_are_kept_as_evidence():
     )
     second = cheat.replica.identity.sign(other.encode())
     peer.receive(second)
-    assert peer.frozen and "seat 0 signed two different steps for step 1" in peer.frozen
+    assert peer.frozen and "seat 1 signed two different steps for step 1" in peer.frozen
     assert peer.culprit == 0 and peer.trouble.evidence == [(first, second)]
 
 
@@ -126,3 +126,16 @@ def test_acks_and_buy_answers_far_ahead_are_refused_not_kept():
     assert len(peer.trouble.refused) <= REFUSED_KEPT  # ...and the reasons kept are bounded too
     assert all("too far ahead" in r for r in peer.trouble.refused)
     assert peer.frozen is None
+
+
+def test_stall_and_end_texts_count_seats_from_one():
+    """Issue 31 (5): stall messages said "seat 0" while "you are seat N of M" counts
+    from 1; every text for people counts from 1 (the `seat` fields stay 0-based)."""
+    from p2p_rommy.errors import ProtocolError
+    from p2p_rommy.i18n import Phrase
+    from p2p_rommy.log.stalls import Stall
+    from p2p_rommy.log.trouble import Dissent
+
+    assert str(Stall(0, Phrase("its move"), 12.0)).startswith("seat 1 has not sent")
+    assert str(Dissent(2, 7, "no")).startswith("seat 3 refused step 7")
+    assert str(ProtocolError(1, "bad", 4)) == "seat 2 at step 4: bad"

@@ -279,3 +279,34 @@ def test_resume_repairs_a_torn_last_record_and_refuses_foreign_files(tmp_path):
     path.write_bytes(MAGIC + frame_record(foreign.encode()))
     with pytest.raises(ConfigError, match="belongs to another game"):
         GameStore(tmp_path, config.game_id).load()
+
+
+@pytest.mark.parametrize("lost", ["file", "seed"])
+def test_a_missing_secrets_file_on_resume_is_named(tmp_path, lost):
+    """Issue 31 (5): resuming without the round secrets file said "position 1 did not
+    open to a card"; it names the file and what it held."""
+    from p2p_rommy.errors import ConfigError
+    from p2p_rommy.seat.opening import _restored
+    from p2p_rommy.seat.storage import SavedGame
+    from tests.peer_table import PeerTable
+
+    table = PeerTable("rummy", 3, {"target_score": "1"})
+    seat = table.peers[1]
+    table.run(until=lambda: seat.replica.state.phase is Phase.PLAY)
+    config, identity = table.config, table.identities[1]
+    genesis = Genesis(
+        config, config.encode(), tuple(sign_config(config, i) for i in table.identities)
+    )
+    secrets = tmp_path / "secrets"
+    if lost == "seed":  # the file is there but lost the round's seed (an old backup)
+        secrets.write_bytes(b"")
+    saved = SavedGame(genesis, list(seat.records), {}, {}, None)
+    entropy = StreamEntropy(b"resume")
+    with pytest.raises(ConfigError) as error:
+        _restored(config, 1, identity, entropy, saved, secrets)
+    message = str(error.value)
+    assert str(secrets) in message and "round 1" in message, message
+    assert "did not open to a card" not in message
+    # with its seeds it replays
+    seeds = {0: seat.replica.deck.seat.seed.value} if seat.replica.deck else {}
+    _restored(config, 1, identity, entropy, SavedGame(genesis, saved.records, seeds, {}, None))

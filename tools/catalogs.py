@@ -506,6 +506,20 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "forberedt {meld} {cards}{more}; Enter melder",
         "forberedt {meld} {cards}{more}; Enter legger ut",
     ),
+    "cannot resume: the round secrets file {path} is missing; it held this seat's secret "
+    "for round {round}, without which its cards cannot be opened": (
+        "kan ikke genoptage: filen med rundens hemmeligheder {path} mangler; den rummede "
+        "denne plads' hemmelighed for runde {round}, og uden den kan dens kort ikke åbnes",
+        "kan ikke gjenoppta: filen med rundens hemmeligheter {path} mangler; den inneholdt "
+        "denne plassens hemmelighet for runde {round}, og uten den kan kortene ikke åpnes",
+    ),
+    "cannot resume: the round secrets file {path} lacks this seat's secret for round "
+    "{round}, without which its cards cannot be opened": (
+        "kan ikke genoptage: filen med rundens hemmeligheder {path} mangler denne plads' "
+        "hemmelighed for runde {round}, og uden den kan dens kort ikke åbnes",
+        "kan ikke gjenoppta: filen med rundens hemmeligheter {path} mangler denne plassens "
+        "hemmelighet for runde {round}, og uten den kan kortene ikke åpnes",
+    ),
     "nobody has kept the table waiting long enough to end the game": (
         "ingen har ladet bordet vente længe nok til at afslutte spillet",
         "ingen har latt bordet vente lenge nok til å avslutte spillet",

@@ -231,11 +231,11 @@ class Peer(Voting):
         refused = [d for d in self.trouble.dissents if d.seat == absent]
         if refused:
             reason = (
-                f"seat {absent} ({name}) refused step {refused[-1].n}, which the others "
+                f"seat {absent + 1} ({name}) refused step {refused[-1].n}, which the others "
                 f"found valid ({refused[-1].reason[:200]}), and did not come back"
             )
         else:
-            reason = f"seat {absent} ({name}) did not come back; {waiting.what} never came"
+            reason = f"seat {absent + 1} ({name}) did not come back; {waiting.what} never came"
         replaced = self.pending
         step = self.replica.propose_end(absent, reason)
         self.early.acks.pop(step.n, None)  # the ACKs of the step this one replaces

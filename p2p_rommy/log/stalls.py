@@ -1,7 +1,8 @@
 """Stalls: a seat that keeps the table waiting longer than `stall_after` is reported,
 once for each thing it owes, naming it and what it owes. Not consensus: every peer
 judges by its own clock, and a report changes nothing in the game (the players may then
-end it without that seat). Sans-IO: time is passed in."""
+end it without that seat). Sans-IO: time is passed in. `seat` fields count from 0; text
+for people counts from 1, as "you are seat N of M" does."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ class Stall:
     seconds: float
 
     def __str__(self) -> str:
-        return f"seat {self.seat} has not sent {self.what} for {self.seconds:.0f} s"
+        return f"seat {self.seat + 1} has not sent {self.what} for {self.seconds:.0f} s"
 
 
 class StallWatch:

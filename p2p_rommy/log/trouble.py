@@ -31,7 +31,8 @@ class Dissent:
     reason: str
 
     def __str__(self) -> str:
-        return f"seat {self.seat} refused step {self.n}, which this seat found valid: {self.reason}"
+        who = f"seat {self.seat + 1}"  # people count seats from 1
+        return f"{who} refused step {self.n}, which this seat found valid: {self.reason}"
 
 
 class Trouble:
@@ -88,7 +89,7 @@ class Trouble:
         if len(self.evidence) < EVIDENCE_KEPT:  # one proof names the seat; a few suffice
             self.evidence.append((first, second))
         seat = decode_seat(first)
-        report = f"seat {seat} signed two different {what} for step {decode_number(first)}"
+        report = f"seat {seat + 1} signed two different {what} for step {decode_number(first)}"
         report += " (kept as proof)"
         if self.frozen and self.culprit is None:  # the proof outranks a mismatch report
             log.error("table frozen: %s", report)

@@ -148,7 +148,7 @@ class Voting:
             culprit = error.sender if isinstance(error.sender, int) else step.seat
             self.emit(
                 self.trouble.freeze(
-                    f"refused step {step.n} from seat {step.seat}: {reason}", culprit
+                    f"refused step {step.n} from seat {step.seat + 1}: {reason}", culprit
                 )
             )
             return
@@ -245,7 +245,7 @@ class Voting:
                 if state != tentative.hash:
                     self.emit(
                         self.trouble.freeze(
-                            f"state hash mismatch at step {tentative.n}: seat {seat} has "
+                            f"state hash mismatch at step {tentative.n}: seat {seat + 1} has "
                             f"{state.hex()[:16]}, this seat has {tentative.hash.hex()[:16]}"
                         )
                     )

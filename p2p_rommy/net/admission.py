@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from p2p_rommy.limits import (
+    FAILED_HANDSHAKE_FORGIVEN_S,
     FAILED_HANDSHAKES_BEFORE_PENALTY,
     MAX_PENDING_HANDSHAKES,
     MAX_PENDING_PER_NETWORK,
@@ -29,7 +30,8 @@ class Admission:
         self.pending = 0
         self._by_address: dict[str, int] = {}
         self._by_network: dict[str, int] = {}
-        self._failed: dict[str, int] = {}
+        self._failed: dict[str, tuple[float, float]] = {}
+        """Per source: its failed handshakes (less those forgiven) and when counted."""
         self._penalty: dict[str, float] = {}
         self.refused = 0
         """Connections refused at once (caps, penalties)."""
@@ -72,12 +74,17 @@ class Admission:
 
     def failed(self, address: str, now: float, seated: Collection[str] = ()) -> None:
         """A handshake from `address` failed; after `FAILED_HANDSHAKES_BEFORE_PENALTY`
-        its source is penalised."""
+        its source is penalised (failures are forgiven as time passes)."""
         key = _key(address, seated)
-        self._failed[key] = self._failed.get(key, 0) + 1
-        if self._failed[key] >= FAILED_HANDSHAKES_BEFORE_PENALTY:
-            self._failed[key] = 0
+        count, since = self._failed.get(key, (0.0, now))
+        # one failure forgiven every FAILED_HANDSHAKE_FORGIVEN_S: a neighbour's few
+        # mishaps in an evening never add up to a penalty
+        count = max(0.0, count - (now - since) / FAILED_HANDSHAKE_FORGIVEN_S) + 1
+        if count >= FAILED_HANDSHAKES_BEFORE_PENALTY:
+            del self._failed[key]
             self.penalise(address, now, seated)
+        else:
+            self._failed[key] = (count, now)
 
     def penalise(self, address: str, now: float, seated: Collection[str] = ()) -> None:
         """`address` sent garbage: its source may not connect for `PENALTY_S`."""

@@ -277,6 +277,7 @@ class LobbyHost:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str
     ) -> Connection | None:
         """Handshake and join; the connection of a new member, or None (closed)."""
+        proven = None
         try:
             proven = await handshake(reader, writer, self.identity, self.lobby, lambda key: True)
             connection = Connection(reader, writer, proven.public_key)
@@ -286,6 +287,12 @@ class LobbyHost:
                 raise ProtocolError(None, "that key is already at the table")
             effects = self.host.join(connection.key, entry, self._now())
         except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
+            if proven is not None and _hung_up_cleanly(error):
+                # a joiner's look before joining (`proven_creator`): it proved its key
+                # honestly and closed; not a failed handshake
+                log.info("a lobby connection from %s proved its key and closed", address)
+                writer.close()
+                return None
             log.info("refused a lobby connection from %s: %s", address, error)
             self.admission.failed(address, self._now())
             writer.close()
@@ -308,6 +315,13 @@ class LobbyHost:
             if self.connections.get(connection.key) is connection:
                 del self.connections[connection.key]
                 self._apply(self.host.left(connection.key))
+
+
+def _hung_up_cleanly(error: BaseException) -> bool:
+    """Whether `error` is the other side closing between messages (no partial frame)."""
+    if isinstance(error, asyncio.IncompleteReadError):
+        return not error.partial
+    return isinstance(error, ConnectionError)
 
 
 async def join_table(

@@ -16,6 +16,7 @@ from pathlib import Path
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.i18n import _
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.lobby import Started
 from p2p_rommy.log.peer import Peer
@@ -88,7 +89,10 @@ async def open_seat(
     if saved is None:
         replica = SeatedReplica(config, seat, identity, entropy)
     else:  # every proof of the transcript is checked again: off the event loop
-        replica = await asyncio.to_thread(_restored, config, seat, identity, entropy, saved)
+        secrets_path = None if store is None else store.secrets_path
+        replica = await asyncio.to_thread(
+            _restored, config, seat, identity, entropy, saved, secrets_path
+        )
     records = None if saved is None else saved.records
     peer = Peer(replica, player, stall_after, records=records, end_after=end_after, archive=store)
     session = Session(peer, config, store)
@@ -102,14 +106,36 @@ async def open_seat(
 
 
 def _restored(
-    config: GameConfig, seat: int, identity: Identity, entropy: Entropy, saved: SavedGame
+    config: GameConfig,
+    seat: int,
+    identity: Identity,
+    entropy: Entropy,
+    saved: SavedGame,
+    secrets_path: Path | None = None,
 ) -> SeatedReplica:
-    """This seat's replica replayed from its saved transcript and seeds."""
+    """This seat's replica replayed from its saved transcript and seeds (read from
+    `secrets_path`, named if the seed a replay needs is not in it)."""
     replica = SeatedReplica(config, seat, identity, entropy, seeds=saved.seeds)
     try:
         for record in saved.records:
             replica.restore(record.step, record.acks)
     except ProtocolError as error:
+        round_no = None if replica.deck is None else replica.deck.seat.params.round_no
+        if secrets_path is not None and round_no is not None and round_no not in saved.seeds:
+            # without its seed this seat cannot open its own cards: the replay fails on
+            # the first, which says nothing of the cause
+            template = (
+                _(
+                    "cannot resume: the round secrets file {path} is missing; it held this "
+                    "seat's secret for round {round}, without which its cards cannot be opened"
+                )
+                if not secrets_path.exists()
+                else _(
+                    "cannot resume: the round secrets file {path} lacks this seat's secret "
+                    "for round {round}, without which its cards cannot be opened"
+                )
+            )
+            raise ConfigError(template.format(path=secrets_path, round=round_no + 1)) from None
         raise ConfigError(f"the saved transcript does not replay: {error}") from None
     return replica
 
