@@ -246,7 +246,7 @@ def test_the_first_address_to_connect_wins_even_behind_a_dead_one():
 def test_a_joiner_tries_every_advertised_address_and_keeps_the_one_that_proves_the_key():
     async def go() -> tuple[str | None, dict[str, str | None], str]:
         rules = ruleset("rummy")
-        settings = TableSettings("T", "rummy", rules.house.values, 64, rules.max_players)
+        settings = TableSettings("T", "rummy", rules.house.values, rules.max_players)
         host = LobbyHost(Identity.generate(), "Ann", settings, [], None, None, advertise=False)
         await host.listen("127.0.0.1")
         try:

@@ -71,8 +71,7 @@ def test_host_in_the_client_starts_by_hand_and_plays():
             await until(lambda: len(models) == 2)
             game = models[1]
             assert isinstance(game, ClientModel)
-            replica = game.replica
-            await until(lambda: replica.my_turn() and replica.state.phase is Phase.DRAW)
+            await until(lambda: game.table.my_turn and game.table.state.phase is Phase.DRAW)
             keys.send_text("d")
             await until(lambda: any("You draw from the stock" in line for line in game.log))
             keys.send_text("qy")
@@ -134,7 +133,7 @@ def test_join_in_the_client_follows_the_lobby_into_the_game():
             await until(lambda: len(models) == 2)  # three seated: the host's bot started
             game = models[1]
             assert isinstance(game, ClientModel) and game.config.variant == "romme"
-            await until(lambda: game.replica.n > 0)
+            await until(lambda: game.table.n > 0)
             keys.send_text("qy")
             await asyncio.wait_for(joining, 20)
             for task in (hosting, third):

@@ -478,7 +478,7 @@ def ended_game() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     config, players, peers = table("rummy", "ended", (("target_score", 1),))
     queue: deque[tuple[int, bytes]] = deque()
     for peer in peers:
-        queue.extend((peer.seat, e) for e in peer.start().broadcast)
+        queue.extend((peer.seat, e) for e in sends(peer.start()))
     while queue:
         sender, envelope = queue.popleft()
         cut = peers[0].replica.n >= 4  # from here on seat 2 hears nothing and says nothing
@@ -486,7 +486,7 @@ def ended_game() -> tuple[list[dict[str, Any]], dict[str, Any]]:
             continue
         for peer in peers:
             if peer.seat != sender and not (cut and peer.seat == 2):
-                queue.extend((peer.seat, e) for e in peer.receive(envelope).broadcast)
+                queue.extend((peer.seat, e) for e in sends(peer.receive(envelope)))
     waiting = peers[0].waiting(0.0)
     assert waiting is not None and waiting.seat == 2, waiting
     committed = peers[0].replica.n
@@ -495,13 +495,13 @@ def ended_game() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         while queue:
             sender, envelope = queue.popleft()
             if peers[1].seat != sender:
-                queue.extend((1, e) for e in peers[1].receive(envelope).broadcast)
+                queue.extend((1, e) for e in sends(peers[1].receive(envelope)))
             if sender != 0:
-                queue.extend((0, e) for e in peers[0].receive(envelope).broadcast)
+                queue.extend((0, e) for e in sends(peers[0].receive(envelope)))
 
-    out = peers[0].end_game(2)
-    (end,) = [e for e in out.broadcast if _kind(e) == "log/step:end"]
-    run(deque((0, e) for e in out.broadcast))
+    out = sends(peers[0].end_game(2))
+    (end,) = [e for e in out if _kind(e) == "log/step:end"]
+    run(deque((0, e) for e in out))
     live = peers[:2]
     assert all(p.replica.ended for p in live)
     assert peers[0].replica.ended is not None and peers[1].replica.ended is not None
