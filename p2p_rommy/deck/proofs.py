@@ -34,6 +34,7 @@ __all__ = [
     "ShareContext",
     "ShuffleContext",
     "ShuffleProof",
+    "check_deck_shape",
     "check_shuffle_form",
     "commit_permutation",
     "deck_digest",
@@ -268,14 +269,19 @@ def _proof_fingerprint(
     return material.digest()
 
 
-def check_shuffle_form(size: int, out: Sequence[bytes], proof: ShuffleProof) -> list[group.Decoded]:
-    """Everything about a shuffle but its proof's equations: `size` distinct valid points
-    and a proof of the right shape (the output decoded). Enough to shuffle on from it at
-    once; the proof itself is verified before any share is built on it (SPEC §3.3)."""
+def check_deck_shape(size: int, out: Sequence[bytes]) -> None:
+    """The first of `check_shuffle_form`'s checks: `size` distinct items."""
     if len(out) != size:
         raise ProofError(f"the shuffled deck has {len(out)} cards, not {size}")
     if len(set(out)) != size:
         raise ProofError("the shuffled deck holds a duplicated point")
+
+
+def check_shuffle_form(size: int, out: Sequence[bytes], proof: ShuffleProof) -> list[group.Decoded]:
+    """Everything about a shuffle but its proof's equations: `size` distinct valid points
+    and a proof of the right shape (the output decoded). Enough to shuffle on from it at
+    once; the proof itself is verified before any share is built on it (SPEC §3.3)."""
+    check_deck_shape(size, out)
     decoded = []
     for index, point in enumerate(out):
         try:
