@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from p2p_rommy import verify as verify_module
-from p2p_rommy.deck import DeckParams, DeckSeat, proofs
+from p2p_rommy.deck import ALL, DeckParams, DeckSeat, audit_round, proofs
 from p2p_rommy.deck import audit as audit_module
 from p2p_rommy.deck import messages as deck_messages
 from p2p_rommy.deck import seat as seat_module
@@ -171,3 +171,24 @@ def test_verify_names_a_bad_shuffle_where_a_check_at_its_step_would(monkeypatch)
         checked.steps,
         checked.status,
     )
+
+
+def test_the_audit_follows_the_seeds_permutations_to_the_cards_each_seat_learned():
+    """Where every shuffle replays from its seed the audit composes the permutations
+    instead of stripping every layer off the final deck: the same cards, for free."""
+    table = DeckTable(PARAMS)
+    table.start()
+    table.everyone(lambda seat: seat.deal([(0, 0), (1, 1), (2, 2), (3, 0), (4, ALL)]))
+    table.everyone(lambda seat: seat.finish())
+    multiplied: list[int] = []
+    real = audit_module._mul_or_nothing
+    audit_module._mul_or_nothing = lambda *a: multiplied.append(1) or real(*a)
+    try:
+        report = audit_round(PARAMS, table.public_keys, table.log)
+    finally:
+        audit_module._mul_or_nothing = real
+    assert report.fair and report.complete
+    assert sorted(report.cards.values()) == list(range(12))
+    for seat in table.seats:
+        assert seat.known and all(report.cards[p] == card for p, card in seat.known.items())
+    assert len(multiplied) == 4 * 2 + 3  # the shares alone: two strippers, three for all

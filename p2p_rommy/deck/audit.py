@@ -244,6 +244,9 @@ def _replay_from_seeds(
                 Finding(seat, 0, f"the key of pass {u} does not come from the seed")
             )
     decks = list(inputs)
+    # label of each position of pass u, while every shuffle of it replays (else None)
+    followed: list[list[int] | None] = [list(range(len(cards))) for cards in pass_cards]
+    replayed_count = [0] * len(pass_cards)
     for step, seat, message, u in shuffles:
         permutation = round_permutation(
             p.game, p.round_no, seat, u, len(pass_cards[u]), seeds[seat]
@@ -257,10 +260,22 @@ def _replay_from_seeds(
             report.findings.append(
                 Finding(seat, step, f"the shuffle of pass {u} does not replay from the seed")
             )
+            followed[u] = None
+        elif (before := followed[u]) is not None:
+            followed[u] = [before[source] for source in permutation]
+            replayed_count[u] += 1
         decks[u] = message.deck
-    # Which card is where: strip every seat's layer off the final deck. This holds even
-    # where a shuffle strayed from its seed, so every other finding stays accurate.
+    # Which card is where. Where every seat's shuffle of a pass replayed from its seed,
+    # the final deck is exactly the seeds' permutations of the card points, so the
+    # composed permutations say it; otherwise strip every seat's layer off the final
+    # deck, which holds even where a shuffle strayed from its seed, so every other
+    # finding stays accurate.
     for u, cards in enumerate(pass_cards):
+        labels_of = followed[u]
+        if labels_of is not None and replayed_count[u] == p.players:
+            for position, source in enumerate(labels_of):
+                report.cards[bases[u] + position] = cards[source]
+            continue
         product = group.scalar_from_int(1)
         for seat in range(p.players):
             product = group.scalar_mul(product, scalars[(seat, u)])
