@@ -76,18 +76,25 @@ def audit_round(
     check_proofs: bool = True,
     finished: bool = True,
     received: Sequence[tuple[Opened, DeckMessage]] = (),
+    points: Sequence[Sequence[bytes]] = (),
 ) -> AuditReport:
     """Check a round's deck transcript; `rebuilt_cards[u-1]` are pass u's card ids.
 
     For a round that is not `finished`, missing seeds are pending, not a forfeit.
     `received`: the envelopes as a deck seat already opened and decoded them, one for
-    each (a replica's audit: each envelope is opened and decoded once).
+    each (a replica's audit: each envelope is opened and decoded once). `points`:
+    each pass's card points as the deck seat derived them (else derived here).
     """
     report = AuditReport()
     roster = roster_of(list(public_keys))
     p = params
     pass_cards = [tuple(range(p.deck_size)), *(tuple(c) for c in rebuilt_cards)]
-    inputs = [card_points(p.game, p.round_no, u, len(cards)) for u, cards in enumerate(pass_cards)]
+    inputs = [
+        tuple(points[u])
+        if u < len(points) and len(points[u]) == len(cards)
+        else card_points(p.game, p.round_no, u, len(cards))
+        for u, cards in enumerate(pass_cards)
+    ]
     bases = [sum(len(c) for c in pass_cards[:u]) for u in range(len(pass_cards))]
     decks: list[tuple[bytes, ...]] = list(inputs)
     keys: dict[tuple[int, int], bytes] = {}

@@ -513,6 +513,7 @@ class Replica:
             deck.rebuilt,
             check_proofs=False,
             received=list(zip(deck.seat.transcript, deck.seat.messages, strict=True)),
+            points=[shuffled.points for shuffled in deck.seat.passes],
         )
         if report.findings:
             self._check_unproven(deck)  # a bad proof before the finding is named first
