@@ -234,6 +234,7 @@ class DeckSeat:
         self.messages: list[DeckMessage] = []
         """Each of `transcript`'s bodies, decoded (the audit reads them again)."""
         self._own_scalars: dict[int, bytes] = {}
+        self._own_inverses: dict[int, bytes] = {}
         self.eager = eager
         self._unsent: bytes | None = None
         """Non-eager: the message this seat made and has not yet seen come back."""
@@ -613,7 +614,7 @@ class DeckSeat:
             shuffled = self._pass_of(position)
             scalar = self._scalar(shuffled.index)
             inp = self._chain_point(position)
-            out = group.mul(group.scalar_invert(scalar), inp)
+            out = group.mul(self._inverse(shuffled.index), inp)
             context = ShareContext(
                 p.game, p.round_no, shuffled.index, position, self.seat, recipient
             )
@@ -652,9 +653,7 @@ class DeckSeat:
                     raise ProtocolError(None, f"position {position} did not open to a card", step)
                 self.public[position] = self.known[position] = shuffled.cards[label]
             elif recipient == self.seat:
-                point = group.mul(
-                    group.scalar_invert(self._scalar(shuffled.index)), self.chain[position]
-                )
+                point = group.mul(self._inverse(shuffled.index), self.chain[position])
                 label = shuffled.lookup.get(point)
                 if label is None:
                     raise ProtocolError(None, f"position {position} did not open to a card", step)
@@ -678,6 +677,12 @@ class DeckSeat:
                 p.game, p.round_no, self.seat, shuffle_pass, self.seed
             )
         return self._own_scalars[shuffle_pass]
+
+    def _inverse(self, shuffle_pass: int) -> bytes:
+        """1/e for a pass, inverted once (constant time, like the scalar itself)."""
+        if shuffle_pass not in self._own_inverses:
+            self._own_inverses[shuffle_pass] = group.scalar_invert(self._scalar(shuffle_pass))
+        return self._own_inverses[shuffle_pass]
 
     def _strippers(self, recipient: int) -> tuple[int, ...]:
         return tuple(s for s in range(self.params.players) if s != recipient)
