@@ -94,8 +94,8 @@ class ShuffleProof:
 
 @cache
 def _generator(label: bytes) -> tuple[bytes, group.Decoded]:
-    point = group.hash_to_point(GENERATOR_DOMAIN + label)
-    return point, group.decode(point)
+    point = group.hash_to_point(GENERATOR_DOMAIN + label)  # valid by construction
+    return point, point
 
 
 def generator_h() -> group.Decoded:
