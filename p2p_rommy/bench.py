@@ -660,14 +660,26 @@ def run_bench(only: str | None = None, quick: bool = False) -> Figures:
     return figures
 
 
+def units_note() -> str:
+    """What every ``units`` figure counts, said beside the figures (table and JSON)."""
+    return _(
+        "units: yardsticks, each one checked edwards25519 multiplication "
+        "(libsodium) timed in this run"
+    )
+
+
 def format_table(figures: Figures) -> str:
     width = max((len(key) for key in figures), default=10)
     lines = [f"{key:<{width}}  {value:>14,}" for key, value in sorted(figures.items())]
     if any("units" in key for key in figures):
-        lines.append(
-            _(
-                "units: yardsticks, each one checked edwards25519 multiplication "
-                "(libsodium) timed in this run"
-            )
-        )
+        lines.append(units_note())
     return "\n".join(lines)
+
+
+def as_json(figures: Figures) -> dict[str, float | str]:
+    """The figures for ``--json``, with a ``units`` entry saying what the ``*units``
+    figures count whenever there are any."""
+    shown: dict[str, float | str] = dict(figures)
+    if any("units" in key for key in figures):
+        shown["units"] = units_note()
+    return shown

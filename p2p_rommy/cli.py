@@ -327,11 +327,11 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from p2p_rommy.bench import format_table, run_bench
+    from p2p_rommy.bench import as_json, format_table, run_bench
 
     figures = run_bench(args.only, quick=args.quick)
     if args.json:
-        print(json.dumps(figures, indent=2, sort_keys=True))
+        print(json.dumps(as_json(figures), indent=2, sort_keys=True))
     else:
         print(format_table(figures))
     return 0

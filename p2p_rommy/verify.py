@@ -29,6 +29,7 @@ from typing import Any, BinaryIO
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport
+from p2p_rommy.deck.seat import LateProof
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import ProtocolError
@@ -224,8 +225,9 @@ def verify_stream(file: BinaryIO, seen: Seen | None = None) -> VerifyReport:
     except ProtocolError as error:
         raise UnreadableTranscript(error.reason) from None
     report = VerifyReport(config)
-    replica = Observer(config)
+    replica = _Verifier(config)
     roster = replica.roster
+    failure: ProtocolError | None = None
     for n, payload in enumerate(frames, start=1):
         if replica.over:
             report.damage = f"records after the game's end (from record {n})"
@@ -242,12 +244,24 @@ def verify_stream(file: BinaryIO, seen: Seen | None = None) -> VerifyReport:
             report.damage = f"record {n}: {damage}"
             break
         except ProtocolError as error:
-            report.culprit = error.sender if isinstance(error.sender, int) else None
-            report.step, report.what = n, error.reason
+            failure = (
+                error
+                if isinstance(error, LateProof)
+                else ProtocolError(error.sender, error.reason, n)
+            )
             break
         report.steps = n
         if seen is not None:
             seen(n, step, before, replica.state)
+    try:  # the proofs left to an audit that did not come (or came out unclean)
+        replica.check_unproven()
+    except LateProof as late:  # an earlier step than any other finding: it stops there
+        failure, report.damage = late, None
+    if failure is not None:
+        report.culprit = failure.sender if isinstance(failure.sender, int) else None
+        report.step, report.what = failure.step, failure.reason
+        if isinstance(failure, LateProof) and failure.step is not None:
+            report.steps = failure.step - 1
     if report.damage is None and report.what is None:
         if reader.damaged is not None:
             report.damage = reader.damaged
@@ -269,6 +283,14 @@ def verify_stream(file: BinaryIO, seen: Seen | None = None) -> VerifyReport:
     return report
 
 
+class _Verifier(Observer):
+    """The observer verify replays through: a finished round's proofs are left to the
+    round's audit, whose replay from the seeds shows what each proof claims; they are
+    verified only where that replay is not clean or never comes (docs/decisions.md)."""
+
+    replay_proofs = True
+
+
 def _check_record(
     replica: Observer, roster: dict[bytes, tuple[int, bytes]], n: int, record: Record
 ) -> Step:
@@ -285,6 +307,19 @@ def _check_record(
         raise Damage(f"it holds step {step.n} (records removed, repeated or reordered)")
     if len(record.acks) != replica.config.players:
         raise Damage(f"it holds {len(record.acks)} ACKs for {replica.config.players} seats")
+    try:  # the replica opens each ACK; they are looked at again only if something fails
+        replica.check_certificate(step, record.acks)
+    except ProtocolError:
+        _check_acks(replica, roster, n, step, record)  # damage comes before blame
+        raise
+    replica.commit()
+    return step
+
+
+def _check_acks(
+    replica: Observer, roster: dict[bytes, tuple[int, bytes]], n: int, step: Step, record: Record
+) -> None:
+    """`Damage` if an ACK of record `n` is not a good ACK of this step by its seat."""
     for seat, envelope in enumerate(record.acks):
         if envelope == b"" and isinstance(step.body, EndStep):
             continue  # the absent seat's empty slot; the replica checks it is that seat's
@@ -295,9 +330,6 @@ def _check_record(
             raise Damage(f"seat {seat + 1}'s ACK: {error.reason}") from None
         if not isinstance(ack, Ack) or ack.seat != seat or ack.n != n or ack.game != replica.game:
             raise Damage(f"the ACK in seat {seat + 1}'s place is not its ACK of this step")
-    replica.check_certificate(step, record.acks)
-    replica.commit()
-    return step
 
 
 def _summary(config: GameConfig, round_no: int, audit: AuditReport) -> RoundSummary:

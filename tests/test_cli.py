@@ -111,6 +111,8 @@ def test_bench_deck_quick_json(capsys):
     assert 3 * figures[f"{name}.cpu_per_seat_s"] > 3 * 6 * 12 * figures["deck.unit_us"] / 1e6
     yardsticks = one / figures["deck.unit_ed25519_us"] * 1e6
     assert figures[f"{name}.critical_units"] == pytest.approx(yardsticks, rel=0.02)
+    # the JSON says what its units are (issue #27)
+    assert figures["units"].startswith("units: yardsticks, each one checked edwards25519")
 
 
 def test_bench_engine_json(capsys):

@@ -147,3 +147,55 @@ def test_a_proof_of_the_wrong_shape_fails_its_form_check():
         check_shuffle_form(len(inp), out, dataclasses.replace(proof, k_e=proof.k_e[:-1]))
     with pytest.raises(ProofError, match="scalar"):
         check_shuffle_form(len(inp), out, dataclasses.replace(proof, k_s=bytes(32)))
+
+
+def _last_tampered(value, scalar: bool):
+    """The last item of a list changed (the chain's last link is in two equations)."""
+    return (*value[:-1], _tampered(value[-1], scalar))
+
+
+@pytest.mark.parametrize("name", ["u", "b", "b_t", "k_b", "k_e"])
+def test_a_tampered_last_item_of_a_list_is_refused(name):
+    _, key, _, inp, out, proof = honest()
+    forged = dataclasses.replace(
+        proof, **{name: _last_tampered(getattr(proof, name), name.startswith("k_"))}
+    )
+    refused(key, inp, out, forged)
+
+
+_ORDER_TWO = (2**255 - 19 - 1).to_bytes(32, "little")
+"""(0, -1), the point of order 2: on the curve, not in the prime-order group."""
+
+
+def _off_the_group(point: bytes) -> bytes:
+    """`point` plus the point of order 2: a point of the curve that is no group element
+    (libsodium's addition checks only the curve), which only a full point check refuses."""
+    from nacl import bindings as sodium
+
+    off = sodium.crypto_core_ed25519_add(point, _ORDER_TWO)
+    assert not group.is_point(off)
+    return off
+
+
+@pytest.mark.parametrize("name", ["u", "b", "a_t", "b_t", "c_t", "d_t", "f_t", "e_t"])
+@pytest.mark.parametrize("where", [0, -1])
+def test_a_point_outside_the_group_is_refused_wherever_it_is(name, where):
+    """The verifier leaves each point's check to the multiplication that uses it (SPEC
+    §3.5 allows it): every point still meets one, or a computed point it must equal."""
+    _, key, _, inp, out, proof = honest()
+    value = getattr(proof, name)
+    if isinstance(value, tuple):
+        items = list(value)
+        items[where] = _off_the_group(items[where])
+        value = tuple(items)
+    else:
+        value = _off_the_group(value)
+    refused(key, inp, out, dataclasses.replace(proof, **{name: value}))
+
+
+def test_a_shuffled_card_outside_the_group_is_named_as_such():
+    _, key, _, inp, out, proof = honest()
+    bad = (*out[:4], _off_the_group(out[4]), *out[5:])
+    forget_verified()
+    with pytest.raises(ProofError, match="card 4 of the shuffled deck is not a valid group point"):
+        verify_shuffle(CONTEXT, key, inp, bad, proof)

@@ -20,7 +20,7 @@ from p2p_rommy.deck.derive import (
     round_permutation,
     round_scalar,
 )
-from p2p_rommy.deck.messages import Commit, SeedReveal, Shares, Shuffle, decode
+from p2p_rommy.deck.messages import Commit, DeckMessage, SeedReveal, Shares, Shuffle, decode
 from p2p_rommy.deck.proofs import (
     ALL,
     ProofError,
@@ -33,7 +33,7 @@ from p2p_rommy.deck.proofs import (
 )
 from p2p_rommy.deck.seat import DeckParams
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.wire.identity import open_envelope, roster_of
+from p2p_rommy.wire.identity import Opened, open_envelope, roster_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +75,26 @@ def audit_round(
     rebuilt_cards: Sequence[Sequence[int]] = (),
     check_proofs: bool = True,
     finished: bool = True,
+    received: Sequence[tuple[Opened, DeckMessage]] = (),
+    points: Sequence[Sequence[bytes]] = (),
 ) -> AuditReport:
     """Check a round's deck transcript; `rebuilt_cards[u-1]` are pass u's card ids.
 
     For a round that is not `finished`, missing seeds are pending, not a forfeit.
+    `received`: the envelopes as a deck seat already opened and decoded them, one for
+    each (a replica's audit: each envelope is opened and decoded once). `points`:
+    each pass's card points as the deck seat derived them (else derived here).
     """
     report = AuditReport()
     roster = roster_of(list(public_keys))
     p = params
     pass_cards = [tuple(range(p.deck_size)), *(tuple(c) for c in rebuilt_cards)]
-    inputs = [card_points(p.game, p.round_no, u, len(cards)) for u, cards in enumerate(pass_cards)]
+    inputs = [
+        tuple(points[u])
+        if u < len(points) and len(points[u]) == len(cards)
+        else card_points(p.game, p.round_no, u, len(cards))
+        for u, cards in enumerate(pass_cards)
+    ]
     bases = [sum(len(c) for c in pass_cards[:u]) for u in range(len(pass_cards))]
     decks: list[tuple[bytes, ...]] = list(inputs)
     keys: dict[tuple[int, int], bytes] = {}
@@ -92,15 +102,19 @@ def audit_round(
     seeds: dict[int, Seed] = {}
     shuffles: list[tuple[int, int, Shuffle, int]] = []
     shares: list[tuple[int, Shares]] = []
+    reuse = len(received) == len(envelopes)
     for step, envelope in enumerate(envelopes):
         try:
-            opened = open_envelope(envelope, roster)
-            message = decode(opened.body, opened.seat)
+            if reuse and received[step][0].raw == envelope:
+                sealed, message = received[step]
+            else:
+                sealed = open_envelope(envelope, roster)
+                message = decode(sealed.body, sealed.seat)
         except ProtocolError as error:
             seat = error.sender if isinstance(error.sender, int) else None
             report.findings.append(Finding(seat, step, error.reason))
             continue
-        seat = opened.seat
+        seat = sealed.seat
         if (message.game, message.round_no, message.seat) != (p.game, p.round_no, seat):
             report.findings.append(Finding(seat, step, "message for another game, round or seat"))
         elif isinstance(message, Commit):
@@ -237,6 +251,9 @@ def _replay_from_seeds(
                 Finding(seat, 0, f"the key of pass {u} does not come from the seed")
             )
     decks = list(inputs)
+    # label of each position of pass u, while every shuffle of it replays (else None)
+    followed: list[list[int] | None] = [list(range(len(cards))) for cards in pass_cards]
+    replayed_count = [0] * len(pass_cards)
     for step, seat, message, u in shuffles:
         permutation = round_permutation(
             p.game, p.round_no, seat, u, len(pass_cards[u]), seeds[seat]
@@ -250,17 +267,29 @@ def _replay_from_seeds(
             report.findings.append(
                 Finding(seat, step, f"the shuffle of pass {u} does not replay from the seed")
             )
+            followed[u] = None
+        elif (before := followed[u]) is not None:
+            followed[u] = [before[source] for source in permutation]
+            replayed_count[u] += 1
         decks[u] = message.deck
-    # Which card is where: strip every seat's layer off the final deck. This holds even
-    # where a shuffle strayed from its seed, so every other finding stays accurate.
+    # Which card is where. Where every seat's shuffle of a pass replayed from its seed,
+    # the final deck is exactly the seeds' permutations of the card points, so the
+    # composed permutations say it; otherwise strip every seat's layer off the final
+    # deck, which holds even where a shuffle strayed from its seed, so every other
+    # finding stays accurate.
     for u, cards in enumerate(pass_cards):
+        labels_of = followed[u]
+        if labels_of is not None and replayed_count[u] == p.players:
+            for position, source in enumerate(labels_of):
+                report.cards[bases[u] + position] = cards[source]
+            continue
         product = group.scalar_from_int(1)
         for seat in range(p.players):
             product = group.scalar_mul(product, scalars[(seat, u)])
         inverse = group.scalar_invert(product)
         labels = {point: label for label, point in enumerate(inputs[u])}
         for position, point in enumerate(decks[u]):
-            label = labels.get(group.mul(inverse, point))
+            label = labels.get(_mul_or_nothing(inverse, point))
             if label is None:
                 report.findings.append(
                     Finding(None, 0, f"position {bases[u] + position} holds no card")
@@ -268,12 +297,12 @@ def _replay_from_seeds(
             else:
                 report.cards[bases[u] + position] = cards[label]
     chain: dict[int, bytes] = {}
+    inverses = {key: group.scalar_invert(scalar) for key, scalar in scalars.items()}
     for step, shared in shares:
         for item in shared.items:
             u = _pass_of(item.position, bases, pass_cards)
             inp = chain.get(item.position, decks[u][item.position - bases[u]])
-            scalar = scalars[(shared.seat, u)]
-            if group.mul(group.scalar_invert(scalar), inp) != item.point:
+            if _mul_or_nothing(inverses[(shared.seat, u)], inp) != item.point:
                 report.findings.append(
                     Finding(
                         shared.seat,
@@ -287,3 +316,12 @@ def _replay_from_seeds(
             report.findings.append(
                 Finding(None, len(shares), f"position {position} opened to the wrong card")
             )
+
+
+def _mul_or_nothing(scalar: bytes, point: bytes) -> bytes:
+    """scalar * point, or no bytes for a point that is no group element (a replica that
+    left the proofs to this replay took the deck unchecked): it matches nothing."""
+    try:
+        return group.mul(scalar, point)
+    except group.GroupError:
+        return b""

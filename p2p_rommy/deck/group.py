@@ -112,8 +112,9 @@ def mul_decoded(scalar: bytes, point: Decoded) -> Decoded:
     return mul(scalar, point)
 
 
-def mul_each(scalar: bytes, points: Sequence[Decoded]) -> list[Decoded]:
-    """``[scalar * p for p in points]``."""
+def mul_each(scalar: bytes, points: Sequence[bytes]) -> list[Decoded]:
+    """``[scalar * p for p in points]``; `GroupError` if any point is invalid (libsodium
+    checks each one it multiplies)."""
     multiply = sodium.crypto_scalarmult_ed25519_noclamp
     try:
         return [Decoded(multiply(scalar, point)) for point in points]

@@ -34,6 +34,7 @@ __all__ = [
     "ShareContext",
     "ShuffleContext",
     "ShuffleProof",
+    "check_deck_shape",
     "check_shuffle_form",
     "commit_permutation",
     "deck_digest",
@@ -153,9 +154,9 @@ def deck_digest(points: Sequence[bytes]) -> bytes:
 
 
 def shuffle(scalar: bytes, permutation: Sequence[int], inp: Sequence[bytes]) -> tuple[bytes, ...]:
-    """``out[k] = scalar * inp[permutation[k]]``; `GroupError` for an invalid point."""
-    decoded = group.decode_all(inp)
-    return tuple(group.mul_each(scalar, [decoded[source] for source in permutation]))
+    """``out[k] = scalar * inp[permutation[k]]``; `GroupError` for an invalid point (each
+    is checked by its multiplication)."""
+    return tuple(group.mul_each(scalar, [inp[source] for source in permutation]))
 
 
 def commit_permutation(permutation: Sequence[int], entropy: Entropy) -> Commitment:
@@ -175,7 +176,7 @@ def prove_shuffle(
     commitment: Commitment | None = None,
 ) -> ShuffleProof:
     """Prove ``out[k] = scalar * inp[permutation[k]]`` under ``key = scalar*B`` (SPEC §3.5)."""
-    decoded = group.decode_all(inp)
+    decoded = [group.Decoded(point) for point in inp]  # checked where they are multiplied
     encoded = context.encode()
     while True:
         if commitment is None or commitment.permutation != tuple(permutation):
@@ -268,14 +269,19 @@ def _proof_fingerprint(
     return material.digest()
 
 
-def check_shuffle_form(size: int, out: Sequence[bytes], proof: ShuffleProof) -> list[group.Decoded]:
-    """Everything about a shuffle but its proof's equations: `size` distinct valid points
-    and a proof of the right shape (the output decoded). Enough to shuffle on from it at
-    once; the proof itself is verified before any share is built on it (SPEC §3.3)."""
+def check_deck_shape(size: int, out: Sequence[bytes]) -> None:
+    """The first of `check_shuffle_form`'s checks: `size` distinct items."""
     if len(out) != size:
         raise ProofError(f"the shuffled deck has {len(out)} cards, not {size}")
     if len(set(out)) != size:
         raise ProofError("the shuffled deck holds a duplicated point")
+
+
+def check_shuffle_form(size: int, out: Sequence[bytes], proof: ShuffleProof) -> list[group.Decoded]:
+    """Everything about a shuffle but its proof's equations: `size` distinct valid points
+    and a proof of the right shape (the output decoded). Enough to shuffle on from it at
+    once; the proof itself is verified before any share is built on it (SPEC §3.3)."""
+    check_deck_shape(size, out)
     decoded = []
     for index, point in enumerate(out):
         try:
@@ -298,10 +304,9 @@ def _verify_shuffle(
     out: Sequence[bytes],
     proof: ShuffleProof,
 ) -> None:
-    decoded_out = check_shuffle_form(len(inp), out, proof)
-    try:
-        shuffle_argument.verify(
-            context.encode(), key, group.decode_all(inp), inp, decoded_out, out, proof
-        )
+    check_deck_shape(len(inp), out)
+    try:  # each point is checked by the multiplication that uses it
+        shuffle_argument.verify(context.encode(), key, inp, inp, out, out, proof)
     except shuffle_argument.ArgumentError as error:
+        check_shuffle_form(len(inp), out, proof)  # an invalid card is named as one
         raise ProofError(str(error)) from None

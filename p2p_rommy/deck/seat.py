@@ -25,7 +25,7 @@ import enum
 import hashlib
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from p2p_rommy.deck import group
@@ -47,6 +47,7 @@ from p2p_rommy.deck.proofs import (
     ShareContext,
     ShuffleContext,
     ShuffleProof,
+    check_deck_shape,
     check_shuffle_form,
     commit_permutation,
     prove_share,
@@ -150,6 +151,20 @@ class DeferredProof:
 
 
 @dataclass(frozen=True, slots=True)
+class Unproven:
+    """A proof an observer left to the round's replay from the seeds (`replay_proofs`):
+    `check` verifies it as `receive` would have, raising the same `CheatDetected`."""
+
+    step: int
+    check: Callable[[], None]
+
+
+class LateProof(CheatDetected):
+    """A proof left to the replay (`Unproven`) failed when it was checked after all;
+    `step` is where the failing message is (the caller's numbering)."""
+
+
+@dataclass(frozen=True, slots=True)
 class DeckDue:
     """Whose deck message comes next, and which: `commit`, `shuffle` (`number` of
     `count` shufflers), `shares` (`count` cards still to deal) or `seed`."""
@@ -173,6 +188,7 @@ class DeckSeat:
         eager: bool = True,
         seed: bytes | None = None,
         quiet: bool = False,
+        replay_proofs: bool = False,
     ) -> None:
         """`eager`: apply this seat's own messages as soon as it makes them (in-process
         use). With ``eager=False`` (the log) a message this seat makes is applied only
@@ -180,7 +196,14 @@ class DeckSeat:
 
         A peer restarting from its transcript passes the round's saved `seed` and
         `quiet=True`: it then makes no shuffle or shares while it replays the log
-        (its own committed messages come back through `adopt`), until `wake`."""
+        (its own committed messages come back through `adopt`), until `wake`.
+
+        `replay_proofs` (an observer that audits every finished round, `rommy verify`):
+        shuffle and share proofs are not verified as they come but kept (`unproven`):
+        the audit's replay from the seeds shows what each of them claims, so a clean
+        audit makes them redundant (`forget_unproven`); anything found first calls
+        `check_unproven`, which names the first bad proof exactly as `receive` would
+        have (docs/decisions.md, "Verify does each thing once")."""
         if len(public_keys) != params.players:
             raise ValueError("the roster must list every seat's key")
         if identity is None:
@@ -208,13 +231,19 @@ class DeckSeat:
         self.public: dict[int, int] = {}
         """Position -> card id, for the cards shown to everyone."""
         self.transcript: list[Opened] = []
+        self.messages: list[DeckMessage] = []
+        """Each of `transcript`'s bodies, decoded (the audit reads them again)."""
         self._own_scalars: dict[int, bytes] = {}
+        self._own_inverses: dict[int, bytes] = {}
         self.eager = eager
         self._unsent: bytes | None = None
         """Non-eager: the message this seat made and has not yet seen come back."""
         self._prepared: Commitment | None = None
         """The deal's permutation commitment, made at `start` while the others commit
         (a third of the shuffle proof, off the chain of shuffles: SPEC §3.5)."""
+        self.replay_proofs = replay_proofs and identity is None
+        self.unproven: list[Unproven] = []
+        """Proofs left to the replay from the seeds (`replay_proofs`), in order."""
         self.deferred: list[DeferredProof] = []
         """Proofs of the shuffle before this seat's own, not yet verified (pipelining:
         SPEC §3.3); `check_deferred` verifies them, and nothing is shared before."""
@@ -339,9 +368,23 @@ class DeckSeat:
                     pending.context.seat, f"bad shuffle: {error}", pending.step
                 ) from None
 
-    def receive(self, envelope: bytes) -> list[bytes]:
-        """Check and apply a peer's envelope; return what this seat sends in answer."""
-        opened = open_envelope(envelope, self.roster)
+    def check_unproven(self) -> None:
+        """Verify the proofs left to the replay (`replay_proofs`), in order: the first
+        that fails raises the `CheatDetected` its `receive` would have raised."""
+        while self.unproven:
+            self.unproven[0].check()
+            self.unproven.pop(0)
+
+    def forget_unproven(self) -> None:
+        """The round's replay from the seeds came out clean: every statement the kept
+        proofs made is shown true, from the committed seeds."""
+        self.unproven.clear()
+
+    def receive(self, envelope: bytes, opened: Opened | None = None) -> list[bytes]:
+        """Check and apply a peer's envelope; return what this seat sends in answer.
+        `opened`: the envelope as the caller has already opened it (once is enough)."""
+        if opened is None or opened.raw != envelope:
+            opened = open_envelope(envelope, self.roster)
         if opened.seat != self.seat:
             self.check_deferred()
         if opened.seat == self.seat:
@@ -390,6 +433,7 @@ class DeckSeat:
                     self._on_shares(message, step)
                 self.context = hashlib.sha256(self.context + opened.body).digest()
         self.transcript.append(opened)
+        self.messages.append(message)
 
     def _on_commit(self, opened: Opened, message: Commit, step: int) -> None:
         sender = opened.seat
@@ -431,6 +475,16 @@ class DeckSeat:
         try:
             if sender == self.seat:
                 pass  # a seat's own shuffle needs no checking by itself
+            elif self.replay_proofs:
+                check_deck_shape(len(source), message.deck)  # what the rest relies on
+                self.unproven.append(
+                    Unproven(
+                        step,
+                        _shuffle_check(
+                            context, message.key, tuple(source), message.deck, message.proof, step
+                        ),
+                    )
+                )
             elif self._shuffles_after(task):
                 # pipelined: shuffle on at once, verify while the others check ours
                 check_shuffle_form(len(source), message.deck, message.proof)
@@ -470,6 +524,7 @@ class DeckSeat:
                 sender, "the shares are not for the positions the game assigned", step
             )
         updates = {}
+        later: list[tuple[ShareContext, bytes, bytes, ShareItem]] = []
         for item in message.items:
             shuffled = self._pass_of(item.position)
             context = ShareContext(
@@ -482,13 +537,17 @@ class DeckSeat:
             )
             inp = self._chain_point(item.position)
             try:
-                if sender != self.seat:
+                if sender != self.seat and self.replay_proofs:
+                    later.append((context, shuffled.keys[sender], inp, item))
+                elif sender != self.seat:
                     verify_share(context, shuffled.keys[sender], inp, item.point, item.proof)
             except ProofError as error:
                 raise CheatDetected(
                     sender, f"bad share for position {item.position}: {error}", step
                 ) from None
             updates[item.position] = item.point
+        if later:
+            self.unproven.append(Unproven(step, _shares_check(sender, later, step)))
         self.chain.update(updates)
         task.cursor += 1
         if task.cursor == len(task.sequence):
@@ -555,7 +614,7 @@ class DeckSeat:
             shuffled = self._pass_of(position)
             scalar = self._scalar(shuffled.index)
             inp = self._chain_point(position)
-            out = group.mul(group.scalar_invert(scalar), inp)
+            out = group.mul(self._inverse(shuffled.index), inp)
             context = ShareContext(
                 p.game, p.round_no, shuffled.index, position, self.seat, recipient
             )
@@ -594,9 +653,7 @@ class DeckSeat:
                     raise ProtocolError(None, f"position {position} did not open to a card", step)
                 self.public[position] = self.known[position] = shuffled.cards[label]
             elif recipient == self.seat:
-                point = group.mul(
-                    group.scalar_invert(self._scalar(shuffled.index)), self.chain[position]
-                )
+                point = group.mul(self._inverse(shuffled.index), self.chain[position])
                 label = shuffled.lookup.get(point)
                 if label is None:
                     raise ProtocolError(None, f"position {position} did not open to a card", step)
@@ -621,6 +678,12 @@ class DeckSeat:
             )
         return self._own_scalars[shuffle_pass]
 
+    def _inverse(self, shuffle_pass: int) -> bytes:
+        """1/e for a pass, inverted once (constant time, like the scalar itself)."""
+        if shuffle_pass not in self._own_inverses:
+            self._own_inverses[shuffle_pass] = group.scalar_invert(self._scalar(shuffle_pass))
+        return self._own_inverses[shuffle_pass]
+
     def _strippers(self, recipient: int) -> tuple[int, ...]:
         return tuple(s for s in range(self.params.players) if s != recipient)
 
@@ -635,3 +698,39 @@ class DeckSeat:
             return self.chain[position]
         shuffled = self._pass_of(position)
         return shuffled.final[position - shuffled.base]
+
+
+def _shuffle_check(
+    context: ShuffleContext,
+    key: bytes,
+    source: tuple[bytes, ...],
+    deck: tuple[bytes, ...],
+    proof: ShuffleProof,
+    step: int,
+) -> Callable[[], None]:
+    """The check `_on_shuffle` leaves to the replay, raising what it would have raised."""
+
+    def check() -> None:
+        try:
+            verify_shuffle(context, key, source, deck, proof)
+        except ProofError as error:
+            raise CheatDetected(context.seat, f"bad shuffle: {error}", step) from None
+
+    return check
+
+
+def _shares_check(
+    sender: int, items: list[tuple[ShareContext, bytes, bytes, ShareItem]], step: int
+) -> Callable[[], None]:
+    """The checks `_on_shares` leaves to the replay, in the message's order."""
+
+    def check() -> None:
+        for context, key, inp, item in items:
+            try:
+                verify_share(context, key, inp, item.point, item.proof)
+            except ProofError as error:
+                raise CheatDetected(
+                    sender, f"bad share for position {item.position}: {error}", step
+                ) from None
+
+    return check

@@ -44,6 +44,7 @@ CHALLENGE_X_DOMAIN = b"p2p-rommy/v4/shuffle-x\x00"
 CHALLENGE_XJ_DOMAIN = b"p2p-rommy/v4/shuffle-xj\x00"
 CHALLENGE_V_DOMAIN = b"p2p-rommy/v4/shuffle-v\x00"
 BATCH_DOMAIN = b"p2p-rommy/v4/shuffle-batch\x00"
+COMBINE_DOMAIN = b"p2p-rommy/v4/shuffle-combine\x00"
 DECK_DOMAIN = b"p2p-rommy/v1/deck\x00"
 
 MAX_CARDS = 256
@@ -93,8 +94,8 @@ class ShuffleProof:
 
 @cache
 def _generator(label: bytes) -> tuple[bytes, group.Decoded]:
-    point = group.hash_to_point(GENERATOR_DOMAIN + label)
-    return point, group.decode(point)
+    point = group.hash_to_point(GENERATOR_DOMAIN + label)  # valid by construction
+    return point, point
 
 
 def generator_h() -> group.Decoded:
@@ -116,12 +117,6 @@ def _generator_points(size: int) -> list[tuple[bytes, group.Decoded]]:
 def generators(size: int) -> list[group.Decoded]:
     """``G[i]`` (label ``"g" || u16 i``) for ``i < size``."""
     return [decoded for _, decoded in _generator_points(size)]
-
-
-@cache
-def _generator_sum(size: int) -> bytes:
-    """``G[0] + ... + G[size-1]``, once per size."""
-    return _sum([point for point, _ in _generator_points(size)])
 
 
 _ONE = group.scalar_from_int(1)
@@ -360,15 +355,16 @@ def check_form(size: int, proof: ShuffleProof) -> None:
 def verify(
     context: bytes,
     key: bytes,
-    inp: Sequence[group.Decoded],
+    inp: Sequence[bytes],
     inp_bytes: Sequence[bytes],
-    out: Sequence[group.Decoded],
+    out: Sequence[bytes],
     out_bytes: Sequence[bytes],
     proof: ShuffleProof,
 ) -> None:
     """Raise `ArgumentError` unless `proof` shows ``out[k] = e*inp[pi[k]]``, ``E = e*B``.
 
-    `key` and both decks must be checked points; the proof's form is checked here."""
+    The proof's form is checked here, and every point (the key, both decks, the
+    proof's) by the multiplication that uses it."""
     size = len(inp)
     check_form(size, proof)
     try:
@@ -380,18 +376,19 @@ def verify(
 def _verify(
     context: bytes,
     key: bytes,
-    inp: Sequence[group.Decoded],
+    inp: Sequence[bytes],
     inp_bytes: Sequence[bytes],
-    out: Sequence[group.Decoded],
+    out: Sequence[bytes],
     out_bytes: Sequence[bytes],
     proof: ShuffleProof,
 ) -> None:
+    """The six equations, with every point of the proof and of `out` checked by the
+    multiplication that uses it (libsodium checks each point it multiplies: a separate
+    check first would pay for it twice). Columns and commitment are one equation,
+    chain and product another, each a combination with weights the prover cannot
+    choose (SPEC §3.5); the key uses the fast fixed-base multiplication."""
     size = len(inp)
     g, h, base_u = generators(size), generator_h(), generator_u()
-    u = group.decode_all(proof.u)
-    chain = group.decode_all(proof.b)
-    # the single announcements are compared as encodings with valid points: one that
-    # is not a point can never match, so they need no decoding
     seed, x = challenge_x(context, key, inp_bytes, out_bytes, proof.u)
     v = challenge_v(seed, proof)
 
@@ -400,53 +397,76 @@ def _verify(
 
     minus_v = _neg(v)
     # (1) the key: e_t = k_s*B - v*E
-    if proof.e_t != group.mul_sum((proof.k_s, minus_v), (_base(), group.decode(key))):
+    if proof.e_t != group.add(group.mul_base(proof.k_s), group.mul(minus_v, key)):
         raise refuse("key")
-    # (2) the columns sum to ones: c_t = k_c*H - v*sum(u) + v*sum(G)
-    sums = (group.decode(_sum(proof.u)), _decoded_sum(size))
-    if proof.c_t != group.mul_sum((proof.k_c, minus_v, v), (h, *sums)):
-        raise refuse("columns")
-    # (3) the permuted challenges: a_t = k_a*H + sum(k_e[k]*G[k]) - v*sum(x[j]*u[j])
-    folded = [group.scalar_mul(minus_v, x_j) for x_j in x]
-    if proof.a_t != _multi([proof.k_a, *proof.k_e, *folded], [h, *g, *u]):
+    w, rho = batch_weights(v, proof), _combination_weights(v, proof)
+    # (2) + rho[0]*(3), columns and the permuted challenges:
+    # c_t + rho0*a_t = (k_c + rho0*k_a)*H + sum (v + rho0*k_e[k])*G[k]
+    #                  + sum (-v*(1 + rho0*x[j]))*u[j]
+    rho0 = rho[0]
+    announced = group.add(group.decode(proof.c_t), group.mul(rho0, proof.a_t))
+    rebuilt = _multi(
+        [
+            _add_scalars(proof.k_c, group.scalar_mul(rho0, proof.k_a)),
+            *(_add_scalars(v, group.scalar_mul(rho0, k_e)) for k_e in proof.k_e),
+            *(
+                group.scalar_mul(minus_v, _add_scalars(_ONE, group.scalar_mul(rho0, x_j)))
+                for x_j in x
+            ),
+        ],
+        [h, *g, *_unchecked(proof.u)],
+    )
+    if announced != rebuilt:
         raise refuse("commitment")
-    # (4) the chain: b_t[k] = k_b[k]*H + k_e[k]*b[k-1] - v*b[k], b[-1] = U, all m at
-    # once with weights w[k] the prover cannot choose (SPEC §3.5 allows it):
-    # sum w[k]*b_t[k] = (sum w[k]*k_b[k])*H + w[0]*k_e[0]*U
-    #                   + sum_k (w[k+1]*k_e[k+1] - v*w[k])*b[k]   (w[m]*k_e[m] = 0)
-    w = batch_weights(v, proof)
-    h_weight = _ZERO
+    # (4) + rho[1]*(5), the chain and the product, the chain's m links with weights w:
+    # sum w[k]*b_t[k] + rho1*d_t = (sum w[k]*k_b[k] + rho1*k_d)*H
+    #     + (w[0]*k_e[0] + rho1*v*prod(x))*U
+    #     + sum_k (w[k+1]*k_e[k+1] - v*w[k])*b[k] - rho1*v*b[m-1]   (w[m]*k_e[m] = 0)
+    rho1 = rho[1]
+    h_weight = group.scalar_mul(rho1, proof.k_d)
     for w_k, k_b in zip(w, proof.k_b, strict=True):
         h_weight = _add_scalars(h_weight, group.scalar_mul(w_k, k_b))
+    u_weight = _add_scalars(
+        group.scalar_mul(w[0], proof.k_e[0]),
+        group.scalar_mul(rho1, group.scalar_mul(v, _product(x))),
+    )
     chain_weights = [
         _add_scalars(
             group.scalar_mul(w[k + 1], proof.k_e[k + 1]) if k + 1 < size else _ZERO,
-            group.scalar_mul(minus_v, w[k]),
+            group.scalar_mul(minus_v, w[k] if k + 1 < size else _add_scalars(w[k], rho1)),
         )
         for k in range(size)
     ]
-    announced = _multi(w, group.decode_all(proof.b_t))
-    rebuilt = _multi(
-        [h_weight, group.scalar_mul(w[0], proof.k_e[0]), *chain_weights], [h, base_u, *chain]
-    )
-    if announced != rebuilt:
+    chain_announced = _multi([*w, rho1], _unchecked([*proof.b_t, proof.d_t]))
+    chain_rebuilt = _multi([h_weight, u_weight, *chain_weights], [h, base_u, *_unchecked(proof.b)])
+    if chain_announced != chain_rebuilt:
         raise refuse("product chain")
-    # (5) the product: d_t = k_d*H + (v*prod(x))*U - v*b[m-1]
-    product = group.scalar_mul(v, _product(x))
-    if proof.d_t != group.mul_sum((proof.k_d, product, minus_v), (h, base_u, chain[-1])):
-        raise refuse("product")
     # (6) the cards: f_t = sum(k_e[k]*out[k]) - sum((k_s*x[j])*inp[j])
     minus_s = _neg(proof.k_s)
     folded = [group.scalar_mul(minus_s, x_j) for x_j in x]
-    if proof.f_t != _multi([*proof.k_e, *folded], [*out, *inp]):
+    if proof.f_t != _multi([*proof.k_e, *folded], [*_unchecked(out), *_unchecked(inp)]):
         raise refuse("cards")
 
 
-@cache
-def _base() -> group.Decoded:
-    return group.decode(group.BASE)
+def _combination_weights(v: bytes, proof: ShuffleProof) -> tuple[bytes, bytes]:
+    """The weights joining columns to commitment and product to chain: from `v` (which
+    hashes every point of the proof) and every response, so fixed once the proof is."""
+    seed = hashlib.sha256(
+        BATCH_DOMAIN
+        + v
+        + proof.k_a
+        + proof.k_c
+        + proof.k_d
+        + proof.k_s
+        + b"".join(proof.k_b)
+        + b"".join(proof.k_e)
+    ).digest()
+    return (
+        group.hash_to_scalar(COMBINE_DOMAIN, seed, b"\x00"),
+        group.hash_to_scalar(COMBINE_DOMAIN, seed, b"\x01"),
+    )
 
 
-@cache
-def _decoded_sum(size: int) -> group.Decoded:
-    return group.decode(_generator_sum(size))
+def _unchecked(points: Sequence[bytes]) -> list[group.Decoded]:
+    """Points that only ever go into a multiplication, which checks them itself."""
+    return [group.Decoded(point) for point in points]

@@ -30,7 +30,7 @@ from typing import Any
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport, DeckParams, DeckPhase, DeckSeat, audit_round
-from p2p_rommy.deck.seat import DeckDue
+from p2p_rommy.deck.seat import DeckDue, LateProof
 from p2p_rommy.engine.apply import apply, deal_layout, new_game, upcard_slot
 from p2p_rommy.engine.due import Due, DueKind, rules_due
 from p2p_rommy.engine.encoding import state_hash
@@ -96,6 +96,8 @@ class Tentative:
 class RoundDeck:
     seat: DeckSeat
     log: list[bytes] = field(default_factory=list)
+    steps: list[int] = field(default_factory=list)
+    """The log step of each entry of `log`."""
     rebuilt: list[list[int]] = field(default_factory=list)
     dealt: bool = False
 
@@ -106,6 +108,8 @@ class Replica:
 
     deck_seat_class: type[DeckSeat] = DeckSeat
     """The deck protocol implementation (tests put a cheating one here)."""
+    replay_proofs = False
+    """An observer's deck leaves the proofs of a round to its audit (`rommy verify`)."""
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
@@ -252,8 +256,9 @@ class Replica:
         if opened.seat != step.seat:
             raise ProtocolError(step.seat, "the deck message is signed by another seat", step.n)
         self._adopt_own(step, envelope)
-        self.outbox.extend(self.deck.seat.receive(envelope))
+        self.outbox.extend(self.deck.seat.receive(envelope, opened))
         self.deck.log.append(envelope)
+        self.deck.steps.append(step.n)
         return self.state
 
     def _check_move(self, step: Step, body: MoveStep) -> GameState:
@@ -492,20 +497,46 @@ class Replica:
 
     def _new_deck_seat(self, params: DeckParams) -> DeckSeat:
         """An observer's deck seat: it checks every message and makes none."""
+        if self.replay_proofs:
+            return self.deck_seat_class(
+                params, -1, None, self.config.public_keys, eager=False, replay_proofs=True
+            )
         return self.deck_seat_class(
             params, -1, None, self.config.public_keys, secrets.token_bytes, eager=False
         )
 
     def _audit(self, deck: RoundDeck) -> None:
         report = audit_round(
-            deck.seat.params, self.config.public_keys, deck.log, deck.rebuilt, check_proofs=False
+            deck.seat.params,
+            self.config.public_keys,
+            deck.log,
+            deck.rebuilt,
+            check_proofs=False,
+            received=list(zip(deck.seat.transcript, deck.seat.messages, strict=True)),
+            points=[shuffled.points for shuffled in deck.seat.passes],
         )
+        if report.findings:
+            self._check_unproven(deck)  # a bad proof before the finding is named first
+        deck.seat.forget_unproven()  # the replay showed every statement they made
         self.audits.append((deck.seat.params.round_no, report))
         if report.findings:
             first = report.findings[0]
             raise CheatDetected(
                 first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
             )
+
+    def check_unproven(self) -> None:
+        """(`replay_proofs`) Verify the running round's proofs left to its audit: at a
+        finding, and where a transcript stops before the round's seeds."""
+        if self.deck is not None:
+            self._check_unproven(self.deck)
+
+    def _check_unproven(self, deck: RoundDeck) -> None:
+        try:
+            deck.seat.check_unproven()
+        except CheatDetected as error:
+            assert error.step is not None
+            raise LateProof(error.sender, error.reason, deck.steps[error.step]) from None
 
 
 class Observer(Replica):
