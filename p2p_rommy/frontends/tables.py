@@ -351,7 +351,7 @@ async def _finish(session: Session, store: GameStore) -> int:
                 reason=inert(peer.replica.ended[1])
             )
         )
-    forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
+    forfeited = peer.replica.forfeited
     print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
     print(_("transcript: {path}").format(path=store.transcript_path))
     return 0

@@ -103,6 +103,12 @@ class Peer(Voting):
         """ACKs and a NACK that came before their step."""
         self.refused_step: bytes | None = None
         """The last step this seat refused (compared with what a frozen table is sent)."""
+        self.held_end: bytes | None = None
+        """An end this seat has not signed yet: it has not waited long enough itself."""
+        self.heard: dict[int, float] = {}
+        """When each seat last sent something new toward the step in flight (an ACK or a
+        NACK of a step not committed here, a Køb! answer; not the same one relayed
+        again): an end without it waits from then."""
         self.future: dict[int, dict[int, bytes]] = {}
         self.buy_windows = BuyWindows(replica.seat, replica.config.rules.buy_window_ms / 1000)
         """The Køb! windows' answers and clock (the client reads its `seconds_left`)."""
@@ -130,6 +136,21 @@ class Peer(Voting):
         if self.frozen:
             return None
         return waiting_for(self.replica, self.pending, self.buy_windows, self.progress_at)
+
+    def waited(self, seat: int, now: float) -> float | None:
+        """How long this seat has waited for `seat`, by its own clock: since the table
+        began to wait for what `seat` owes now, or since `seat` last sent something
+        toward it if later; None if the table does not wait for `seat`."""
+        waiting = self.waiting(now)
+        if waiting is None or waiting.seat != seat:
+            return None
+        return now - max(waiting.since, self.heard.get(seat, waiting.since))
+
+    @property
+    def end_wait(self) -> float:
+        """How long this seat waits for another before it proposes or signs an end
+        without it: its stall limit."""
+        return self.stall_watch.stall_after
 
     # --- driving: every call returns its events ------------------------------------
 
@@ -205,24 +226,22 @@ class Peer(Voting):
             and now - waiting.since >= self.end_after
         ):
             self._end_game(waiting.seat, now)
+        self._held_end(now)
         self.duties(now)
 
     def _check_deferred(self) -> None:
-        if self.frozen or not self.replica.deferred:
-            return
-        try:
-            self.replica.check_deferred()
-        except ProtocolError as error:
-            self.cheat_found(error)
+        self.deferred_first()
 
     def _end_game(self, absent: int, now: float) -> None:
         waiting = self.waiting(now)
+        waited = self.waited(absent, now)
         pending = self.replica.tentative
         if (
             self.frozen
             or (pending is not None and pending.kind == "end")
             or waiting is None
-            or waiting.seat != absent
+            or waited is None
+            or waited < self.end_wait  # the others would not sign it yet either
             or absent == self.seat
             or self.replica.end_proposer(absent) != self.seat
         ):
@@ -295,10 +314,10 @@ class Peer(Voting):
         if isinstance(message, Step):
             self.on_step(message, envelope, now, via)
         elif isinstance(message, Ack):
-            self._on_ack(message, envelope)
+            self._on_ack(message, envelope, now)
             self.try_commit(now)
         elif isinstance(message, Nack):
-            self._on_nack(message)
+            self._on_nack(message, now)
         elif isinstance(message, Chat):
             if not self.chat.heard(message.seat, message.text, now):
                 self.refuse(f"from {source}: seat {message.seat} chats faster than allowed")
@@ -307,6 +326,8 @@ class Peer(Voting):
         elif isinstance(message, Sync):
             self._on_sync(message, now, source)
         else:
+            if message.seat in self.buy_windows.unanswered(message.window, (message.seat,)):
+                self.heard[message.seat] = now  # a new answer, not one relayed again
             self.emit(self.buying.on_answer(message, envelope))
             self.duties(now)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
 from p2p_rommy.log.events import Event, Frozen, Note, Refused
-from p2p_rommy.log.messages import Ack, Step, decode
+from p2p_rommy.log.messages import Ack, EndStep, Step, decode
 from p2p_rommy.wire.codec import unpack
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,11 @@ class Trouble:
         return self.freeze(str(error), error.sender if isinstance(error.sender, int) else None)
 
     def equivocation(self, first: bytes, second: bytes, what: str = "steps") -> list[Event]:
-        """Two different messages signed by one seat for one step number: proof."""
+        """Two different messages signed by one seat for one step number: proof. Not
+        when one of two steps is an end: it replaces a step its proposer may have
+        proposed itself (SPEC §4.4), so the pair proves nothing."""
+        if what == "steps" and (is_end(first) or is_end(second)):
+            return []
         if len(self.evidence) < EVIDENCE_KEPT:  # one proof names the seat; a few suffice
             self.evidence.append((first, second))
         seat = decode_seat(first)
@@ -104,6 +108,11 @@ def decode_step(envelope: bytes) -> Step:
     message = decode(body)
     assert isinstance(message, Step)
     return message
+
+
+def is_end(envelope: bytes) -> bool:
+    """Whether a checked step envelope holds an end step."""
+    return isinstance(decode_step(envelope).body, EndStep)
 
 
 def decode_seat(envelope: bytes) -> int:

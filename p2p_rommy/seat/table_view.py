@@ -31,6 +31,8 @@ class TableView:
     over: bool
     ended: tuple[int, str] | None
     """(absent seat, reason) once the others ended the game without it."""
+    forfeited: tuple[int, ...]
+    """The seat that forfeits by that end (none at a table of two: abandoned)."""
     frozen: str | None
     halted: str | None
     """Why this seat stopped on its own (a failed write), if it did."""
@@ -78,6 +80,7 @@ def table_view(
         n=replica.n,
         over=replica.over,
         ended=replica.ended,
+        forfeited=replica.forfeited,
         frozen=peer.frozen,
         halted=halted,
         my_turn=replica.my_turn(),
