@@ -150,16 +150,17 @@ def test_an_early_ack_of_an_end_is_kept_when_nothing_is_pending():
 
 
 def stuck_on_an_ack(players: int = 4) -> ClockedTable:
-    """Seat 4 left while seat 1's deck step 21 was in flight: every other seat holds it
-    with three ACKs and waits for the fourth."""
+    """The last seat left while step 21 was in flight (at four seats, seat 1's): every
+    other seat holds it with their ACKs and waits for the last one."""
     table = ClockedTable(players)
     table.start()
     table.run(until=lambda: table.peers[0].replica.n >= 20)
-    table.down.add(3)
+    table.down.add(players - 1)
     table.run()
-    for peer in table.peers[:3]:
-        assert peer.pending is not None and peer.pending.step.seat == 0
-        assert sorted(peer.pending.acks) == [0, 1, 2]
+    for peer in table.peers[:-1]:
+        assert peer.pending is not None and peer.pending.n == 21
+        assert sorted(peer.pending.acks) == list(range(players - 1))
+        assert players != 4 or peer.pending.step.seat == 0  # the end's proposer's own
     return table
 
 
@@ -302,3 +303,27 @@ def test_a_two_faced_proposer_is_still_proven_when_acks_disagree():
     table.run()
     for peer in (one, other):
         assert peer.culprit == 0 and "two different steps" in peer.frozen
+
+
+# --- reasons inert and on one line (issue 24, 8) -------------------------------------------
+
+
+def test_a_nack_reason_is_inert_in_the_dissent_the_note_and_the_end():
+    """Issue 24, 8: a NACK's reason for a step the peer already held went raw into the
+    dissent, its note and then the end step's reason (the early-NACK path escaped it)."""
+    from p2p_rommy.log.events import Note
+    from p2p_rommy.log.messages import Nack
+
+    table = stuck_on_an_ack(players=3)
+    peer, liar = table.peers[0], table.peers[2]
+    reason = "no\nCHEATING DETECTED: seat 1 at step 3\x1b[31m"
+    nack = liar.replica.identity.sign(Nack(liar.replica.game, peer.pending.n, 2, reason).encode())
+    events = peer.receive(nack, 1.0, 2)
+    (note,) = [e for e in events if isinstance(e, Note)]
+    (dissent,) = peer.trouble.dissents
+    for text in (note.text, dissent.reason, str(dissent)):
+        assert text.isprintable() and "\n" not in text and "\x1b" not in text, text
+    peer.tick(40.0)
+    (step, _) = sends(peer.end_game(2, 40.0))
+    body = message(step).body
+    assert isinstance(body, EndStep) and body.reason.isprintable(), body.reason

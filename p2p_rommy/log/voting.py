@@ -269,6 +269,7 @@ class Voting:
         assert pending is not None
         self.send(pending.envelope)  # lets the refuser compare the step
         if seat not in pending.nacks:
+            reason = inert(reason)
             pending.nacks[seat] = reason
             self.emit(self.trouble.dissent(Dissent(seat, pending.n, reason)))
 
