@@ -128,7 +128,12 @@ def test_at_two_seats_one_seats_word_forfeits_nobody():
     assert report.ended_by == (0,)
     assert "standing:" not in report.text() and "(forfeited)" not in report.text()
     assert "abandoned on the word of seat 1 (P1) alone" in report.text()
-    assert table.peers[0].replica.forfeited == ()
+    replica = table.peers[0].replica
+    assert replica.forfeited == () and replica.abandoned
+    from p2p_rommy.narrate import score_sheet
+
+    sheet = score_sheet(replica.state, ["P1", "P2"], replica.forfeited, abandoned=True)
+    assert "Abandoned: no standing" in sheet and "1. P1" not in sheet
 
 
 # --- an ACK of the end before the end itself (issue 31, 1) ---------------------------------

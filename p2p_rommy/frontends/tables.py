@@ -352,7 +352,8 @@ async def _finish(session: Session, store: GameStore) -> int:
             )
         )
     forfeited = peer.replica.forfeited
-    print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
+    names = [s.name for s in config.seats]
+    print(printable(score_sheet(final, names, forfeited, abandoned=peer.replica.abandoned)))
     print(_("transcript: {path}").format(path=store.transcript_path))
     return 0
 

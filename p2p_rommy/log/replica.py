@@ -189,6 +189,11 @@ class Replica:
             return ()
         return (self.ended[0],)
 
+    @property
+    def abandoned(self) -> bool:
+        """Ended on one seat's word alone (a table of two): no standing (SPEC §4.4)."""
+        return self.ended is not None and not self.forfeited
+
     def end_hashes(self) -> dict[bytes, int]:
         """The state hash an end step `n+1` would leave, for each seat it could leave
         out (hash -> absent): an ACK of an end is known as one before the end itself

@@ -249,5 +249,5 @@ def scores(model: ClientModel) -> StyleText:
     forfeited = model.table.forfeited
     return [
         ("class:title", f"{title}{more}\n"),
-        ("", score_sheet(state, model.names, forfeited, words=_)),
+        ("", score_sheet(state, model.names, forfeited, words=_, abandoned=model.table.abandoned)),
     ]
