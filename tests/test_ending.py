@@ -332,3 +332,32 @@ def test_a_nack_reason_is_inert_in_the_dissent_the_note_and_the_end():
     (step, _) = sends(peer.end_game(2, 40.0))
     body = message(step).body
     assert isinstance(body, EndStep) and body.reason.isprintable(), body.reason
+
+
+def test_an_end_that_does_not_build_on_the_committed_state_is_refused():
+    """Issue 24, 8: `Replica._check_end` never checked an end step's `prev`; SPEC §4.4:
+    it is the committed state's hash, and a receiver checks it."""
+    table = thinking()
+    replica = table.peers[0].replica
+    good = replica.propose_end(2, "did not come back")
+    replica.tentative = None
+    assert good.prev == replica.committed_hash == replica.state_hash()
+    bad = Step(good.game, good.n, good.seat, bytes(32), good.body)
+    peer = table.peers[1]
+    out = peer.receive(replica.identity.sign(bad.encode()), 131.0, 0)
+    assert acks(sends(out)) == [] and peer.held_end is None
+    assert "does not build on the committed state" in peer.trouble.refused[-1]
+    out = peer.receive(replica.identity.sign(good.encode()), 131.0, 0)
+    assert len(acks(sends(out))) == 1  # the same end on the committed state is signed
+
+
+def test_an_end_proposed_while_a_deck_step_is_pending_builds_on_the_committed_state():
+    """A pending deck step moves the deck's context on (on the seats that hold it): the
+    end's `prev` is still the committed state's hash, which every seat checks alike."""
+    table = stuck_on_an_ack()
+    proposer = table.peers[0]
+    assert proposer.pending.step.kind == "deck"
+    assert proposer.replica.state_hash() != proposer.replica.committed_hash  # moved on
+    table.tick(31.0)
+    step, _ = sends(proposer.end_game(3, 31.0))
+    assert message(step).prev == table.peers[2].replica.committed_hash

@@ -22,6 +22,7 @@ thread, so a test or a simulator drives many peers on one logical clock.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from p2p_rommy.engine.due import Due, DueKind
 from p2p_rommy.engine.moves import Move
@@ -132,19 +133,23 @@ class Peer(Voting):
         return self.catch_up.catching_up
 
     def waiting(self, now: float) -> Waiting | None:
-        """Whom the table waits for now (this seat itself on its own turn), or None."""
+        """Whom the table waits for now (this seat itself on its own turn), or None;
+        `since` is when the table began to wait for what that seat owes now, or when
+        that seat last sent something new toward it, if later (SPEC §4.4)."""
         if self.frozen:
             return None
-        return waiting_for(self.replica, self.pending, self.buy_windows, self.progress_at)
+        waiting = waiting_for(self.replica, self.pending, self.buy_windows, self.progress_at)
+        if waiting is not None and self.heard.get(waiting.seat, waiting.since) > waiting.since:
+            waiting = replace(waiting, since=self.heard[waiting.seat])
+        return waiting
 
     def waited(self, seat: int, now: float) -> float | None:
-        """How long this seat has waited for `seat`, by its own clock: since the table
-        began to wait for what `seat` owes now, or since `seat` last sent something
-        toward it if later; None if the table does not wait for `seat`."""
+        """How long this seat has waited for `seat`, by its own clock (`waiting`), or
+        None if the table does not wait for `seat`."""
         waiting = self.waiting(now)
         if waiting is None or waiting.seat != seat:
             return None
-        return now - max(waiting.since, self.heard.get(seat, waiting.since))
+        return now - waiting.since
 
     @property
     def end_wait(self) -> float:
