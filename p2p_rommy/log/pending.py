@@ -12,7 +12,6 @@ ACKs and a NACK may arrive before the step itself (they travel on other connecti
 
 from __future__ import annotations
 
-from collections.abc import Container
 from dataclasses import dataclass, field
 
 from p2p_rommy.log.messages import Record, Step
@@ -65,7 +64,8 @@ class EarlyVotes:
     nacks: dict[int, tuple[int, str]] = field(default_factory=dict)
     ends: dict[int, dict[bytes, Held]] = field(default_factory=dict)
     """n -> end state hash -> the ACKs of that end (only for the next step: an end's
-    hash is known from the committed state)."""
+    hash is known from the committed state; a seat further behind is the one the
+    others wait for, so no end it could sign is in flight)."""
 
     def take(self, n: int) -> tuple[Held, tuple[int, str] | None]:
         """The votes held for step `n`, handed over (it has arrived or been proposed)."""
@@ -80,15 +80,6 @@ class EarlyVotes:
     def end_acks(self, n: int, state: bytes) -> Held:
         """Where the ACKs of the end step `n` leaving `state` are kept until it comes."""
         return self.ends.setdefault(n, {}).setdefault(state, {})
-
-    def sort(self, n: int, ends: Container[bytes]) -> None:
-        """Step `n` is next: the ACKs held for it that sign an end's state (`ends`, known
-        only now) are kept with the end's."""
-        held = self.acks.get(n, {})
-        for seat, (state, envelope) in list(held.items()):
-            if state in ends:
-                del held[seat]
-                self.end_acks(n, state)[seat] = (state, envelope)
 
     def forget(self, n: int) -> None:
         """Step `n` committed or was replaced: votes held for it are moot."""

@@ -341,7 +341,6 @@ class Voting:
                 self.step_clock.committed(tentative.n, now)
             self.pending = None
             self.early.forget(tentative.n)
-            self.early.sort(self.replica.n + 1, self.replica.end_hashes())
             self.buying.forget_closed()
             early = self.future.pop(self.replica.n + 1, {})
             expected = self.replica.expected_proposer()
