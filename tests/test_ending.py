@@ -94,8 +94,8 @@ def test_a_signer_that_heard_from_the_seat_since_waits_again():
     table = thinking()
     peer = table.peers[1]
     step, ack0 = forged_end(table, 0, 2)
-    # seat 3 sends an ACK of the step in flight elsewhere (any sign of life of the log)
-    ahead = Ack(peer.replica.game, peer.replica.n + 2, 2, bytes(32))
+    # seat 3 sends a new ACK for the step in flight (any new word on it counts)
+    ahead = Ack(peer.replica.game, peer.replica.n + 1, 2, bytes(32))
     peer.receive(table.peers[2].replica.identity.sign(ahead.encode()), 125.0, 2)
     assert acks(sends(peer.receive(step, 126.0, 0))) == []
     assert acks(sends(peer.receive(ack0, 126.0, 0))) == []

@@ -108,8 +108,8 @@ class Peer(Voting):
         """An end this seat has not signed yet: it has not waited long enough itself."""
         self.heard: dict[int, float] = {}
         """When each seat last sent something new toward the step in flight (an ACK or a
-        NACK of a step not committed here, a Køb! answer; not the same one relayed
-        again): an end without it waits from then."""
+        NACK for the next step, a Køb! answer; not the same one relayed again): the
+        wait for it, and an end without it, count from then."""
         self.future: dict[int, dict[int, bytes]] = {}
         self.buy_windows = BuyWindows(replica.seat, replica.config.rules.buy_window_ms / 1000)
         """The Køb! windows' answers and clock (the client reads its `seconds_left`)."""

@@ -300,7 +300,8 @@ class Voting:
                 self.emit(self.trouble.equivocation(held[ack.seat][1], envelope, "ACKs"))
             return
         held[ack.seat] = (ack.state, envelope)
-        self.heard[ack.seat] = now
+        if ack.n == self.replica.n + 1:  # new word on the step in flight (once per seat)
+            self.heard[ack.seat] = now
 
     # --- committing -------------------------------------------------------------------
 
