@@ -311,8 +311,8 @@ def _check_record(
     if len(record.acks) != replica.config.players:
         raise Damage(f"it holds {len(record.acks)} ACKs for {replica.config.players} seats")
     for seat, envelope in enumerate(record.acks):
-        if envelope == b"" and isinstance(step.body, EndStep):
-            continue  # the absent seat's empty slot; the replica checks it is that seat's
+        if envelope == b"" and isinstance(step.body, EndStep) and seat == step.body.absent:
+            continue  # the absent seat's empty slot: any other seat's ACK must be there
         try:
             opened_ack = open_envelope(envelope, roster)
             ack = decode(opened_ack.body, opened_ack.seat)

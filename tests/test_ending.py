@@ -361,3 +361,54 @@ def test_an_end_proposed_while_a_deck_step_is_pending_builds_on_the_committed_st
     table.tick(31.0)
     step, _ = sends(proposer.end_game(3, 31.0))
     assert message(step).prev == table.peers[2].replica.committed_hash
+
+
+# --- rommy verify on crafted ends ----------------------------------------------------------
+
+
+def cut_and_ended(players: int, signers: list[int]) -> tuple[ClockedTable, bytes]:
+    """A game cut where the last seat owed its move, with an end appended that only
+    `signers` ACKed (each signature real): what a seat alone could make of its file."""
+    from p2p_rommy.log.messages import Record
+    from p2p_rommy.log.replica import Observer
+    from tests.loopback import transcript_of
+
+    table = thinking(players)
+    records = list(table.peers[0].records)
+    observer = Observer(table.config)
+    for record in records:
+        observer.restore(record.step, record.acks)
+    absent = players - 1
+    proposer = table.peers[0].replica
+    end = Step(proposer.game, observer.n + 1, 0, observer.committed_hash, EndStep(absent, "left"))
+    state = observer.check_end(end, end.body).hash
+    slots = [b""] * players
+    for seat in signers:
+        ack = Ack(proposer.game, end.n, seat, state)
+        slots[seat] = table.identities[seat].sign(ack.encode())
+    ended = Record(proposer.identity.sign(end.encode()), tuple(slots))
+    return table, transcript_of(table.config, table.identities, [*records, ended])
+
+
+def test_a_self_signed_end_at_two_seats_is_an_abandoned_game_not_a_forfeit():
+    """Issue 24, 1: at two seats either player could cut the file where the other owed
+    a message and append a self-signed end: FAIR, the other forfeiting. Still a valid
+    record, but of an abandoned game: nobody forfeits, no standing, one signer named."""
+    from p2p_rommy.verify import verify_transcript
+
+    _, data = cut_and_ended(2, [0])
+    report = verify_transcript(data)
+    assert report.status == "fair" and report.abandoned and report.forfeited == ()
+    assert report.ended_by == (0,) and "standing:" not in report.text()
+
+
+def test_an_end_with_one_signer_of_two_needed_is_damage_not_a_forfeit():
+    from p2p_rommy.verify import verify_transcript
+
+    _, data = cut_and_ended(3, [0])
+    report = verify_transcript(data)  # seat 2's ACK is missing: the record is incomplete
+    assert report.status == "damaged" and report.culprit is None, report.text()
+    assert "seat 2's ACK" in report.damage and report.forfeited == ()
+    _, data = cut_and_ended(3, [0, 1])
+    report = verify_transcript(data)
+    assert report.status == "fair" and report.forfeited == (2,) and report.ended_by == (0, 1)
