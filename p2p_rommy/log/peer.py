@@ -181,7 +181,8 @@ class Peer(Voting):
     def end_game(self, absent: int, now: float = 0.0) -> list[Event]:
         """Propose to end the game without `absent`, which the table has been waiting
         for: every other seat signs it, and the scores so far stand. Only the lowest
-        other seat proposes it; elsewhere this does nothing."""
+        other seat proposes it, and only once it has waited its stall limit for
+        `absent` itself (`waited`, SPEC §4.4); otherwise this does nothing."""
         return self._call(lambda: self._end_game(absent, now))
 
     def submit(self, move: Move, now: float = 0.0) -> list[Event]:
@@ -262,7 +263,6 @@ class Peer(Voting):
             reason = f"seat {absent + 1} ({name}) did not come back; {waiting.what} never came"
         replaced = self.pending
         step = self.replica.propose_end(absent, reason)
-        self.early.acks.pop(step.n, None)  # the ACKs of the step this one replaces
         self.proposed(step, now, replaced)
 
     def _submit(self, move: Move, now: float) -> None:
