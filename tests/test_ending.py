@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections import deque
 
+import pytest
+
 from p2p_rommy.engine.moves import DrawStock, TakeDiscard
 from p2p_rommy.log.events import Frozen, sends
 from p2p_rommy.log.messages import Ack, EndStep, MoveStep, Step, decode
@@ -412,3 +414,23 @@ def test_an_end_with_one_signer_of_two_needed_is_damage_not_a_forfeit():
     _, data = cut_and_ended(3, [0, 1])
     report = verify_transcript(data)
     assert report.status == "fair" and report.forfeited == (2,) and report.ended_by == (0, 1)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_end_commits_everywhere_in_any_delivery_order(seed):
+    """Issue 31, 1 as a property: whatever order the end, its ACKs and the replaced
+    step's ACKs arrive in (each connection keeping its own order), every seat that
+    stayed commits the end, nobody is named and nothing freezes."""
+    import random
+
+    table = stuck_on_an_ack()
+    rng = random.Random(seed)
+    table.tick(31.0)
+    table.post(0, table.peers[0].end_game(3, 31.0))
+    table.run_shuffled(rng)
+    table.tick(62.0)  # held ends, resyncs
+    table.run_shuffled(rng)
+    for peer in table.peers[:3]:
+        assert peer.frozen is None and peer.culprit is None and not peer.trouble.evidence
+        assert peer.replica.ended is not None and peer.replica.ended[0] == 3
+    assert table.peers[0].records[-1] == table.peers[1].records[-1] == table.peers[2].records[-1]
