@@ -54,7 +54,9 @@ DOCTOR_HEAR_S = 5.0
 TICK_S = 0.1
 """How often a session lets time pass (buy windows, stalls)."""
 STALL_AFTER_S = 30.0
-"""Waiting this long for one seat's message is reported as a stall naming the seat."""
+"""Waiting this long for one seat's message is reported as a stall naming the seat; a
+peer proposes or signs an end without that seat only once it has waited this long
+itself (SPEC §4.4)."""
 RESYNC_S = 1.5
 """Without progress for this long, a peer asks everyone for what it may have missed."""
 ASK_AGAIN_S = 5.0

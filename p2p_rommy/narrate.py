@@ -81,9 +81,11 @@ def score_sheet(
     names: Sequence[str] | None = None,
     forfeited: Collection[int] = (),
     words: Words = lambda word: word,
+    abandoned: bool = False,
 ) -> str:
     """The round-by-round score sheet with totals and the standing (a seat that left and
-    was ended out of the game is last, marked as having forfeited)."""
+    was ended out of the game is last, marked as having forfeited). An `abandoned` game
+    (ended on one seat's word, at a table of two) has no standing."""
     from p2p_rommy.engine.scoring import standings
 
     names = list(names or [f"Seat {seat + 1}" for seat in range(state.players)])
@@ -96,6 +98,9 @@ def score_sheet(
         lines.append(f"{index + 1:>{label}}  {cells}")
     lines.append(f"{total_word:<{label}}  " + "".join(f"{t:>{width + 2}}" for t in state.scores))
     lines.append("")
+    if abandoned:
+        lines.append(words(N_("Abandoned: no standing (one player's word forfeits nobody)")))
+        return "\n".join(lines)
     for place, seat in standings(state.rules, state.scores, forfeited):
         mark = ", " + words(N_("forfeited")) if seat in forfeited else ""
         lines.append(f"{place}. {names[seat]} ({state.scores[seat]}{mark})")

@@ -77,7 +77,9 @@ class VerifyReport:
     ended: str | None = None
     """Why the game ended early, if the players ended it without a seat."""
     absent: int | None = None
-    """The seat the others ended the game without (it forfeits)."""
+    """The seat the others ended the game without."""
+    ended_by: tuple[int, ...] = ()
+    """The seats whose ACKs the end step carries: on whose word the game was ended."""
     cards: dict[int, dict[int, int]] = field(default_factory=dict)
     """Round -> slot -> card id, for every round whose seeds were revealed."""
     damage: str | None = None
@@ -90,8 +92,16 @@ class VerifyReport:
 
     @property
     def forfeited(self) -> tuple[int, ...]:
-        """Seats that left and were ended out of the game: they forfeit."""
-        return (self.absent,) if self.absent is not None else ()
+        """The seat the others ended the game without: it forfeits, when the end carries
+        the word of more than one seat (at a table of two the game is abandoned)."""
+        if self.absent is None or len(self.ended_by) < 2:
+            return ()
+        return (self.absent,)
+
+    @property
+    def abandoned(self) -> bool:
+        """Ended on one seat's word alone (a table of two): no standing."""
+        return self.absent is not None and not self.forfeited
 
     @property
     def complete(self) -> bool:
@@ -158,7 +168,7 @@ class VerifyReport:
                     f"{config.seats[s].name} {self.scores[s]}" for s in range(config.players)
                 )
             )
-            if self.finished:
+            if self.finished and not self.abandoned:
                 forfeited = self.forfeited
                 order = standings(config.rules, self.scores, forfeited)
                 lines.append(
@@ -169,13 +179,24 @@ class VerifyReport:
                     )
                 )
         if self.ended is not None:
-            lines.append(f"ended by the others' agreement: {self.ended}")
+            lines.append(self._ending(self.ended))
         for note in self.pending:
             lines.append(f"not yet checkable: {note}")
         lines.append(self.verdict())
         # Reasons come from peers (an end's, a NACK's): each line is made inert, so a
         # newline in one cannot print a line of its own (a fake verdict).
         return "\n".join(inert(line) for line in lines)
+
+    def _ending(self, reason: str) -> str:
+        """How the game was ended, and on whose word (the seats that signed the end)."""
+        names = [f"{s + 1} ({self.config.seats[s].name})" for s in self.ended_by]
+        if self.abandoned:
+            return (
+                f"abandoned on the word of seat {' '.join(names)} alone, no standing (at a "
+                f"table of two one seat's word forfeits nobody): {reason}"
+            )
+        signers = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        return f"ended by the others' agreement, on the word of seats {signers}: {reason}"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -193,6 +214,8 @@ class VerifyReport:
             "scores": list(self.scores),
             "pending": self.pending,
             "ended": self.ended,
+            "ended_by": list(self.ended_by),
+            "abandoned": self.abandoned,
             "forfeited": list(self.forfeited),
         }
 
@@ -251,6 +274,8 @@ def verify_stream(file: BinaryIO, seen: Seen | None = None) -> VerifyReport:
             )
             break
         report.steps = n
+        if isinstance(step.body, EndStep):
+            report.ended_by = tuple(s for s, ack in enumerate(record.acks) if ack)
         if seen is not None:
             seen(n, step, before, replica.state)
     try:  # the proofs left to an audit that did not come (or came out unclean)
@@ -321,8 +346,8 @@ def _check_acks(
 ) -> None:
     """`Damage` if an ACK of record `n` is not a good ACK of this step by its seat."""
     for seat, envelope in enumerate(record.acks):
-        if envelope == b"" and isinstance(step.body, EndStep):
-            continue  # the absent seat's empty slot; the replica checks it is that seat's
+        if envelope == b"" and isinstance(step.body, EndStep) and seat == step.body.absent:
+            continue  # the absent seat's empty slot: any other seat's ACK must be there
         try:
             opened_ack = open_envelope(envelope, roster)
             ack = decode(opened_ack.body, opened_ack.seat)

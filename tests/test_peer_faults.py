@@ -1,7 +1,7 @@
 """The log's safety rules, each provoked on purpose with in-memory peers: bad input is
 refused with a reason and changes nothing; an out-of-turn step is refused with a NACK;
-a different state hash freezes the table; two signed steps for one number are kept
-as proof of equivocation."""
+an ACK of a different state hash is its signer's refusal; two signed steps for one
+number are kept as proof of equivocation."""
 
 from __future__ import annotations
 
@@ -77,16 +77,23 @@ def test_an_invalid_step_in_turn_is_refused_with_a_nack_naming_the_proposer():
     assert nack["kind"] == "log/nack" and nack["seat"] == 1
 
 
-def test_a_different_state_hash_freezes_the_table():
+def test_a_different_state_hash_is_its_signers_refusal():
+    """Issue 24, 7: an ACK of another state no longer freezes the table naming nobody:
+    it is its signer's refusal of the step (recorded, the step sent to all as evidence
+    against a two-faced proposer), and nothing commits without that seat."""
     table, outputs = started()
     peer = table.peers[1]
     peer.receive(outputs[0][0])  # validate seat 0's step 1
     liar = table.peers[2]
     wrong = Ack(liar.replica.game, 1, 2, b"\x13" * 32)
-    peer.receive(liar.replica.identity.sign(wrong.encode()))
-    assert peer.frozen and "state hash mismatch at step 1: seat 3" in peer.frozen
+    out = peer.receive(liar.replica.identity.sign(wrong.encode()))
+    assert peer.frozen is None
+    (dissent,) = peer.trouble.dissents
+    assert dissent.seat == 2 and "another state (1313131313131313" in dissent.reason
+    assert outputs[0][0] in sends(out)  # the step it holds, to everyone
     assert peer.replica.n == 0  # nothing committed
-    assert peer.culprit is None  # a mismatch alone does not say who lied
+    waiting = peer.waiting(0.0)
+    assert waiting is not None and waiting.seat == 2
 
 
 def test_two_signed_steps_for_one_number_are_kept_as_evidence():

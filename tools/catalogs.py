@@ -95,6 +95,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "Round": ("Runde", "Runde"),
     "Total": ("I alt", "Totalt"),
     "forfeited": ("opgav", "ga opp"),
+    "Abandoned: no standing (one player's word forfeits nobody)": (
+        "Opgivet: ingen placering (én spillers ord får ingen til at tabe)",
+        "Avbrutt: ingen plassering (én spillers ord får ingen til å tape)",
+    ),
     "refused {count} message(s) from the network (why: rommy.log)": (
         "afviste {count} besked(er) fra netværket (hvorfor: rommy.log)",
         "avviste {count} melding(er) fra nettverket (hvorfor: rommy.log)",

@@ -30,6 +30,7 @@ from p2p_rommy.bots.random_player import RandomPlayer
 from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine import encode_state, state_hash
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.lobby import Host, Joiner, Send
 from p2p_rommy.lobby.messages import TableSettings
 from p2p_rommy.log.events import sends
@@ -490,16 +491,17 @@ def ended_game() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     waiting = peers[0].waiting(0.0)
     assert waiting is not None and waiting.seat == 2, waiting
     committed = peers[0].replica.n
+    later = STALL_AFTER_S + 1  # each signer has waited the stall limit itself
 
     def run(queue: deque[tuple[int, bytes]]) -> None:
         while queue:
             sender, envelope = queue.popleft()
             if peers[1].seat != sender:
-                queue.extend((1, e) for e in sends(peers[1].receive(envelope)))
+                queue.extend((1, e) for e in sends(peers[1].receive(envelope, later)))
             if sender != 0:
-                queue.extend((0, e) for e in sends(peers[0].receive(envelope)))
+                queue.extend((0, e) for e in sends(peers[0].receive(envelope, later)))
 
-    out = sends(peers[0].end_game(2))
+    out = sends(peers[0].end_game(2, later))
     (end,) = [e for e in out if _kind(e) == "log/step:end"]
     run(deque((0, e) for e in out))
     live = peers[:2]

@@ -351,8 +351,9 @@ async def _finish(session: Session, store: GameStore) -> int:
                 reason=inert(peer.replica.ended[1])
             )
         )
-    forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
-    print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
+    forfeited = peer.replica.forfeited
+    names = [s.name for s in config.seats]
+    print(printable(score_sheet(final, names, forfeited, abandoned=peer.replica.abandoned)))
     print(_("transcript: {path}").format(path=store.transcript_path))
     return 0
 

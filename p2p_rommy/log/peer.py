@@ -22,6 +22,7 @@ thread, so a test or a simulator drives many peers on one logical clock.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from p2p_rommy.engine.due import Due, DueKind
 from p2p_rommy.engine.moves import Move
@@ -103,6 +104,12 @@ class Peer(Voting):
         """ACKs and a NACK that came before their step."""
         self.refused_step: bytes | None = None
         """The last step this seat refused (compared with what a frozen table is sent)."""
+        self.held_end: bytes | None = None
+        """An end this seat has not signed yet: it has not waited long enough itself."""
+        self.heard: dict[int, float] = {}
+        """When each seat last sent something new toward the step in flight (an ACK or a
+        NACK for the next step, a Køb! answer; not the same one relayed again): the
+        wait for it, and an end without it, count from then."""
         self.future: dict[int, dict[int, bytes]] = {}
         self.buy_windows = BuyWindows(replica.seat, replica.config.rules.buy_window_ms / 1000)
         """The Køb! windows' answers and clock (the client reads its `seconds_left`)."""
@@ -126,10 +133,29 @@ class Peer(Voting):
         return self.catch_up.catching_up
 
     def waiting(self, now: float) -> Waiting | None:
-        """Whom the table waits for now (this seat itself on its own turn), or None."""
+        """Whom the table waits for now (this seat itself on its own turn), or None;
+        `since` is when the table began to wait for what that seat owes now, or when
+        that seat last sent something new toward it, if later (SPEC §4.4)."""
         if self.frozen:
             return None
-        return waiting_for(self.replica, self.pending, self.buy_windows, self.progress_at)
+        waiting = waiting_for(self.replica, self.pending, self.buy_windows, self.progress_at)
+        if waiting is not None and self.heard.get(waiting.seat, waiting.since) > waiting.since:
+            waiting = replace(waiting, since=self.heard[waiting.seat])
+        return waiting
+
+    def waited(self, seat: int, now: float) -> float | None:
+        """How long this seat has waited for `seat`, by its own clock (`waiting`), or
+        None if the table does not wait for `seat`."""
+        waiting = self.waiting(now)
+        if waiting is None or waiting.seat != seat:
+            return None
+        return now - waiting.since
+
+    @property
+    def end_wait(self) -> float:
+        """How long this seat waits for another before it proposes or signs an end
+        without it: its stall limit."""
+        return self.stall_watch.stall_after
 
     # --- driving: every call returns its events ------------------------------------
 
@@ -155,7 +181,8 @@ class Peer(Voting):
     def end_game(self, absent: int, now: float = 0.0) -> list[Event]:
         """Propose to end the game without `absent`, which the table has been waiting
         for: every other seat signs it, and the scores so far stand. Only the lowest
-        other seat proposes it; elsewhere this does nothing."""
+        other seat proposes it, and only once it has waited its stall limit for
+        `absent` itself (`waited`, SPEC §4.4); otherwise this does nothing."""
         return self._call(lambda: self._end_game(absent, now))
 
     def submit(self, move: Move, now: float = 0.0) -> list[Event]:
@@ -205,24 +232,22 @@ class Peer(Voting):
             and now - waiting.since >= self.end_after
         ):
             self._end_game(waiting.seat, now)
+        self._held_end(now)
         self.duties(now)
 
     def _check_deferred(self) -> None:
-        if self.frozen or not self.replica.deferred:
-            return
-        try:
-            self.replica.check_deferred()
-        except ProtocolError as error:
-            self.cheat_found(error)
+        self.deferred_first()
 
     def _end_game(self, absent: int, now: float) -> None:
         waiting = self.waiting(now)
+        waited = self.waited(absent, now)
         pending = self.replica.tentative
         if (
             self.frozen
             or (pending is not None and pending.kind == "end")
             or waiting is None
-            or waiting.seat != absent
+            or waited is None
+            or waited < self.end_wait  # the others would not sign it yet either
             or absent == self.seat
             or self.replica.end_proposer(absent) != self.seat
         ):
@@ -238,7 +263,6 @@ class Peer(Voting):
             reason = f"seat {absent + 1} ({name}) did not come back; {waiting.what} never came"
         replaced = self.pending
         step = self.replica.propose_end(absent, reason)
-        self.early.acks.pop(step.n, None)  # the ACKs of the step this one replaces
         self.proposed(step, now, replaced)
 
     def _submit(self, move: Move, now: float) -> None:
@@ -295,10 +319,10 @@ class Peer(Voting):
         if isinstance(message, Step):
             self.on_step(message, envelope, now, via)
         elif isinstance(message, Ack):
-            self._on_ack(message, envelope)
+            self._on_ack(message, envelope, now)
             self.try_commit(now)
         elif isinstance(message, Nack):
-            self._on_nack(message)
+            self._on_nack(message, now)
         elif isinstance(message, Chat):
             if not self.chat.heard(message.seat, message.text, now):
                 self.refuse(f"from {source}: seat {message.seat} chats faster than allowed")
@@ -307,6 +331,8 @@ class Peer(Voting):
         elif isinstance(message, Sync):
             self._on_sync(message, now, source)
         else:
+            if message.seat in self.buy_windows.unanswered(message.window, (message.seat,)):
+                self.heard[message.seat] = now  # a new answer, not one relayed again
             self.emit(self.buying.on_answer(message, envelope))
             self.duties(now)
 

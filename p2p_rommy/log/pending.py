@@ -56,16 +56,33 @@ class Pending:
 
 @dataclass(slots=True)
 class EarlyVotes:
-    """ACKs (and the first NACK) for steps this seat does not hold yet."""
+    """ACKs (and the first NACK) for steps this seat does not hold yet. ACKs of an end
+    are kept apart, by the state they sign (`ends`): a seat may ACK both a step and the
+    end that replaces it, and either may come first."""
 
     acks: dict[int, Held] = field(default_factory=dict)
     nacks: dict[int, tuple[int, str]] = field(default_factory=dict)
+    ends: dict[int, dict[bytes, Held]] = field(default_factory=dict)
+    """n -> end state hash -> the ACKs of that end (only for the next step: an end's
+    hash is known from the committed state; a seat further behind is the one the
+    others wait for, so no end it could sign is in flight)."""
 
     def take(self, n: int) -> tuple[Held, tuple[int, str] | None]:
         """The votes held for step `n`, handed over (it has arrived or been proposed)."""
         return self.acks.pop(n, {}), self.nacks.pop(n, None)
 
+    def take_end(self, n: int, state: bytes) -> Held:
+        """The ACKs held for the end step `n` leaving `state`; those of the step it
+        replaces are moot."""
+        self.acks.pop(n, None)
+        return self.ends.pop(n, {}).get(state, {})
+
+    def end_acks(self, n: int, state: bytes) -> Held:
+        """Where the ACKs of the end step `n` leaving `state` are kept until it comes."""
+        return self.ends.setdefault(n, {}).setdefault(state, {})
+
     def forget(self, n: int) -> None:
         """Step `n` committed or was replaced: votes held for it are moot."""
         self.acks.pop(n, None)
         self.nacks.pop(n, None)
+        self.ends.pop(n, None)

@@ -131,7 +131,11 @@ class Replica:
         self.ended: tuple[int, str] | None = None
         """(absent seat, reason) once the others ended the game by agreement."""
         self._pending_end: tuple[int, str] | None = None
+        self._end_hashes: tuple[int, GameState, dict[bytes, int]] | None = None
         self._settle()
+        self.committed_hash = self.state_hash()
+        """The committed state's hash (what the next step's `prev` holds), kept from the
+        commit: a pending deck step moves the deck's context on, an end does not."""
 
     # --- what the committed state says ---------------------------------------
 
@@ -179,6 +183,31 @@ class Replica:
     def end_proposer(self, absent: int) -> int:
         """Who proposes ending the game without `absent`: the lowest other seat."""
         return min(s for s in range(self.config.players) if s != absent)
+
+    @property
+    def forfeited(self) -> tuple[int, ...]:
+        """The seat that forfeits: the one an end left out, when the end carries the word
+        of more than one seat. At a table of two one seat's word forfeits nobody: the
+        game is abandoned, without a standing (SPEC §4.4)."""
+        if self.ended is None or self.config.players < 3:
+            return ()
+        return (self.ended[0],)
+
+    @property
+    def abandoned(self) -> bool:
+        """Ended on one seat's word alone (a table of two): no standing (SPEC §4.4)."""
+        return self.ended is not None and not self.forfeited
+
+    def end_hashes(self) -> dict[bytes, int]:
+        """The state hash an end step `n+1` would leave, for each seat it could leave
+        out (hash -> absent): an ACK of an end is known as one before the end itself
+        arrives (its ACKs travel on other connections)."""
+        cached = self._end_hashes
+        if cached is None or cached[0] != self.n or cached[1] is not self.state:
+            n = self.n + 1
+            hashes = {self._end_hash(n, EndStep(s, "")): s for s in range(self.config.players)}
+            cached = self._end_hashes = (self.n, self.state, hashes)
+        return cached[2]
 
     def pending_absent(self) -> int | None:
         """The seat a pending end step leaves out (its ACK is not needed), if any."""
@@ -232,20 +261,27 @@ class Replica:
         )
         return self.tentative
 
-    def _check_end(self, step: Step, body: EndStep) -> Tentative:
-        absent, reason = body.absent, body.reason
+    def check_end(self, step: Step, body: EndStep) -> Tentative:
+        """An end step checked against the committed state, changing nothing (a peer
+        may hold it until it has waited long enough itself); `ProtocolError` if bad."""
+        absent = body.absent
         if not 0 <= absent < self.config.players:
             raise ProtocolError(step.seat, "malformed end step", step.n)
         if self.ended is not None or self.over:
             raise ProtocolError(step.seat, "the game is already over", step.n)
+        if step.n != self.n + 1:
+            raise ProtocolError(step.seat, f"step {step.n} when step {self.n + 1} is due", step.n)
         if step.seat != self.end_proposer(absent):
             raise ProtocolError(
                 step.seat, f"seat {self.end_proposer(absent)} proposes ending the game", step.n
             )
-        self.tentative = Tentative(
-            step.n, step.seat, self.state, self._end_hash(step.n, body), "end"
-        )
-        self._pending_end = (absent, reason)
+        if step.prev != self.committed_hash:
+            raise ProtocolError(step.seat, "step does not build on the committed state", step.n)
+        return Tentative(step.n, step.seat, self.state, self._end_hash(step.n, body), "end")
+
+    def _check_end(self, step: Step, body: EndStep) -> Tentative:
+        self.tentative = self.check_end(step, body)
+        self._pending_end = (body.absent, body.reason)
         return self.tentative
 
     def _check_deck(self, step: Step, body: DeckStep) -> GameState:
@@ -421,6 +457,7 @@ class Replica:
         if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:
             self.buy_window = self.n
         self._settle()
+        self.committed_hash = self.state_hash()
 
     def _after_move(self, before: GameState) -> None:
         """Deck work that the committed move implies: a rebuilt stock, hidden cards to hands."""
@@ -641,7 +678,7 @@ class SeatedReplica(Replica):
         """End the game without `absent` (every other seat must sign): the scores so far
         stand. Replaces a pending step that `absent` never ACKed."""
         body = EndStep(absent, reason[:END_REASON_MAX])
-        step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
+        step = Step(self.game, self.n + 1, self.seat, self.committed_hash, body)
         self.tentative = Tentative(
             step.n, self.seat, self.state, self._end_hash(step.n, body), "end"
         )

@@ -5,6 +5,8 @@ Kept apart from consensus so that the peer's handlers only say what they found; 
 finding comes back as an event (`log/events.py`) for whoever drives the peer. A seat is
 named only for bytes it signed: two different signed steps (or ACKs) for one number are
 kept as proof, and a freeze names the seat whose signed data the evidence blames.
+Every reason kept here is inert and on one line (`wire.text.inert`): it may quote a
+peer's words, and the screen, the log and `rommy verify` print it.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from dataclasses import dataclass
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
 from p2p_rommy.log.events import Event, Frozen, Note, Refused
-from p2p_rommy.log.messages import Ack, Step, decode
+from p2p_rommy.log.messages import Ack, EndStep, Step, decode
 from p2p_rommy.wire.codec import unpack
+from p2p_rommy.wire.text import inert
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,7 @@ class Trouble:
         without them (they forfeit)."""
 
     def refuse(self, reason: str) -> list[Event]:
+        reason = inert(reason)  # it may quote a peer's text: one line, nothing that steers
         self.refused.append(reason)
         self.refused_count += 1
         if self.refused_count <= REFUSED_KEPT or self.refused_count % 1000 == 0:
@@ -63,17 +67,20 @@ class Trouble:
         return [Refused(reason)]
 
     def note(self, note: str) -> list[Event]:
+        note = inert(note)
         log.info("note: %s", note)
         self.notes.append(note)
         return [Note(note)]
 
     def dissent(self, dissent: Dissent) -> list[Event]:
+        dissent = Dissent(dissent.seat, dissent.n, inert(dissent.reason))  # a peer's words
         self.dissents.append(dissent)
         return self.note(f"{dissent}; the others may end the game without it")
 
     def freeze(self, report: str, culprit: int | None = None) -> list[Event]:
         if self.frozen:
             return []
+        report = inert(report)
         log.error("table frozen: %s", report)
         self.frozen = report
         self.culprit = culprit
@@ -85,7 +92,11 @@ class Trouble:
         return self.freeze(str(error), error.sender if isinstance(error.sender, int) else None)
 
     def equivocation(self, first: bytes, second: bytes, what: str = "steps") -> list[Event]:
-        """Two different messages signed by one seat for one step number: proof."""
+        """Two different messages signed by one seat for one step number: proof. Not
+        when one of two steps is an end: it replaces a step its proposer may have
+        proposed itself (SPEC §4.4), so the pair proves nothing."""
+        if what == "steps" and (is_end(first) or is_end(second)):
+            return []
         if len(self.evidence) < EVIDENCE_KEPT:  # one proof names the seat; a few suffice
             self.evidence.append((first, second))
         seat = decode_seat(first)
@@ -104,6 +115,11 @@ def decode_step(envelope: bytes) -> Step:
     message = decode(body)
     assert isinstance(message, Step)
     return message
+
+
+def is_end(envelope: bytes) -> bool:
+    """Whether a checked step envelope holds an end step."""
+    return isinstance(decode_step(envelope).body, EndStep)
 
 
 def decode_seat(envelope: bytes) -> int:

@@ -24,7 +24,7 @@ from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, EndStep, Nack, Step, Sy
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.stalls import Waiting
-from p2p_rommy.log.trouble import Dissent, Trouble, decode_step
+from p2p_rommy.log.trouble import Dissent, Trouble, decode_step, is_end
 from p2p_rommy.wire.identity import same_body
 from p2p_rommy.wire.text import inert
 
@@ -55,6 +55,10 @@ class Voting:
     """ACKs and a NACK that came before their step."""
     refused_step: bytes | None
     """The last step this seat refused (compared with what a frozen table is sent)."""
+    held_end: bytes | None
+    """An end this seat has not signed yet: it has not waited long enough itself."""
+    heard: dict[int, float]
+    """When each seat last sent something new toward the step in flight."""
     future: dict[int, dict[int, bytes]]
     """Steps that came before their turn (n -> seat -> envelope), bounded ahead."""
     progress_at: float
@@ -73,6 +77,15 @@ class Voting:
 
     def waiting(self, now: float) -> Waiting | None:
         """Whom the table waits for now (the peer's part)."""
+        raise NotImplementedError
+
+    def waited(self, seat: int, now: float) -> float | None:
+        """How long this seat has waited for `seat` (the peer's part)."""
+        raise NotImplementedError
+
+    @property
+    def end_wait(self) -> float:
+        """How long a seat waits for another before it signs an end without it."""
         raise NotImplementedError
 
     # --- the outbox ------------------------------------------------------------------
@@ -99,7 +112,25 @@ class Voting:
     def cheat_found(self, error: ProtocolError) -> None:
         self.emit(self.trouble.cheat_found(error))
 
+    def deferred_first(self) -> bool:
+        """Verify every shuffle proof this seat took on trust (SPEC §3.3), as it must
+        before it handles another seat's step, end or NACK: False if one failed (the
+        table froze, naming its shuffler) or the table is frozen."""
+        if self.frozen:
+            return False
+        if self.replica.deferred:
+            try:
+                self.replica.check_deferred()
+            except ProtocolError as error:
+                self.cheat_found(error)
+                return False
+        return True
+
     def on_step(self, step: Step, envelope: bytes, now: float, via: int | None = None) -> None:
+        """Every step from another seat comes through here (received, kept from before
+        its turn, or held): its deferred proofs are verified first."""
+        if step.seat != self.seat and not self.deferred_first():
+            return
         replica = self.replica
         source = source_name(via)
         if step.n <= replica.n:
@@ -107,6 +138,8 @@ class Voting:
             if committed is not None and same_body(committed, envelope):
                 if step.n < replica.n and not self.catch_up.solicited(via, step.n):
                     self.refuse(f"from {source}: step {step.n} again, already committed (a replay)")
+            elif committed is not None and (is_end(committed) or isinstance(step.body, EndStep)):
+                pass  # an end and the step it replaced (or would have): moot, nobody's fault
             elif committed is not None and decode_step(committed).seat == step.seat:
                 self.emit(self.trouble.equivocation(committed, envelope))
             else:
@@ -123,6 +156,8 @@ class Voting:
             return
         expected: int | None
         pending = self.pending
+        if pending is not None and pending.tentative.kind == "end":
+            return  # the step the end replaced (or another for its number): moot
         if pending is not None:
             # the step due is already held (the deck seat has moved on with it)
             expected = pending.tentative.proposer
@@ -162,29 +197,46 @@ class Voting:
         self.try_commit(now)
 
     def _on_end(self, step: Step, body: EndStep, envelope: bytes, now: float, source: str) -> None:
-        """A proposal to end the game without a seat: signed only by a peer that is
-        itself waiting for that seat."""
+        """A proposal to end the game without a seat: signed only by a peer that has
+        itself waited the stall limit for that seat, for the message it owes now, with
+        nothing from it since (SPEC §4.4). Until then it is held, and checked again as
+        time passes (`tick`)."""
         replaced = self.pending
         if replaced is not None and same_body(replaced.envelope, envelope):
             return
         absent = body.absent
-        waiting = self.waiting(now)
-        if waiting is None or waiting.seat != absent or absent == self.seat:
-            self.refuse(
-                f"from {source}: seat {step.seat} proposes ending the game without "
-                f"seat {absent}, which this seat is not waiting for"
-            )
+        if absent == self.seat:
+            self.refuse(f"from {source}: seat {step.seat} proposes ending the game without it")
             return
         try:
-            tentative = self.replica.validate(step)
+            self.replica.check_end(step, body)
         except ProtocolError as error:
             self.refuse(f"from {source}: {error}")
             return
-        self.early.acks.pop(step.n, None)  # the ACKs of the step this one replaces
+        waited = self.waited(absent, now)
+        if waited is None or waited < self.end_wait:
+            self.held_end = envelope  # not signed yet: this seat has not waited long enough
+            return
+        self.held_end = None
+        tentative = self.replica.validate(step)
+        acks = self.early.take_end(step.n, tentative.hash)
         nacks = replaced.nacks if replaced is not None else {}
-        self.pending = Pending(step, envelope, tentative, nacks=nacks)
+        self.pending = Pending(step, envelope, tentative, acks, nacks)
         self._ack(tentative.hash)
         self.try_commit(now)
+
+    def _held_end(self, now: float) -> None:
+        """An end held back until this seat has waited long enough: signed now if it has;
+        dropped once the table moved on."""
+        held = self.held_end
+        if held is None or self.frozen:
+            return
+        self.held_end = None
+        step = decode_step(held)
+        pending = self.pending
+        if step.n != self.replica.n + 1 or (pending and pending.tentative.kind == "end"):
+            return
+        self.on_step(step, held, now)
 
     def _ack(self, state: bytes) -> None:
         """This seat's ACK of the pending step, held and sent."""
@@ -193,15 +245,21 @@ class Voting:
         self.pending.acks[self.seat] = (state, ack)
         self.send(ack)
 
-    def _on_nack(self, nack: Nack) -> None:
+    def _on_nack(self, nack: Nack, now: float) -> None:
         """A seat refused the step due now. This seat's own validation of that step
         decides: refused here too, it names the proposer; valid here, the table
-        disagrees and stops."""
+        disagrees and stops. Deferred proofs are verified first."""
+        if nack.seat != self.seat and not self.deferred_first():
+            return
         if nack.game != self.replica.game or nack.n != self.replica.n + 1:
             return
         if self.pending is None:
-            self.early.nacks.setdefault(nack.n, (nack.seat, inert(nack.reason)))
+            if nack.n not in self.early.nacks:
+                self.early.nacks[nack.n] = (nack.seat, inert(nack.reason))
+                self.heard[nack.seat] = now
             return  # wait for the step itself
+        if nack.seat not in self.pending.nacks:
+            self.heard[nack.seat] = now
         self._disagreement(nack.seat, nack.reason)
 
     def _disagreement(self, seat: int, reason: str) -> None:
@@ -211,18 +269,26 @@ class Voting:
         assert pending is not None
         self.send(pending.envelope)  # lets the refuser compare the step
         if seat not in pending.nacks:
+            reason = inert(reason)
             pending.nacks[seat] = reason
             self.emit(self.trouble.dissent(Dissent(seat, pending.n, reason)))
 
-    def _on_ack(self, ack: Ack, envelope: bytes) -> None:
+    def _on_ack(self, ack: Ack, envelope: bytes, now: float) -> None:
         if ack.n <= self.replica.n:
             return
         if ack.n > self.replica.n + FUTURE_STEPS:
             self.refuse(f"seat {ack.seat}: an ACK of step {ack.n}, too far ahead")
             return
         pending = self.pending
-        if pending is not None and ack.n == pending.n:
-            if pending.tentative.kind == "end" and ack.state != pending.tentative.hash:
+        if ack.n == self.replica.n + 1 and ack.state in self.replica.end_hashes():
+            # an ACK of an end, which may come before the end itself: kept apart from
+            # the ACKs of the step the end replaces (a seat may sign both)
+            if pending is not None and pending.tentative.hash == ack.state:
+                held = pending.acks
+            else:
+                held = self.early.end_acks(ack.n, ack.state)
+        elif pending is not None and ack.n == pending.n:
+            if pending.tentative.kind == "end":
                 return  # an ACK of the step the end replaced
             if ack.seat in pending.nacks:
                 return  # it refused this step: an ACK of it now contradicts its own NACK
@@ -234,6 +300,8 @@ class Voting:
                 self.emit(self.trouble.equivocation(held[ack.seat][1], envelope, "ACKs"))
             return
         held[ack.seat] = (ack.state, envelope)
+        if ack.n == self.replica.n + 1:  # new word on the step in flight (once per seat)
+            self.heard[ack.seat] = now
 
     # --- committing -------------------------------------------------------------------
 
@@ -241,16 +309,17 @@ class Voting:
         while not self.frozen and self.pending is not None:
             pending = self.pending
             tentative = pending.tentative
-            for seat, (state, _) in pending.acks.items():
+            for seat, (state, _) in list(pending.acks.items()):
                 if state != tentative.hash:
-                    self.emit(
-                        self.trouble.freeze(
-                            f"state hash mismatch at step {tentative.n}: seat {seat + 1} has "
-                            f"{state.hex()[:16]}, this seat has {tentative.hash.hex()[:16]}"
-                        )
+                    # its signed word against this seat's own validation: it refused the
+                    # step like a NACK would (the step goes to all: a two-faced proposer
+                    # is proven by it), and the others may end the game without it
+                    del pending.acks[seat]
+                    self._disagreement(
+                        seat,
+                        f"it ACKed another state ({state.hex()[:16]}, "
+                        f"not {tentative.hash.hex()[:16]})",
                     )
-                    self.send(pending.envelope)  # evidence, if it was two-faced
-                    return
             if pending.missing(self.players, self.replica.pending_absent()):
                 return
             record = pending.record(self.players)
@@ -293,7 +362,10 @@ class Voting:
         envelope = self.sign(step)
         tentative = self.replica.tentative
         assert tentative is not None
-        acks, _ = self.early.take(step.n)
+        if tentative.kind == "end":
+            acks = self.early.take_end(step.n, tentative.hash)
+        else:
+            acks, _ = self.early.take(step.n)
         nacks = replaced.nacks if replaced is not None else {}
         self.pending = Pending(step, envelope, tentative, acks, nacks)
         self.progress_at = now

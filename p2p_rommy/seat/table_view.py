@@ -31,6 +31,10 @@ class TableView:
     over: bool
     ended: tuple[int, str] | None
     """(absent seat, reason) once the others ended the game without it."""
+    forfeited: tuple[int, ...]
+    """The seat that forfeits by that end (none at a table of two: abandoned)."""
+    abandoned: bool
+    """Ended on one seat's word alone (a table of two): no standing."""
     frozen: str | None
     halted: str | None
     """Why this seat stopped on its own (a failed write), if it did."""
@@ -78,6 +82,8 @@ def table_view(
         n=replica.n,
         over=replica.over,
         ended=replica.ended,
+        forfeited=replica.forfeited,
+        abandoned=replica.abandoned,
         frozen=peer.frozen,
         halted=halted,
         my_turn=replica.my_turn(),

@@ -246,9 +246,8 @@ def scores(model: ClientModel) -> StyleText:
         else _("After round {number}").format(number=len(state.round_scores))
     )
     more = "" if final else "  " + _("(space goes on)")
-    ended = model.table.ended
-    forfeited = [ended[0]] if ended is not None else []
+    forfeited = model.table.forfeited
     return [
         ("class:title", f"{title}{more}\n"),
-        ("", score_sheet(state, model.names, forfeited, words=_)),
+        ("", score_sheet(state, model.names, forfeited, words=_, abandoned=model.table.abandoned)),
     ]
