@@ -57,8 +57,57 @@ Taster
   /        si noe (Enter sender)  ?   denne hjelpen   q   avslutt
 """
 
+# family-flow (issue 30: leaving and coming back, lobby and join, verify and replay)
+FAMILY_FLOW: dict[str, tuple[str, str]] = {
+    "{name} left the table — can come back with `rommy resume`": (
+        "{name} forlod bordet — kan komme tilbage med `rommy resume`",
+        "{name} forlot bordet — kan komme tilbake med `rommy resume`",
+    ),
+    "{name} is back": ("{name} er tilbage", "{name} er tilbake"),
+    "The game was ended without {name}; signed by {signers}": (
+        "Spillet blev afsluttet uden {name}; underskrevet af {signers}",
+        "Spillet ble avsluttet uten {name}; signert av {signers}",
+    ),
+    "You left the table; the others wait for you. Come back with: rommy resume {game}": (
+        "Du forlod bordet; de andre venter på dig. Kom tilbage med: rommy resume {game}",
+        "Du forlot bordet; de andre venter på deg. Kom tilbake med: rommy resume {game}",
+    ),
+    "the game is over": ("spillet er slut", "spillet er over"),
+    "Køb! is open: k buys, p passes": (
+        "Køb! er åbent: k køber, p melder pas",
+        "Kjøp! er åpent: k kjøper, p melder pass",
+    ),
+    "your turn: draw a card (d or t)": (
+        "din tur: træk et kort (d eller t)",
+        "din tur: trekk et kort (d eller t)",
+    ),
+    "you have drawn: meld, or discard a card (x)": (
+        "du har trukket: meld, eller kast et kort (x)",
+        "du har trukket: legg ut, eller kast et kort (x)",
+    ),
+    "waiting for {name}": ("venter på {name}", "venter på {name}"),
+    "the table goes on": ("bordet spiller videre", "bordet spiller videre"),
+    "Welcome back: {doing}": ("Velkommen tilbage: {doing}", "Velkommen tilbake: {doing}"),
+    "End the game without {name}? The scores so far stand. e again confirms": (
+        "Afslut spillet uden {name}? Pointene indtil nu gælder. e igen bekræfter",
+        "Avslutte spillet uten {name}? Poengene til nå gjelder. e igjen bekrefter",
+    ),
+    "I agree to end the game without {name}": (
+        "Jeg er med på at afslutte spillet uden {name}",
+        "Jeg er med på å avslutte spillet uten {name}",
+    ),
+    "{proposer} proposes the end; your seat signs it": (
+        "{proposer} foreslår afslutningen; din plads skriver under",
+        "{proposer} foreslår avslutningen; din plass signerer",
+    ),
+    "Quit the game? The table waits for you (rommy resume). y / n": (
+        "Afslut spillet? Bordet venter på dig (rommy resume). j / n",
+        "Avslutte spillet? Bordet venter på deg (rommy resume). j / n",
+    ),
+}
+
 # source string -> (Danish, Norwegian Bokmål)
-TRANSLATIONS: dict[str, tuple[str, str]] = {
+TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "units: yardsticks, each one checked edwards25519 multiplication (libsodium) timed in this run": (
         "units: målestokke, hver én kontrolleret edwards25519-multiplikation (libsodium) "
         "målt i denne kørsel",

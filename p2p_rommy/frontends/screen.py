@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_rommy.engine.state import Phase
 from p2p_rommy.frontends.hints import hint_when_alone
 from p2p_rommy.i18n import _
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
@@ -21,7 +22,9 @@ from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.seat.opening import SeatOptions, open_session
 from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
+from p2p_rommy.tui.model import ClientModel
 from p2p_rommy.wire.identity import Identity
 
 
@@ -140,10 +143,12 @@ async def play_in_client(
 ) -> int:
     """The game screen on a network session, until the player quits."""
     from p2p_rommy.tui.app import build_app
-    from p2p_rommy.tui.model import ClientModel
 
+    resumed = session.peer.catching_up
     session.start()
     model = ClientModel(session, ascii_only, four_colour)
+    if resumed:
+        session.listeners.append(_welcome_back(session, model))
     screen.watch(model)
     try:
         await build_app(model, screen.input, screen.output).run_async()
@@ -152,4 +157,43 @@ async def play_in_client(
         await session.close()
     if session.store is not None:
         print(_("transcript: {path}").format(path=session.store.transcript_path))
+    table = session.view
+    if not (table.over or table.ended or table.frozen or session.halted):
+        print(
+            _(
+                "You left the table; the others wait for you. Come back with: rommy resume {game}"
+            ).format(game=session.config.game_id.hex()[:16])
+        )
     return 0
+
+
+def _welcome_back(session: Session, model: ClientModel) -> Callable[[TableView], None]:
+    """A listener that says, once the restarted seat has caught up, what to do now."""
+    said = False
+
+    def listen(table: TableView) -> None:
+        nonlocal said
+        if said or session.peer.catching_up:
+            return
+        said = True
+        model.log.append(welcome_back(table, model.names))
+
+    return listen
+
+
+def welcome_back(table: TableView, names: list[str]) -> str:
+    """ "Welcome back" and what this seat does now, from its view."""
+    state, seat = table.state, table.seat
+    if table.over or table.ended is not None:
+        doing = _("the game is over")
+    elif state.phase is Phase.BUY and seat in state.buy_eligible and not table.answered_buy:
+        doing = _("Køb! is open: k buys, p passes")
+    elif table.my_turn and state.phase is Phase.DRAW:
+        doing = _("your turn: draw a card (d or t)")
+    elif table.my_turn and state.phase is Phase.PLAY:
+        doing = _("you have drawn: meld, or discard a card (x)")
+    elif table.waiting is not None and table.waiting.seat != seat:
+        doing = _("waiting for {name}").format(name=names[table.waiting.seat])
+    else:
+        doing = _("the table goes on")
+    return _("Welcome back: {doing}").format(doing=doing)

@@ -1,0 +1,95 @@
+"""Client issue 30, item 1: leaving and coming back. Every screen's log says who left
+the table (and that they can come back with `rommy resume`), who is back, and who
+signed an end of the game without someone."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from p2p_rommy import i18n
+from p2p_rommy.bots import make_bot
+from p2p_rommy.engine.state import Phase
+from p2p_rommy.log.events import Note
+from p2p_rommy.seat.loopback_match import seeded_config
+from p2p_rommy.seat.presence import Presence
+from p2p_rommy.wire.entropy import StreamEntropy
+
+
+def test_a_seat_that_leaves_and_comes_back_is_told_once_each_way():
+    presence = Presence(["Ann", "Oskar", "Bo"])
+    assert presence.changed({1: True, 2: True}, over=False) == ()  # first connections
+    left = presence.changed({1: False, 2: True}, over=False)
+    assert [n.text for n in left] == ["Oskar left the table — can come back with `rommy resume`"]
+    assert presence.changed({1: False, 2: True}, over=False) == ()  # nothing new
+    assert [n.text for n in presence.changed({1: True, 2: True}, over=False)] == ["Oskar is back"]
+    assert presence.changed({1: False, 2: False}, over=True) == ()  # the table is closing
+
+
+def test_leaving_and_coming_back_in_danish():
+    i18n.use("da")
+    try:
+        presence = Presence(["Ann", "Oskar"])
+        presence.changed({1: True}, over=False)
+        (left,) = presence.changed({1: False}, over=False)
+        (back,) = presence.changed({1: True}, over=False)
+    finally:
+        i18n.use("en")
+    assert left.text == "Oskar forlod bordet — kan komme tilbage med `rommy resume`"
+    assert back.text == "Oskar er tilbage"
+
+
+async def leave_for_good(loopback_table) -> list[list[str]]:
+    config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 6)
+    sessions = await loopback_table(
+        config,
+        identities,
+        entropy=lambda seat: StreamEntropy(b"leaving %d" % seat),
+        player=lambda seat: make_bot("random", random.Random(seat)),
+    )
+    notes: list[list[str]] = [[] for _ in sessions]
+    for seat, session in enumerate(sessions):
+        session.listeners.append(
+            lambda view, seat=seat: notes[seat].extend(
+                e.text for e in view.news if isinstance(e, Note)
+            )
+        )
+    async with asyncio.timeout(60):
+        while sessions[0].peer.replica.state.phase is not Phase.PLAY:
+            await asyncio.sleep(0.01)
+    await sessions[0].close()  # seat 0's process is gone
+    rest = sessions[1:]
+    for session in rest:
+        session.peer.stall_watch.stall_after, session.peer.end_after = 1.0, 2.0
+    async with asyncio.timeout(60):
+        while not all(s.peer.replica.over for s in rest):
+            await asyncio.sleep(0.05)
+    for session in rest:
+        await session.close()
+    return notes[1:]
+
+
+def test_the_others_see_who_left_and_who_signed_the_end(loopback_table):
+    names = [s.name for s in seeded_config("rummy", 3, {"target_score": "1"}, 6)[0].seats]
+    for notes in asyncio.run(leave_for_good(loopback_table)):
+        assert f"{names[0]} left the table — can come back with `rommy resume`" in notes, notes
+        ended = [n for n in notes if n.startswith("The game was ended")]
+        assert ended == [
+            f"The game was ended without {names[0]}; signed by {names[1]}, {names[2]}"
+        ], notes
+        assert not any("is back" in n for n in notes)
+
+
+def test_a_resumed_seat_does_not_count_stale_messages_as_refused():
+    """Issue 30: after `rommy resume` the first log line was "refused 21 message(s)" for
+    messages that were merely stale (sent before the seat caught up)."""
+    from p2p_rommy.log.events import Refused
+
+    presence = Presence(["Ann", "Oskar"])
+    stale = (Refused("from seat 2: step 40 again, already committed (a replay)"),)
+    assert presence.news(stale, catching_up=True, now=100.0) == ()
+    assert presence.news(stale, catching_up=False, now=101.0) == ()  # just caught up
+    assert presence.news(stale, catching_up=False, now=104.0) == ()
+    assert presence.news(stale, catching_up=False, now=107.0) == stale  # counted again
+    fresh = Presence(["Ann", "Oskar"])  # a seat that never restarted counts every one
+    assert fresh.news(stale, catching_up=False, now=0.0) == stale
