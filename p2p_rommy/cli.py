@@ -197,7 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = commands.add_parser("resume", help="restart this seat of a game after a crash")
     resume.add_argument(
-        "game", metavar="GAME_ID", help="the game id rommy printed (a prefix will do)"
+        "game",
+        nargs="?",
+        metavar="GAME_ID",
+        help="the game id rommy printed (a prefix will do; default: the one unfinished game)",
     )
     seat_args(resume, name=False)
 
@@ -379,9 +382,16 @@ def _join(args: argparse.Namespace) -> int:
 
 
 def _resume(args: argparse.Namespace) -> int:
+    from p2p_rommy.frontends.saved_games import the_unfinished_game
     from p2p_rommy.frontends.tables import resume_game, run
+    from p2p_rommy.seat.opening import load_identity
 
-    return run(resume_game(_seat_options(args), args.game))
+    options = _seat_options(args)
+    game = args.game
+    if game is None:
+        key = load_identity(options.data_dir).public_key
+        game = the_unfinished_game(options.data_dir, key)
+    return run(resume_game(options, game))
 
 
 def _id(args: argparse.Namespace) -> int:

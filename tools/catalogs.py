@@ -104,6 +104,18 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "Afslut spillet? Bordet venter på dig (rommy resume). j / n",
         "Avslutte spillet? Bordet venter på deg (rommy resume). j / n",
     ),
+    "{game}: table {table}, {players}; last played {when}": (
+        "{game}: bordet {table}, {players}; sidst spillet {when}",
+        "{game}: bordet {table}, {players}; sist spilt {when}",
+    ),
+    "no unfinished game to resume under {where}": (
+        "intet uafsluttet spil at fortsætte i {where}",
+        "ikke noe uavsluttet spill å fortsette i {where}",
+    ),
+    "several unfinished games; resume one with rommy resume GAME_ID:\n{listed}": (
+        "flere uafsluttede spil; fortsæt et med rommy resume SPIL-ID:\n{listed}",
+        "flere uavsluttede spill; fortsett ett med rommy resume SPILL-ID:\n{listed}",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)

@@ -16,6 +16,7 @@ from typing import Any
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.frontends.hints import hint_when_alone
+from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
@@ -158,7 +159,9 @@ async def play_in_client(
     if session.store is not None:
         print(_("transcript: {path}").format(path=session.store.transcript_path))
     table = session.view
-    if not (table.over or table.ended or table.frozen or session.halted):
+    if session.store is not None and (table.over or table.ended is not None):
+        mark_over(session.store.directory)
+    elif not (table.frozen or session.halted):
         print(
             _(
                 "You left the table; the others wait for you. Come back with: rommy resume {game}"

@@ -21,6 +21,7 @@ from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.frontends.hints import hint_when_alone, nothing_found_hint
+from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
 from p2p_rommy.limits import END_AFTER_S, LOOK_FOR_TABLE_S
 from p2p_rommy.narrate import score_sheet
@@ -351,6 +352,7 @@ async def _finish(session: Session, store: GameStore) -> int:
                 reason=inert(peer.replica.ended[1])
             )
         )
+    mark_over(store.directory)
     forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
     print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
     print(_("transcript: {path}").format(path=store.transcript_path))
