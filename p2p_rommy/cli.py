@@ -230,11 +230,22 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="check offline that a game was fair")
     verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    _lang_arg(verify)
 
     replay = commands.add_parser("replay", help="show a verified game step by step")
     replay.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
     replay.add_argument("--round", type=int, metavar="R", help="only round R (from 1)")
+    replay.add_argument(
+        "--step",
+        type=int,
+        metavar="N",
+        help="with --round: up to move N of the round (from 1), then every hand",
+    )
+    replay.add_argument(
+        "--all", action="store_true", help="on a terminal too, print it all without waiting"
+    )
     replay.add_argument("--ascii", action="store_true", help="card suits as letters")
+    _lang_arg(replay)
 
     rules = commands.add_parser("rules", help="print the rules summary and the house rules")
     rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
@@ -448,39 +459,64 @@ def read_transcript_file(path: Path) -> bytes:
         return file.read(TRANSCRIPT_MAX_BYTES + 1)
 
 
+def _cannot_read(path: Path, error: OSError) -> None:
+    said = _("cannot read {path}: {why}").format(path=path, why=error.strerror or error)
+    print(printable(f"rommy: {said}"), file=sys.stderr)
+
+
+def _unreadable(path: Path, error: Exception) -> None:
+    said = _("{path} is not a readable transcript: {why}").format(path=path, why=error)
+    print(printable(f"rommy: {said}"), file=sys.stderr)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from p2p_rommy.verify import UnreadableTranscript, verify_stream
 
+    _use_language(args)
     try:
         regular_file(args.transcript)
         with open(args.transcript, "rb") as file:
             report = verify_stream(file)  # one record at a time
     except OSError as error:
-        print(printable(f"rommy: cannot read {args.transcript}: {error.strerror}"), file=sys.stderr)
+        _cannot_read(args.transcript, error)
         return 2
     except UnreadableTranscript as error:
-        print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
+        _unreadable(args.transcript, error)
         return 2
     print(json.dumps(report.as_json(), indent=2) if args.json else printable(report.text()))
     return report.exit_code
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from p2p_rommy.replay import replay_lines
+    from p2p_rommy.replay import replay
     from p2p_rommy.verify import UnreadableTranscript
 
+    _use_language(args)
+    if args.step is not None and (args.round is None or args.step < 1):
+        raise ConfigError(_("--step N needs --round R, and N counts from 1"))
     try:
         data = read_transcript_file(args.transcript)
         ascii_only = args.ascii or not console.can_show(sys.stdout)  # cp1252 has no ♠
-        lines = replay_lines(data, args.round, ascii_only)
+        replayed = replay(data, args.round, ascii_only, args.step)
     except OSError as error:
-        print(f"rommy: cannot read {args.transcript}: {error.strerror}", file=sys.stderr)
+        _cannot_read(args.transcript, error)
         return 2
     except UnreadableTranscript as error:
-        print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
+        _unreadable(args.transcript, error)
         return 2
-    print(printable("\n".join(lines)))
-    return 0 if lines[-1] == "FAIR" or lines[-1].startswith("INCOMPLETE") else 1
+    step_by_step = not args.all and args.step is None and sys.stdin.isatty() and sys.stdout.isatty()
+    for index, line in enumerate(replayed.lines):
+        print(printable(line), flush=True)
+        if step_by_step and index in replayed.pause_after:
+            try:
+                typed = input(_("(Enter: next; a: all the rest; q: stop) "))
+            except EOFError:
+                typed = "a"
+            if typed.strip().lower() == "q":
+                print(printable(replayed.lines[-1]))
+                break
+            step_by_step = typed.strip().lower() != "a"
+    return 0 if replayed.status in ("fair", "incomplete") else 1
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -116,6 +116,111 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "flere uafsluttede spil; fortsæt et med rommy resume SPIL-ID:\n{listed}",
         "flere uavsluttede spill; fortsett ett med rommy resume SPILL-ID:\n{listed}",
     ),
+    "cannot read {path}: {why}": ("kan ikke læse {path}: {why}", "kan ikke lese {path}: {why}"),
+    "{path} is not a readable transcript: {why}": (
+        "{path} er ikke en læsbar spillog: {why}",
+        "{path} er ikke en lesbar spillogg: {why}",
+    ),
+    "--step N needs --round R, and N counts from 1": (
+        "--step N kræver --round R, og N tælles fra 1",
+        "--step N krever --round R, og N telles fra 1",
+    ),
+    "(Enter: next; a: all the rest; q: stop) ": (
+        "(Enter: næste; a: resten på én gang; q: stop) ",
+        "(Enter: neste; a: resten på én gang; q: stopp) ",
+    ),
+    "(?? : a card nobody but its holder saw: round {round} did not finish, so its cards "
+    "were never shown)": (
+        "(?? : et kort, kun den, der havde det, så: runde {round} blev ikke færdig, så dens "
+        "kort blev aldrig vist)",
+        "(?? : et kort bare den som hadde det, så: runde {round} ble ikke ferdig, så kortene "
+        "ble aldri vist)",
+    ),
+    "nobody buys": ("ingen køber", "ingen kjøper"),
+    "{name} buys (Køb!) and takes a penalty card": (
+        "{name} køber (Køb!) og tager et strafkort",
+        "{name} kjøper (Kjøp!) og tar et straffekort",
+    ),
+    "-- the hands after move {step}:": (
+        "-- hænderne efter træk {step}:",
+        "-- hendene etter trekk {step}:",
+    ),
+    "-- round {round}, dealer {dealer}, upcard {upcard}": (
+        "-- runde {round}, giver {dealer}, første afkast {upcard}",
+        "-- runde {round}, giver {dealer}, første kastekort {upcard}",
+    ),
+    "round {round} scores: {scores}": (
+        "point i runde {round}: {scores}",
+        "poeng i runde {round}: {scores}",
+    ),
+    "DAMAGED TRANSCRIPT: {damage}; the file was changed or broken after the game, so no "
+    "player is blamed (the {steps} steps before it were in order)": (
+        "BESKADIGET SPILLOG: {damage}; filen blev ændret eller ødelagt efter spillet, så "
+        "ingen spiller får skylden (de {steps} trin før var i orden)",
+        "SKADET SPILLOGG: {damage}; filen ble endret eller ødelagt etter spillet, så ingen "
+        "spiller får skylden (de {steps} stegene før var i orden)",
+    ),
+    "INCOMPLETE: nobody cheated in the {steps} steps there are, but the game stops there, "
+    "before its end (a player left, or the file was copied early)": (
+        "UFULDSTÆNDIGT: ingen snød i de {steps} trin, der er, men spillet stopper dér, "
+        "før det var slut (en spiller forlod bordet, eller filen blev kopieret for tidligt)",
+        "UFULLSTENDIG: ingen jukset i de {steps} stegene som finnes, men spillet stopper "
+        "der, før det var slutt (en spiller forlot bordet, eller filen ble kopiert for tidlig)",
+    ),
+    "FAIR": ("FAIRT SPIL", "ÆRLIG SPILL"),
+    "CHEATING DETECTED: the transcript at step {step}: {what}": (
+        "SNYD OPDAGET: spilloggen ved trin {step}: {what}",
+        "JUKS OPPDAGET: spilloggen ved steg {step}: {what}",
+    ),
+    "CHEATING DETECTED: seat {seat} ({name}, {fingerprint}) at step {step}: {what}": (
+        "SNYD OPDAGET: plads {seat} ({name}, {fingerprint}) ved trin {step}: {what}",
+        "JUKS OPPDAGET: plass {seat} ({name}, {fingerprint}) ved steg {step}: {what}",
+    ),
+    "game {game} (code {code}): {rules}, {players} players, table {table}": (
+        "spil {game} (kode {code}): {rules}, {players} spillere, bord {table}",
+        "spill {game} (kode {code}): {rules}, {players} spillere, bord {table}",
+    ),
+    "seats: {seats}": ("pladser: {seats}", "plasser: {seats}"),
+    "{steps} steps checked: each signed by its player, in turn, by the rules, every shuffle "
+    "and deal proven, and confirmed by every player": (
+        "{steps} trin kontrolleret: hvert underskrevet af sin spiller, i tur, efter reglerne, "
+        "hver blanding og uddeling bevist og bekræftet af alle spillere",
+        "{steps} steg kontrollert: hvert signert av sin spiller, i tur, etter reglene, hver "
+        "stokking og utdeling bevist og bekreftet av alle spillere",
+    ),
+    "round {round}: shuffled by {shufflers}; {dealt} cards dealt, {drawn} drawn, {revealed} "
+    "turned face up; audit clean (every card was where the deal said)": (
+        "runde {round}: blandet af {shufflers}; {dealt} kort givet, {drawn} trukket, "
+        "{revealed} vendt op; kontrollen er ren (hvert kort var, hvor uddelingen sagde)",
+        "runde {round}: stokket av {shufflers}; {dealt} kort delt ut, {drawn} trukket, "
+        "{revealed} snudd opp; kontrollen er ren (hvert kort var der utdelingen sa)",
+    ),
+    "scores: {scores}": ("point: {scores}", "poeng: {scores}"),
+    "standing: {places}": ("stilling: {places}", "stilling: {places}"),
+    "(forfeited)": ("(tabt ved udeblivelse)", "(tapt ved fravær)"),
+    "ended by the others' agreement without seat {seat} ({name})": (
+        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name})",
+        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name})",
+    ),
+    "the reason they signed: {reason}": (
+        "grunden, de skrev under på: {reason}",
+        "grunnen de signerte: {reason}",
+    ),
+    "round {round} was not over: its cards stay secret, so its shuffles and deals were "
+    "checked by their proofs only": (
+        "runde {round} var ikke slut: dens kort forbliver hemmelige, så dens blandinger og "
+        "uddelinger blev kun kontrolleret ved deres beviser",
+        "runde {round} var ikke over: kortene forblir hemmelige, så stokkingene og "
+        "utdelingene ble bare kontrollert ved bevisene",
+    ),
+    "the file ends in the middle of a record (a crash while writing): the rest is missing": (
+        "filen slutter midt i en post (et nedbrud under skrivning): resten mangler",
+        "filen slutter midt i en post (et krasj under skriving): resten mangler",
+    ),
+    "not yet checkable: {note}": (
+        "kan endnu ikke kontrolleres: {note}",
+        "kan ennå ikke kontrolleres: {note}",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)

@@ -1,0 +1,143 @@
+"""``rommy verify``'s report in plain words, for a player: what was checked, each
+round's shuffles and cards, the scores, and the verdict on the last line.
+
+Apart from `verify.py` (which checks) so the wording can change without touching the
+checks. Every line goes through `_()`: the report is Danish or Norwegian on such a
+machine (`--lang`). Seats, rounds and steps are counted from 1. The verdict keeps its
+English keyword first in English (FAIR, CHEATING DETECTED, DAMAGED TRANSCRIPT,
+INCOMPLETE): scripts look for it; the exit code says the same in every language.
+Text a seat signed (an end's reason, a refusal's) is quoted as it was written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from p2p_rommy.engine.scoring import standings
+from p2p_rommy.i18n import _
+from p2p_rommy.wire.identity import fingerprint
+from p2p_rommy.wire.text import inert
+
+if TYPE_CHECKING:
+    from p2p_rommy.verify import VerifyReport
+
+
+def verdict_line(report: VerifyReport) -> str:
+    """The verdict on one inert line: a reason a seat wrote cannot add lines to it."""
+    return inert(_verdict(report))
+
+
+def _verdict(report: VerifyReport) -> str:
+    status = report.status
+    if status == "damaged":
+        return _(
+            "DAMAGED TRANSCRIPT: {damage}; the file was changed or broken after the game, "
+            "so no player is blamed (the {steps} steps before it were in order)"
+        ).format(damage=report.damage, steps=report.steps)
+    if status == "incomplete":
+        return _(
+            "INCOMPLETE: nobody cheated in the {steps} steps there are, but the game "
+            "stops there, before its end (a player left, or the file was copied early)"
+        ).format(steps=report.steps)
+    if status == "fair":
+        return _("FAIR")
+    if report.culprit is None:
+        return _("CHEATING DETECTED: the transcript at step {step}: {what}").format(
+            step=report.step, what=report.what
+        )
+    seat = report.config.seats[report.culprit]
+    return _(
+        "CHEATING DETECTED: seat {seat} ({name}, {fingerprint}) at step {step}: {what}"
+    ).format(
+        seat=report.culprit + 1,
+        name=seat.name,
+        fingerprint=fingerprint(seat.public_key),
+        step=report.step,
+        what=report.what,
+    )
+
+
+def report_text(report: VerifyReport) -> str:
+    """The whole report, one inert line each (a newline in a reason a peer wrote cannot
+    print a line of its own, such as a fake verdict)."""
+    config = report.config
+    lines = [
+        _("game {game} (code {code}): {rules}, {players} players, table {table}").format(
+            game=config.game_id.hex(),
+            code=config.short_code(),
+            rules=config.rules.name,
+            players=config.players,
+            table=repr(config.table),
+        ),
+        _("seats: {seats}").format(
+            seats=", ".join(
+                f"{i + 1} {s.name} ({s.fingerprint})" for i, s in enumerate(config.seats)
+            )
+        ),
+        _(
+            "{steps} steps checked: each signed by its player, in turn, by the rules, every "
+            "shuffle and deal proven, and confirmed by every player"
+        ).format(steps=report.steps),
+    ]
+    for r in report.rounds:
+        lines.append(
+            _(
+                "round {round}: shuffled by {shufflers}; {dealt} cards dealt, {drawn} drawn, "
+                "{revealed} turned face up; audit clean (every card was where the deal said)"
+            ).format(
+                round=r.round_no + 1,
+                shufflers=" > ".join(r.shufflers),
+                dealt=r.dealt,
+                drawn=r.drawn,
+                revealed=r.revealed,
+            )
+        )
+    if report.scores:
+        lines.append(
+            _("scores: {scores}").format(
+                scores=", ".join(
+                    f"{config.seats[s].name} {report.scores[s]}" for s in range(config.players)
+                )
+            )
+        )
+        if report.finished:
+            forfeited = report.forfeited
+            order = standings(config.rules, report.scores, forfeited)
+            lines.append(
+                _("standing: {places}").format(
+                    places=", ".join(
+                        f"{p}. {config.seats[s].name}"
+                        + (" " + _("(forfeited)") if s in forfeited else "")
+                        for p, s in order
+                    )
+                )
+            )
+    if report.ended is not None:
+        absent = report.absent
+        if absent is not None:
+            lines.append(
+                _("ended by the others' agreement without seat {seat} ({name})").format(
+                    seat=absent + 1, name=config.seats[absent].name
+                )
+            )
+        lines.append(_("the reason they signed: {reason}").format(reason=report.ended))
+    for note in report.pending:
+        lines.append(_pending(note, report))
+    lines.append(verdict_line(report))
+    return "\n".join(inert(line) for line in lines)
+
+
+def _pending(note: str, report: VerifyReport) -> str:
+    """What could not be checked yet, in words (the checker's notes have two shapes)."""
+    unfinished = re.match(r"the seeds of round (\d+)", note)
+    if unfinished:
+        return _(
+            "round {round} was not over: its cards stay secret, so its shuffles and deals "
+            "were checked by their proofs only"
+        ).format(round=unfinished.group(1))
+    if note.startswith("the transcript ends in"):
+        return _(
+            "the file ends in the middle of a record (a crash while writing): the rest is missing"
+        )
+    return _("not yet checkable: {note}").format(note=note)
