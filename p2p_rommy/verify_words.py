@@ -114,14 +114,14 @@ def report_text(report: VerifyReport) -> str:
                 )
             )
     if report.ended is not None:
-        absent = report.absent
-        if absent is not None:
-            lines.append(
-                _("ended by the others' agreement without seat {seat} ({name})").format(
-                    seat=absent + 1, name=config.seats[absent].name
-                )
+        absent = report.absent if report.absent is not None else -1
+        lines.append(
+            _("ended by the others' agreement without seat {seat} ({name}): {reason}").format(
+                seat=absent + 1,
+                name=config.seats[absent].name if absent >= 0 else "?",
+                reason=report.ended,
             )
-        lines.append(_("the reason they signed: {reason}").format(reason=report.ended))
+        )
     for note in report.pending:
         lines.append(_pending(note, report))
     lines.append(verdict_line(report))

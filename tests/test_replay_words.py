@@ -28,8 +28,10 @@ def two_rounds(tmp_path_factory) -> bytes:
 def cut(data: bytes, records: int) -> bytes:
     parsed = parse(data)
     kept = parsed.records[:records]
-    return MAGIC + frame_record(parsed.genesis.encode()) + b"".join(
-        frame_record(r.encode()) for r in kept
+    return (
+        MAGIC
+        + frame_record(parsed.genesis.encode())
+        + b"".join(frame_record(r.encode()) for r in kept)
     )
 
 

@@ -198,13 +198,9 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
     "scores: {scores}": ("point: {scores}", "poeng: {scores}"),
     "standing: {places}": ("stilling: {places}", "stilling: {places}"),
     "(forfeited)": ("(tabt ved udeblivelse)", "(tapt ved fravær)"),
-    "ended by the others' agreement without seat {seat} ({name})": (
-        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name})",
-        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name})",
-    ),
-    "the reason they signed: {reason}": (
-        "grunden, de skrev under på: {reason}",
-        "grunnen de signerte: {reason}",
+    "ended by the others' agreement without seat {seat} ({name}): {reason}": (
+        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name}): {reason}",
+        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name}): {reason}",
     ),
     "round {round} was not over: its cards stay secret, so its shuffles and deals were "
     "checked by their proofs only": (
