@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
-from p2p_rommy.errors import ConfigError, RommyError
+from p2p_rommy.errors import ConfigError, ProtocolError, RommyError
 from p2p_rommy.i18n import _
 from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
@@ -279,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args)
     except RommyError as error:
-        print(printable(f"rommy: {error}"), file=sys.stderr)
+        print(printable(f"rommy: {_said(error)}"), file=sys.stderr)
         return 2
     except OSError as error:  # a file that cannot be read or written: say which, no traceback
         where = f"{error.filename}: " if error.filename else ""
@@ -287,6 +287,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _said(error: RommyError) -> str:
+    """An error as the player reads it: a network error from nobody in particular
+    (the table, before any seat) is its reason alone, in the player's language."""
+    if isinstance(error, ProtocolError) and error.sender is None and error.step is None:
+        return error.reason
+    return str(error)
 
 
 def _simulate(args: argparse.Namespace) -> int:

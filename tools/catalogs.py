@@ -217,6 +217,24 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "kan endnu ikke kontrolleres: {note}",
         "kan ennå ikke kontrolleres: {note}",
     ),
+    "cannot reach the table at {address}: {why}": (
+        "kan ikke nå bordet på {address}: {why}",
+        "kan ikke nå bordet på {address}: {why}",
+    ),
+    "the table did not let you in: it is full, its game has started, or it refused your "
+    "name (the table's creator closed the connection)": (
+        "bordet lukkede dig ikke ind: det er fuldt, spillet er i gang, eller dit navn blev "
+        "afvist (bordets opretter lukkede forbindelsen)",
+        "bordet slapp deg ikke inn: det er fullt, spillet har startet, eller navnet ditt ble "
+        "avvist (bordets oppretter lukket forbindelsen)",
+    ),
+    "the table closed: its creator left or sent you away (the creator closed the "
+    "connection); to play, ask them to open a table again with rommy host": (
+        "bordet lukkede: opretteren gik eller sendte dig væk (opretteren lukkede "
+        "forbindelsen); bed dem åbne et bord igen med rommy host for at spille",
+        "bordet ble lukket: oppretteren gikk eller sendte deg bort (oppretteren lukket "
+        "forbindelsen); be dem åpne et bord igjen med rommy host for å spille",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)
