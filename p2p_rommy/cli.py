@@ -177,7 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     host = commands.add_parser("host", help="open a table on the network")
-    host.add_argument("--table", type=_table_name, required=True, metavar="NAME")
+    host.add_argument(
+        "table", nargs="?", type=_table_name, metavar="TABLE", help="the table's name"
+    )
+    host.add_argument(
+        "--table", dest="table_option", type=_table_name, metavar="NAME", help=argparse.SUPPRESS
+    )
     host.add_argument("--variant", choices=VARIANTS, default="lp")
     _house_arg(host)
     host.add_argument(
@@ -187,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = commands.add_parser("join", help="join a table on the network")
     join.add_argument("table", nargs="?", metavar="TABLE", help="its name (default: the only one)")
+    join.add_argument("--table", dest="table_option", metavar="NAME", help=argparse.SUPPRESS)
     join.add_argument("--connect", metavar="HOST:PORT", help="join without mDNS")
     join.add_argument(
         "--creator",
@@ -384,20 +390,34 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
     return SeatOptions(name, data_dir, args.interface, args.bot, args.ascii, args.four_colour)
 
 
+def _table_given(args: argparse.Namespace) -> str | None:
+    """The table's name, given as `rommy host NAME` or (the older form) `--table NAME`,
+    the same for `join`; `ConfigError` if the two forms name different tables."""
+    named, option = args.table, args.table_option
+    if named is not None and option is not None and named != option:
+        raise ConfigError(
+            _("two table names given: {first!r} and {second!r}").format(first=named, second=option)
+        )
+    table: str | None = named if named is not None else option
+    return table
+
+
 def _host(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.tables import host_table, run
 
     options = _seat_options(args)
+    table = _table_given(args)
+    if table is None:
+        raise ConfigError(_("a table needs a name: rommy host NAME (say, rommy host Fredag)"))
     house = parse_assignments(args.house)
-    return run(host_table(options, args.table, args.variant, house, args.start_when))
+    return run(host_table(options, table, args.variant, house, args.start_when))
 
 
 def _join(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.tables import join_named_table, run
 
-    return run(
-        join_named_table(_seat_options(args), args.table, args.connect, creator=args.creator)
-    )
+    options = _seat_options(args)
+    return run(join_named_table(options, _table_given(args), args.connect, creator=args.creator))
 
 
 def _resume(args: argparse.Namespace) -> int:

@@ -235,6 +235,22 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "bordet ble lukket: oppretteren gikk eller sendte deg bort (oppretteren lukket "
         "forbindelsen); be dem åpne et bord igjen med rommy host for å spille",
     ),
+    "two table names given: {first!r} and {second!r}": (
+        "to bordnavne givet: {first!r} og {second!r}",
+        "to bordnavn gitt: {first!r} og {second!r}",
+    ),
+    "a table needs a name: rommy host NAME (say, rommy host Fredag)": (
+        "et bord skal have et navn: rommy host NAVN (fx rommy host Fredag)",
+        "et bord må ha et navn: rommy host NAVN (f.eks. rommy host Fredag)",
+    ),
+    "Did you mean {table!r}?": ("Mente du {table!r}?", "Mente du {table!r}?"),
+    "another table on this network is also called {table!r} (by {creators}): joiners will "
+    "have to pick by fingerprint; a different name avoids the mix-up": (
+        "et andet bord på netværket hedder også {table!r} (af {creators}): de, der sætter sig, "
+        "må vælge efter fingeraftryk; et andet navn undgår forvekslingen",
+        "et annet bord på nettverket heter også {table!r} (av {creators}): de som blir med, "
+        "må velge etter fingeravtrykk; et annet navn unngår forvekslingen",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)

@@ -26,7 +26,7 @@ from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
 from p2p_rommy.tui.model import ClientModel
-from p2p_rommy.wire.identity import Identity
+from p2p_rommy.wire.identity import Identity, fingerprint
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,16 +69,24 @@ async def host_in_client(
     lobby.on_change = model.update_members
     port = await lobby.listen(options.interface or "0.0.0.0")
     model.where = where
+    from p2p_rommy.frontends.tables import warn_of_namesakes  # tables imports this module
+
     address = f"{lobby.members[0].addresses[0][0]}:{port}" if lobby.members[0].addresses else ""
 
     def alone(hint: str) -> None:
         model.hint = hint
 
     hinting = asyncio.ensure_future(hint_when_alone(lobby, address, alone))
+    namesakes = asyncio.ensure_future(
+        warn_of_namesakes(
+            options.interface, settings.table, fingerprint(identity.public_key), alone
+        )
+    )
     try:
         return await _lobby_then_game(model, lobby.run(), options, identity, sock, screen)
     finally:
         hinting.cancel()
+        namesakes.cancel()
 
 
 async def join_in_client(

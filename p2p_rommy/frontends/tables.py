@@ -10,10 +10,11 @@ without, the full-screen client shows the lobby and the game (`frontends/screen.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import random
 import socket
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from p2p_rommy.bots import make_bot
@@ -109,10 +110,14 @@ async def host_table(
     )
     print(printable(_("this table uses {where}").format(where=machine.shown().say(_))), flush=True)
     alone = asyncio.ensure_future(hint_when_alone(lobby, f"{machine.first.ip}:{lobby_port}", _say))
+    namesakes = asyncio.ensure_future(
+        warn_of_namesakes(options.interface, table, fingerprint(identity.public_key), _say)
+    )
     try:
         started = await lobby.run()
     finally:
         alone.cancel()
+        namesakes.cancel()
     return await _play(options, options.bot, identity, started, sock)
 
 
@@ -204,7 +209,8 @@ async def choose_table(
             where=where, seconds=wait
         )
     )
-    found = wanted(await find_tables(interface, wait, until=lambda ads: bool(wanted(ads))))
+    ads = await find_tables(interface, wait, until=lambda ads: bool(wanted(ads)))
+    found = wanted(ads)
     other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
     if not found and other:
@@ -215,10 +221,15 @@ async def choose_table(
             ).format(where=where, theirs=other[0], ours=PROTOCOL_VERSION)
         )
     if not found:
+        close = did_you_mean(table, [ad.table for ad in ads if ad.open])
         raise ConfigError(
             _("no open table{where} found in {seconds:.0f} s.").format(where=where, seconds=wait)
             + " "
-            + nothing_found_hint(interface)
+            + (
+                _("Did you mean {table!r}?").format(table=inert(close))
+                if close is not None
+                else nothing_found_hint(interface)
+            )
         )
     creators = sorted({(ad.table, ad.creator) for ad in found})
     if len(creators) > 1:
@@ -259,6 +270,38 @@ async def choose_table(
     raise ConfigError(
         _("no table{where} proves the creator's key it advertises; not joining").format(where=where)
     )
+
+
+def did_you_mean(table: str | None, names: list[str]) -> str | None:
+    """The open table's name that `table` was most likely meant to be (a typo, another
+    case), or None."""
+    if table is None or not names:
+        return None
+    folded = {name.casefold(): name for name in names}
+    if table.casefold() in folded:
+        return folded[table.casefold()]
+    close = difflib.get_close_matches(table.casefold(), list(folded), n=1, cutoff=0.6)
+    return folded[close[0]] if close else None
+
+
+async def warn_of_namesakes(
+    interface: str | None, table: str, creator: str, say: Callable[[str], None]
+) -> None:
+    """Look once for another open table of the same name (another creator): joiners
+    would be asked to choose between them by fingerprint, so the creator is told."""
+    seen = await find_tables(
+        interface,
+        LOOK_FOR_TABLE_S,
+        until=lambda ads: any(ad.table == table and ad.creator != creator for ad in ads),
+    )
+    others = sorted({ad.creator for ad in seen if ad.table == table and ad.creator != creator})
+    if others:
+        say(
+            _(
+                "another table on this network is also called {table!r} (by {creators}): "
+                "joiners will have to pick by fingerprint; a different name avoids the mix-up"
+            ).format(table=inert(table), creators=", ".join(others))
+        )
 
 
 async def _play(
