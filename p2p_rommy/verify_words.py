@@ -12,15 +12,50 @@ Text a seat signed (an end's reason, a refusal's) is quoted as it was written.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
+from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.i18n import _
 from p2p_rommy.wire.identity import fingerprint
 from p2p_rommy.wire.text import inert
 
-if TYPE_CHECKING:
-    from p2p_rommy.verify import VerifyReport
+
+class Round(Protocol):
+    """What the report says of a round (`verify.RoundSummary`)."""
+
+    round_no: int
+    shufflers: list[str]
+    dealt: int
+    drawn: int
+    revealed: int
+
+
+class VerifyReport(Protocol):
+    """What the words are made from (`verify.VerifyReport`; not imported: it imports
+    this module)."""
+
+    config: GameConfig
+    steps: int
+    culprit: int | None
+    step: int | None
+    what: str | None
+    pending: list[str]
+    scores: tuple[int, ...]
+    finished: bool
+    ended: str | None
+    absent: int | None
+    damage: str | None
+
+    @property
+    def rounds(self) -> Sequence[Round]: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def forfeited(self) -> tuple[int, ...]: ...
 
 
 def verdict_line(report: VerifyReport) -> str:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from p2p_rommy.errors import ConfigError
-from p2p_rommy.frontends.tables import choose_table, did_you_mean
+from p2p_rommy.frontends.namesakes import did_you_mean
+from p2p_rommy.frontends.tables import choose_table
 from p2p_rommy.wire.identity import Identity
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.frontends.hints import hint_when_alone
+from p2p_rommy.frontends.namesakes import warn_of_namesakes
 from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
@@ -69,7 +70,6 @@ async def host_in_client(
     lobby.on_change = model.update_members
     port = await lobby.listen(options.interface or "0.0.0.0")
     model.where = where
-    from p2p_rommy.frontends.tables import warn_of_namesakes  # tables imports this module
 
     address = f"{lobby.members[0].addresses[0][0]}:{port}" if lobby.members[0].addresses else ""
 

@@ -10,11 +10,10 @@ without, the full-screen client shows the lobby and the game (`frontends/screen.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import random
 import socket
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 from p2p_rommy.bots import make_bot
@@ -22,6 +21,7 @@ from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.frontends.hints import hint_when_alone, nothing_found_hint
+from p2p_rommy.frontends.namesakes import did_you_mean, warn_of_namesakes
 from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
 from p2p_rommy.limits import END_AFTER_S, LOOK_FOR_TABLE_S
@@ -270,38 +270,6 @@ async def choose_table(
     raise ConfigError(
         _("no table{where} proves the creator's key it advertises; not joining").format(where=where)
     )
-
-
-def did_you_mean(table: str | None, names: list[str]) -> str | None:
-    """The open table's name that `table` was most likely meant to be (a typo, another
-    case), or None."""
-    if table is None or not names:
-        return None
-    folded = {name.casefold(): name for name in names}
-    if table.casefold() in folded:
-        return folded[table.casefold()]
-    close = difflib.get_close_matches(table.casefold(), list(folded), n=1, cutoff=0.6)
-    return folded[close[0]] if close else None
-
-
-async def warn_of_namesakes(
-    interface: str | None, table: str, creator: str, say: Callable[[str], None]
-) -> None:
-    """Look once for another open table of the same name (another creator): joiners
-    would be asked to choose between them by fingerprint, so the creator is told."""
-    seen = await find_tables(
-        interface,
-        LOOK_FOR_TABLE_S,
-        until=lambda ads: any(ad.table == table and ad.creator != creator for ad in ads),
-    )
-    others = sorted({ad.creator for ad in seen if ad.table == table and ad.creator != creator})
-    if others:
-        say(
-            _(
-                "another table on this network is also called {table!r} (by {creators}): "
-                "joiners will have to pick by fingerprint; a different name avoids the mix-up"
-            ).format(table=inert(table), creators=", ".join(others))
-        )
 
 
 async def _play(
