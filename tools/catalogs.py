@@ -100,9 +100,9 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "{proposer} foreslår afslutningen; din plads skriver under",
         "{proposer} foreslår avslutningen; din plass signerer",
     ),
-    "Quit the game? The table waits for you (rommy resume). y / n": (
-        "Afslut spillet? Bordet venter på dig (rommy resume). j / n",
-        "Avslutte spillet? Bordet venter på deg (rommy resume). j / n",
+    " (the table waits for you: rommy resume)": (
+        " (bordet venter på dig: rommy resume)",
+        " (bordet venter på deg: rommy resume)",
     ),
     "{game}: table {table}, {players}; last played {when}": (
         "{game}: bordet {table}, {players}; sidst spillet {when}",

@@ -156,6 +156,7 @@ async def play_in_client(
     resumed = session.peer.catching_up
     session.start()
     model = ClientModel(session, ascii_only, four_colour)
+    model.leaving_note = _(" (the table waits for you: rommy resume)")
     if resumed:
         session.listeners.append(_welcome_back(session, model))
     screen.watch(model)

@@ -47,6 +47,8 @@ cards. The digits select cards unless a meld number is being typed (after o or w
 class ClientModel:
     end_asked: tuple[int, float] | None = None
     """(seat, when): `e` asked to end the game without that seat (`end_without_stalled`)."""
+    leaving_note = ""
+    """Said after "Quit the game?" (at a network table: the others wait for this seat)."""
 
     def __init__(
         self, session: Session, ascii_only: bool = False, four_colour: bool = False
