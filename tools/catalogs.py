@@ -251,6 +251,10 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "et annet bord på nettverket heter også {table!r} (av {creators}): de som blir med, "
         "må velge etter fingeravtrykk; et annet navn unngår forvekslingen",
     ),
+    "Waiting {seconds} s for {name}: e ends the game without {name}": (
+        "Venter {seconds} s på {name}: e afslutter spillet uden {name}",
+        "Venter {seconds} s på {name}: e avslutter spillet uten {name}",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)

@@ -214,9 +214,10 @@ class ClientModel:
                 name=self.names[waiting.seat], what=waiting.what.say(_)
             )
             stalled = self.session.clock() - waiting.since
-            if stalled >= self.table.stall_after:
-                line += _(" for {seconds}s").format(seconds=f"{stalled:.0f}")
-                line += _(": e ends the game without them")
+            if stalled >= self.table.stall_after:  # what is owed is in the log: it fits 80
+                line = _("Waiting {seconds} s for {name}: e ends the game without {name}").format(
+                    seconds=f"{stalled:.0f}", name=self.names[waiting.seat]
+                )
             return line
         if due is None or dealing:
             return _("Shuffling and dealing...") + estimate

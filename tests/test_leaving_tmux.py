@@ -1,0 +1,70 @@
+"""Client issue 30, item 1, end to end at 80x24 in Danish: a network table (mDNS and
+TCP on 127.0.0.1) whose creator plays in the full-screen client in tmux, with two bot
+seats in their own processes. One bot's process is killed: the creator's screen says
+he left and how he can come back, then offers `e` (asking before it ends anything);
+`rommy resume` with no game id brings him back, and the screen says so."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.test_tui_tmux import need_tmux, screen, tmux, wait_for
+
+
+def bot(table: str, name: str, data: Path, *command: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "p2p_rommy", *command, "--bot", "random"),
+            *("--interface", "127.0.0.1", "--data-dir", str(data)),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_killed_seat_leaves_is_offered_to_end_and_comes_back_with_a_bare_resume(tmp_path):
+    need_tmux()
+    name = f"rommyleave{os.getpid()}"
+    table = f"Fredag{os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy host '{table}' --variant rummy "
+        f"--house target_score=500 --interface 127.0.0.1 --data-dir {tmp_path / 'host'} "
+        "--name Ann --ascii --lang da"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        wait_for(name, lambda t: "Ann" in t, timeout=60)
+        processes.append(bot(table, "Oskar", tmp_path / "oskar", "join", table, "--name", "Oskar"))
+        processes.append(bot(table, "Bo", tmp_path / "bo", "join", table, "--name", "Bo"))
+        wait_for(name, lambda t: "Oskar" in t and "Bo" in t, timeout=90)
+        tmux("send-keys", "-t", name, "Enter")
+        wait_for(name, lambda t: any(line.strip().startswith("A:") for line in t.splitlines()))
+        processes[0].send_signal(signal.SIGKILL)  # Oskar's process is gone
+        processes[0].wait()
+        left = "Oskar forlod bordet — kan komme tilbage med `rommy resume`"
+        text = wait_for(name, lambda t: left in t, timeout=60)
+        if "Din tur: d" in text:  # a step of Ann's: the table then waits for Oskar's word
+            tmux("send-keys", "-t", name, "d")
+        offer = wait_for(name, lambda t: "e afslutter spillet uden Oskar" in t, timeout=120)
+        assert re.search(r"Venter \d+ s på Oskar", offer), offer  # after the 30 s stall
+        tmux("send-keys", "-t", name, "e")
+        asked = wait_for(name, lambda t: "Afslut spillet uden Oskar?" in t, timeout=20)
+        assert "e igen bekræfter" in asked
+        processes[0] = bot(table, "Oskar", tmp_path / "oskar", "resume")  # no game id
+        assert processes[0].stderr is not None
+        said = processes[0].stderr.readline()
+        assert said.startswith("resuming game "), said
+        wait_for(name, lambda t: "Oskar er tilbage" in t, timeout=120)
+        assert "afsluttet uden Oskar" not in screen(name)  # asking ended nothing
+    finally:
+        tmux("kill-session", "-t", name)
+        for process in processes:
+            process.kill()
+            process.wait()
