@@ -11,6 +11,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tests.test_tui_tmux import need_tmux, screen, tmux, wait_for
@@ -63,6 +64,35 @@ def test_a_killed_seat_leaves_is_offered_to_end_and_comes_back_with_a_bare_resum
         assert said.startswith("resuming game "), said
         wait_for(name, lambda t: "Oskar er tilbage" in t, timeout=120)
         assert "afsluttet uden Oskar" not in screen(name)  # asking ended nothing
+    finally:
+        tmux("kill-session", "-t", name)
+        for process in processes:
+            process.kill()
+            process.wait()
+
+
+def test_join_before_the_table_is_open_shows_a_waiting_screen_then_the_lobby(tmp_path):
+    """Client issue 30, item 11: `rommy join` with no table yet was a blank screen, then
+    an error. Now the lobby screen says it is looking, for as long as it takes."""
+    need_tmux()
+    name = f"rommyjoin{os.getpid()}"
+    table = f"Lørdag{os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy join '{table}' --interface 127.0.0.1 "
+        f"--data-dir {tmp_path / 'me'} --name Ida --ascii --lang da"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        looking = wait_for(name, lambda t: f"leder efter bordet '{table}'" in t, timeout=30)
+        assert "(q går)" in looking
+        time.sleep(2)
+        assert "leder efter bordet" in screen(name)  # still looking, no error
+        processes.append(
+            bot(table, "Ann", tmp_path / "ann", "host", table, "--start-when", "3", "--name", "Ann")
+        )
+        lobby = wait_for(name, lambda t: "Ann" in t and "Ida" in t, timeout=90)
+        assert "leder efter" not in lobby
     finally:
         tmux("kill-session", "-t", name)
         for process in processes:

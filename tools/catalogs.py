@@ -255,6 +255,13 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "Venter {seconds} s på {name}: e afslutter spillet uden {name}",
         "Venter {seconds} s på {name}: e avslutter spillet uten {name}",
     ),
+    "(q leaves)": ("(q går)", "(q går)"),
+    "Still looking...": ("Leder stadig...", "Leter fortsatt..."),
+    "looking for the table {name!r}...": (
+        "leder efter bordet {name!r}...",
+        "leter etter bordet {name!r}...",
+    ),
+    "looking for a table...": ("leder efter et bord...", "leter etter et bord..."),
 }
 
 # source string -> (Danish, Norwegian Bokmål)

@@ -121,6 +121,56 @@ async def join_in_client(
     return await _lobby_then_game(model, joining, options, identity, sock, screen)
 
 
+async def look_and_join_in_client(
+    options: SeatOptions,
+    identity: Identity,
+    table: str | None,
+    creator: str | None,
+    wait: float,
+    addresses: list[tuple[str, int]],
+    sock: socket.socket,
+    screen: Screen = TERMINAL,
+) -> int:
+    """`rommy join [NAME]` in the client: the lobby screen at once, saying it is looking
+    for the table (for as long as it takes: the table may not be open yet; q leaves),
+    then the lobby of the table found."""
+    from p2p_rommy.frontends.tables import NoTableYet, choose_table, joined_via
+
+    model = LobbyModel(
+        table or "?", "?", [], 0, 0, identity.public_key, known=KnownPlayers(options.data_dir)
+    )
+
+    def on_state(state: LobbyState) -> None:
+        model.update_state(state)
+        model.min_players = ruleset(state.variant, {}).min_players
+
+    def looking(text: str) -> None:  # each look, and a table passed over
+        if "..." in text:
+            text = (
+                _("looking for the table {name!r}...").format(name=table)
+                if table
+                else _("looking for a table...")
+            )
+        model.status = text + " " + _("(q leaves)")
+
+    async def look_then_join() -> Started:
+        while True:
+            try:
+                ad, address = await choose_table(
+                    identity, options.interface, table, creator, wait, say=looking
+                )
+                break
+            except NoTableYet as error:
+                model.hint = str(error) + " " + _("Still looking...")
+        model.status, model.hint = "", ""
+        model.where = joined_via(ad, address)
+        return await join_table(
+            identity, options.name, address, ad.port, ad.lobby, addresses, on_state, ad.creator
+        )
+
+    return await _lobby_then_game(model, look_then_join(), options, identity, sock, screen)
+
+
 async def _lobby_then_game(
     model: LobbyModel,
     starting: Awaitable[Started],

@@ -13,7 +13,7 @@ import asyncio
 import random
 import socket
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from p2p_rommy.bots import make_bot
@@ -129,6 +129,15 @@ async def join_named_table(
     creator: str | None = None,
 ) -> int:
     identity = load_identity(options.data_dir)
+    if connect is None and options.bot is None:  # the client: a screen while it looks
+        from p2p_rommy.frontends.screen import look_and_join_in_client
+
+        sock = game_socket(options.interface)
+        port = sock.getsockname()[1]
+        addresses = [(a, port) for a in local_addresses(options.interface)]
+        return await look_and_join_in_client(
+            options, identity, table, creator, wait, addresses, sock
+        )
     if connect is not None:
         host, _colon, port_text = connect.rpartition(":")
         if not host or not port_text.isdigit():
@@ -138,14 +147,7 @@ async def join_named_table(
     else:
         ad, address = await choose_table(identity, options.interface, table, creator, wait)
         target, lobby, creator = (address, ad.port), ad.lobby, ad.creator
-        via = (
-            _(
-                "joining at {address}: of the {count} addresses the table advertises, the "
-                "first at which its creator proved its key"
-            )
-            if len(ad.addresses) > 1
-            else _("joining at {address}, where the table's creator proved its key")
-        ).format(address=f"{address}:{ad.port}", count=len(ad.addresses))
+        via = joined_via(ad, address)
     sock = game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
@@ -179,12 +181,29 @@ async def join_named_table(
     return await _play(options, options.bot, identity, started, sock)
 
 
+def joined_via(ad: TableAd, address: str) -> str:
+    """Where a table was joined, and why there."""
+    return (
+        _(
+            "joining at {address}: of the {count} addresses the table advertises, the "
+            "first at which its creator proved its key"
+        )
+        if len(ad.addresses) > 1
+        else _("joining at {address}, where the table's creator proved its key")
+    ).format(address=f"{address}:{ad.port}", count=len(ad.addresses))
+
+
+class NoTableYet(ConfigError):
+    """No open table of that name was seen (yet): the client keeps looking."""
+
+
 async def choose_table(
     identity: Identity,
     interface: str | None,
     table: str | None,
     creator: str | None,
     wait: float,
+    say: Callable[[str], None] = _say,
 ) -> tuple[TableAd, str]:
     """The open table to join, by name and (if given) creator fingerprint. Tables whose
     host cannot prove the key their advert names are impostors and are passed over;
@@ -204,7 +223,7 @@ async def choose_table(
     where = (_(" named {table!r}").format(table=table) if table else "") + (
         _(" by {creator}").format(creator=creator) if creator else ""
     )
-    _say(
+    say(
         _("looking for the table{where} (up to {seconds:.0f} s)...").format(
             where=where, seconds=wait
         )
@@ -222,7 +241,7 @@ async def choose_table(
         )
     if not found:
         close = did_you_mean(table, [ad.table for ad in ads if ad.open])
-        raise ConfigError(
+        raise NoTableYet(
             _("no open table{where} found in {seconds:.0f} s.").format(where=where, seconds=wait)
             + " "
             + (
@@ -248,7 +267,7 @@ async def choose_table(
         if address is not None:
             return ad, address
         for address, proven in seen.items():
-            _say(
+            say(
                 (
                     _(
                         "passed over a table {table!r} at {address}: it claims the creator "
