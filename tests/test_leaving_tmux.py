@@ -98,3 +98,47 @@ def test_join_before_the_table_is_open_shows_a_waiting_screen_then_the_lobby(tmp
         for process in processes:
             process.kill()
             process.wait()
+
+
+def test_a_deliberate_quit_says_the_table_waits_and_a_bare_resume_welcomes_back(tmp_path):
+    """Client issue 30, item 1: quitting warned of nothing and printed no resume command;
+    back with `rommy resume` the first log line was "afviste 21 besked(er)", and nothing
+    said what to do now."""
+    need_tmux()
+    name = f"rommyquit{os.getpid()}"
+    table = f"Søndag{os.getpid()}"
+    data = tmp_path / "host"
+    command = (
+        f"{sys.executable} -m p2p_rommy host '{table}' --variant rummy "
+        f"--house target_score=500 --interface 127.0.0.1 --data-dir {data} "
+        "--name Ann --ascii --lang da"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24")
+    tmux("set-option", "-t", name, "remain-on-exit", "on")
+    tmux("respawn-pane", "-k", "-t", name, command)
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        wait_for(name, lambda t: "Ann" in t, timeout=60)
+        processes.append(bot(table, "Oskar", tmp_path / "oskar", "join", table, "--name", "Oskar"))
+        processes.append(bot(table, "Bo", tmp_path / "bo", "join", table, "--name", "Bo"))
+        wait_for(name, lambda t: "Oskar" in t and "Bo" in t, timeout=90)
+        tmux("send-keys", "-t", name, "Enter")
+        wait_for(name, lambda t: any(line.strip().startswith("A:") for line in t.splitlines()))
+        tmux("send-keys", "-t", name, "q")
+        asked = wait_for(name, lambda t: "Afslut spillet? j / n" in t, timeout=20)
+        assert "(bordet venter på dig: rommy resume)" in asked
+        tmux("send-keys", "-t", name, "j")
+        left = wait_for(name, lambda t: "Kom tilbage med:" in t, timeout=30)
+        game = re.search(r"rommy resume ([0-9a-f]{16})", left)
+        assert game and (data / "games").is_dir()
+        assert any(p.name.startswith(game.group(1)) for p in (data / "games").iterdir())
+        time.sleep(3)  # the others go on sending for a moment: stale messages on return
+        tmux("respawn-pane", "-k", "-t", name, f"{sys.executable} -m p2p_rommy resume "
+             f"--interface 127.0.0.1 --data-dir {data} --ascii --lang da")  # fmt: skip
+        back = wait_for(name, lambda t: "Velkommen tilbage: " in t, timeout=120)
+        assert "afviste" not in back, back
+    finally:
+        tmux("kill-session", "-t", name)
+        for process in processes:
+            process.kill()
+            process.wait()

@@ -68,9 +68,9 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "Spillet blev afsluttet uden {name}; underskrevet af {signers}",
         "Spillet ble avsluttet uten {name}; signert av {signers}",
     ),
-    "You left the table; the others wait for you. Come back with: rommy resume {game}": (
-        "Du forlod bordet; de andre venter på dig. Kom tilbage med: rommy resume {game}",
-        "Du forlot bordet; de andre venter på deg. Kom tilbake med: rommy resume {game}",
+    "You left the table; the others wait for you. Come back with:": (
+        "Du forlod bordet; de andre venter på dig. Kom tilbage med:",
+        "Du forlot bordet; de andre venter på deg. Kom tilbake med:",
     ),
     "the game is over": ("spillet er slut", "spillet er over"),
     "Køb! is open: k buys, p passes": (

@@ -221,11 +221,8 @@ async def play_in_client(
     if session.store is not None and (table.over or table.ended is not None):
         mark_over(session.store.directory)
     elif not (table.frozen or session.halted):
-        print(
-            _(
-                "You left the table; the others wait for you. Come back with: rommy resume {game}"
-            ).format(game=session.config.game_id.hex()[:16])
-        )
+        print(_("You left the table; the others wait for you. Come back with:"))
+        print(f"  rommy resume {session.config.game_id.hex()[:16]}")
     return 0
 
 
