@@ -17,6 +17,7 @@ from p2p_rommy.errors import ConfigError
 from p2p_rommy.frontends.namesakes import did_you_mean
 from p2p_rommy.frontends.tables import choose_table
 from p2p_rommy.wire.identity import Identity
+from tests.test_no_english import ENGLISH_WORDS, english_phrases
 
 
 class Said:
@@ -83,6 +84,19 @@ def test_a_second_table_of_the_same_name_is_warned_and_a_typo_gets_did_you_mean(
         second = host(tmp_path / "b", "Fredag")
         warning = Said(second).wait_for("also called 'Fredag'")
         assert "pick by fingerprint" in warning
+
+        listed = subprocess.run(
+            [sys.executable, "-m", "p2p_rommy", "tables", "--interface", "127.0.0.1",
+             "--wait", "3", "--lang", "da"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        rows = [row for row in listed.stdout.splitlines() if row.startswith("'Fredag'")]
+        assert len(rows) == 2, listed
+        assert all("Løbere og Passere, 1 af " in row and " pladser, åbent; opretter " in row
+                   for row in rows), rows  # fmt: skip
+        english = english_phrases("da")
+        assert not [p for p in english if p in listed.stdout], listed.stdout
+        assert not ENGLISH_WORDS.search(listed.stdout), listed.stdout
 
         async def look() -> None:
             await choose_table(Identity.generate(), "127.0.0.1", "fredg", None, 6.0)

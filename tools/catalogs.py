@@ -262,6 +262,18 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "leter etter bordet {name!r}...",
     ),
     "looking for a table...": ("leder efter et bord...", "leter etter et bord..."),
+    "{table}: {variant}, {taken} of {seats} seats, open to join": (
+        "{table}: {variant}, {taken} af {seats} pladser, åbent",
+        "{table}: {variant}, {taken} av {seats} plasser, åpent",
+    ),
+    "{table}: {variant}, {taken} of {seats} seats, playing": (
+        "{table}: {variant}, {taken} af {seats} pladser, spiller",
+        "{table}: {variant}, {taken} av {seats} plasser, spiller",
+    ),
+    "creator {creator} at {where}": (
+        "opretter {creator} på {where}",
+        "oppretter {creator} på {where}",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)

@@ -37,6 +37,7 @@ from p2p_rommy.net.lobby import (
     first_proven,
     join_table,
 )
+from p2p_rommy.rules.house_words import variant_name
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.seat.opening import SeatOptions, game_socket, load_identity, open_seat, open_session
@@ -394,8 +395,25 @@ async def list_tables(interface: str | None, wait: float) -> int:
     if not tables:
         print(printable(_("no tables found.") + " " + nothing_found_hint(interface)))
     for ad in tables:
-        print(inert(ad.describe()))
+        print(inert(described(ad)))
     return 0
+
+
+def described(ad: TableAd) -> str:
+    """One table as `rommy tables` lists it, in the player's language."""
+    return (
+        (
+            _("{table}: {variant}, {taken} of {seats} seats, open to join")
+            if ad.open
+            else _("{table}: {variant}, {taken} of {seats} seats, playing")
+        ).format(
+            table=repr(ad.table), variant=variant_name(ad.variant), taken=ad.taken, seats=ad.seats
+        )
+        + "; "
+        + _("creator {creator} at {where}").format(
+            creator=ad.creator, where=", ".join(f"{a}:{ad.port}" for a in ad.addresses)
+        )
+    )
 
 
 def run(coroutine: Coroutine[Any, Any, int]) -> int:
