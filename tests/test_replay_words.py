@@ -95,3 +95,40 @@ def test_verify_counts_seats_and_rounds_from_1(capsys, tmp_path, two_rounds):
     assert "round 1: shuffled by" in out and "round 2: shuffled by" in out
     assert "round 0" not in out and "seat 0" not in out
     assert "shown to all" not in out  # jargon, now "turned face up"
+
+
+def test_on_a_terminal_replay_waits_for_a_key_per_move(tmp_path, two_rounds):
+    """In tmux (a real terminal): the round's deal, then one move per Enter; q stops
+    with the verdict."""
+    import os
+    import sys
+    import time
+
+    from tests.test_tui_tmux import need_tmux, screen, tmux, wait_for
+
+    need_tmux()
+    path = tmp_path / "t"
+    path.write_bytes(two_rounds)
+    name = f"rommyreplay{os.getpid()}"
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24")
+    tmux("set-option", "-t", name, "remain-on-exit", "on")
+    command = f"{sys.executable} -m p2p_rommy replay {path} --ascii --lang da"
+    tmux("respawn-pane", "-k", "-t", name, command)
+    try:
+        prompt = "(Enter: næste; a: resten på én gang; q: stop)"
+        first = wait_for(name, lambda t: prompt in t, timeout=60)
+        assert "-- runde 1, giver" in first
+
+        def moves(text: str) -> list[int]:
+            return [int(m.group(1)) for line in text.splitlines() if (m := MOVE.match(line))]
+
+        assert moves(first) == []
+        for expected in ([1], [1, 2]):
+            tmux("send-keys", "-t", name, "Enter")
+            wait_for(name, lambda t, expected=expected: moves(t) == expected, timeout=20)
+        tmux("send-keys", "-t", name, "q", "Enter")
+        wait_for(name, lambda t: "FAIRT SPIL" in t, timeout=20)
+        time.sleep(0.5)
+        assert moves(screen(name)) == [1, 2]
+    finally:
+        tmux("kill-session", "-t", name)

@@ -385,7 +385,7 @@ async def _finish(session: Session, store: GameStore) -> int:
         )
     mark_over(store.directory)
     forfeited = [peer.replica.ended[0]] if peer.replica.ended is not None else []
-    print(printable(score_sheet(final, [s.name for s in config.seats], forfeited)))
+    print(printable(score_sheet(final, [s.name for s in config.seats], forfeited, words=_)))
     print(_("transcript: {path}").format(path=store.transcript_path))
     return 0
 
