@@ -93,6 +93,8 @@ def test_join_before_the_table_is_open_shows_a_waiting_screen_then_the_lobby(tmp
         )
         lobby = wait_for(name, lambda t: "Ann" in t and "Ida" in t, timeout=90)
         assert "leder efter" not in lobby
+        # the lobby's code is not the game's: the screen says which to compare when
+        assert "(sammenlign den højt nu; spillet får sin egen kode)" in lobby
     finally:
         tmux("kill-session", "-t", name)
         for process in processes:

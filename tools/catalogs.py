@@ -274,6 +274,10 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "opretter {creator} på {where}",
         "oppretter {creator} på {where}",
     ),
+    "(compare it aloud now; the game gets a code of its own)": (
+        "(sammenlign den højt nu; spillet får sin egen kode)",
+        "(sammenlign den høyt nå; spillet får sin egen kode)",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)
