@@ -93,3 +93,64 @@ def test_a_resumed_seat_does_not_count_stale_messages_as_refused():
     assert presence.news(stale, catching_up=False, now=107.0) == stale  # counted again
     fresh = Presence(["Ann", "Oskar"])  # a seat that never restarted counts every one
     assert fresh.news(stale, catching_up=False, now=0.0) == stale
+
+
+async def end_by_keys(loopback_table) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Seat 0 leaves for good; seat 2 presses `e` twice (it agrees, in the chat), then
+    seat 1 (the proposer) presses `e` once (asked only), then again (it ends)."""
+    from p2p_rommy.tui.model import ClientModel
+
+    config, identities = seeded_config("rummy", 3, {"target_score": "1"}, 6)
+    sessions = await loopback_table(
+        config,
+        identities,
+        entropy=lambda seat: StreamEntropy(b"keys %d" % seat),
+        player=lambda seat: make_bot("random", random.Random(seat)),
+    )
+    models = {seat: ClientModel(sessions[seat]) for seat in (1, 2)}
+    async with asyncio.timeout(60):
+        while sessions[0].peer.replica.state.phase is not Phase.PLAY:
+            await asyncio.sleep(0.01)
+    await sessions[0].close()
+    for session in sessions[1:]:
+        session.peer.stall_watch.stall_after = 1.0  # no end_after: only a key ends it
+    async with asyncio.timeout(60):
+        while not all(
+            (w := m.table.waiting) is not None
+            and w.seat == 0
+            and m.session.clock() - w.since >= m.table.stall_after
+            for m in models.values()
+        ):
+            await asyncio.sleep(0.05)
+    prompts = [models[2].prompt()]
+    models[2].end_without_stalled()
+    asked = [models[2].status]
+    models[2].end_without_stalled()
+    asked.append(models[2].status)
+    models[1].end_without_stalled()
+    asked.append(models[1].status)
+    await asyncio.sleep(1.5)
+    assert sessions[1].peer.replica.ended is None  # one e asks; it ends nothing
+    models[1].end_without_stalled()
+    async with asyncio.timeout(60):
+        while not all(s.peer.replica.ended for s in sessions[1:]):
+            await asyncio.sleep(0.05)
+    await asyncio.sleep(0.5)
+    for session in sessions[1:]:
+        await session.close()
+    return prompts, asked, models[1].log_lines(), models[2].log_lines()
+
+
+def test_e_is_offered_on_every_waiting_screen_asks_first_and_the_end_says_who_signed(
+    loopback_table,
+):
+    names = [s.name for s in seeded_config("rummy", 3, {"target_score": "1"}, 6)[0].seats]
+    prompts, asked, one, two = asyncio.run(end_by_keys(loopback_table))
+    gone = names[0]
+    assert prompts[0].endswith(f": e ends the game without {gone}"), prompts  # not the proposer
+    assert asked[0] == f"End the game without {gone}? The scores so far stand. e again confirms"
+    assert asked[1] == f"{names[1]} proposes the end; your seat signs it"
+    assert asked[2].startswith(f"End the game without {gone}?")
+    assert f"{names[2]}: I agree to end the game without {gone}" in one, one  # the chat
+    signed = f"The game was ended without {gone}; signed by {names[1]}, {names[2]}"
+    assert signed in one and signed in two, (one, two)
