@@ -102,7 +102,7 @@ async def host_table(
             "starting at {count} players"
         ).format(
             table=table,
-            variant=variant,
+            variant=variant_name(variant),
             port=lobby_port,
             name=options.name,
             fingerprint=fingerprint(identity.public_key),
