@@ -201,3 +201,39 @@ def test_verify_and_replay_in_danish_or_norwegian_have_no_english(language, a_ma
         assert not found and not words, (argv, found, words, said)
     _, english = _cli_said(["verify", str(cut)], capsys)
     assert any(p in english for p in phrases) and ENGLISH_WORDS.search(english)
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_whole_bot_game_from_the_command_line_has_no_english(language, tmp_path):
+    """Client issue 30, item 9: everything `rommy host --bot` and `rommy join --bot` print
+    in a whole match on 127.0.0.1 (mDNS there too), in Danish or Norwegian."""
+    import os
+    import subprocess
+    import sys
+
+    table = f"Ord{language}{os.getpid()}"
+
+    def rommy(*argv: str, data: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "p2p_rommy", *argv, "--bot", "random", "--lang", language,
+             "--interface", "127.0.0.1", "--data-dir", str(tmp_path / data)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+
+    processes = [
+        rommy("host", table, "--variant", "rummy", "--house", "target_score=1",
+              "--start-when", "3", "--name", "Ann", data="ann"),
+    ]  # fmt: skip
+    processes += [rommy("join", table, "--name", name, data=name) for name in ("Bo", "Cy")]
+    said = []
+    for process in processes:
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+        said.append(out + err)
+    phrases = english_phrases(language)
+    for text in said:
+        found = sorted(p for p in phrases if p in text)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+        assert not found and not words, (found, words, text)
+    total = {"da": "I alt", "nb": "Totalt"}[language]  # the score sheet, translated
+    assert all(f"\n{total}" in text for text in said), said
