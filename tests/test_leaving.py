@@ -16,23 +16,36 @@ from p2p_rommy.seat.presence import Presence
 from p2p_rommy.wire.entropy import StreamEntropy
 
 
+def texts(notes) -> list[str]:
+    return [note.text for note in notes]
+
+
 def test_a_seat_that_leaves_and_comes_back_is_told_once_each_way():
     presence = Presence(["Ann", "Oskar", "Bo"])
-    assert presence.changed({1: True, 2: True}, over=False) == ()  # first connections
-    left = presence.changed({1: False, 2: True}, over=False)
-    assert [n.text for n in left] == ["Oskar left the table — can come back with `rommy resume`"]
-    assert presence.changed({1: False, 2: True}, over=False) == ()  # nothing new
-    assert [n.text for n in presence.changed({1: True, 2: True}, over=False)] == ["Oskar is back"]
-    assert presence.changed({1: False, 2: False}, over=True) == ()  # the table is closing
+    assert presence.changed({1: True, 2: True}, over=False, now=0.0) == ()  # first links
+    assert presence.changed({1: False, 2: True}, over=False, now=10.0) == ()  # not yet
+    assert presence.departures(now=11.0, over=False) == ()
+    left = presence.departures(now=13.0, over=False)
+    assert texts(left) == ["Oskar left the table — can come back with `rommy resume`"]
+    assert presence.departures(now=20.0, over=False) == ()  # said once
+    assert texts(presence.changed({1: True, 2: True}, over=False, now=30.0)) == ["Oskar is back"]
+    # a link cut and dialled again at once is nobody leaving, nor coming back
+    assert presence.changed({1: True, 2: False}, over=False, now=40.0) == ()
+    assert presence.changed({1: True, 2: True}, over=False, now=41.0) == ()
+    assert presence.departures(now=50.0, over=False) == ()
+    # once the match is over, the table is closing: nobody leaves
+    presence.changed({1: False, 2: False}, over=True, now=60.0)
+    assert presence.departures(now=70.0, over=True) == ()
 
 
 def test_leaving_and_coming_back_in_danish():
     i18n.use("da")
     try:
         presence = Presence(["Ann", "Oskar"])
-        presence.changed({1: True}, over=False)
-        (left,) = presence.changed({1: False}, over=False)
-        (back,) = presence.changed({1: True}, over=False)
+        presence.changed({1: True}, over=False, now=0.0)
+        presence.changed({1: False}, over=False, now=1.0)
+        (left,) = presence.departures(now=5.0, over=False)
+        (back,) = presence.changed({1: True}, over=False, now=6.0)
     finally:
         i18n.use("en")
     assert left.text == "Oskar forlod bordet — kan komme tilbage med `rommy resume`"
@@ -60,7 +73,7 @@ async def leave_for_good(loopback_table) -> list[list[str]]:
     await sessions[0].close()  # seat 0's process is gone
     rest = sessions[1:]
     for session in rest:
-        session.peer.stall_watch.stall_after, session.peer.end_after = 1.0, 2.0
+        session.peer.stall_watch.stall_after, session.peer.end_after = 1.0, 5.0
     async with asyncio.timeout(60):
         while not all(s.peer.replica.over for s in rest):
             await asyncio.sleep(0.05)

@@ -147,7 +147,7 @@ class Session:
         """A connection went up or down (a call into the peer may be running: the view
         keeps its snapshot and only the connections change)."""
         connected = tuple(sorted(self.mesh.connected().items())) if hasattr(self, "mesh") else ()
-        notes = self.presence.changed(dict(connected), self.peer.replica.over)
+        notes = self.presence.changed(dict(connected), self.peer.replica.over, self.clock())
         self.view = replace(self.view, connected=connected, news=notes)
         self._tell()
         self.changed.set()
@@ -155,7 +155,7 @@ class Session:
     def _publish(self, news: tuple[Event, ...]) -> None:
         """On the loop, while no call into the peer runs: a new view for the client."""
         connected = self.mesh.connected()
-        news = self.presence.news(news, self.peer.catching_up, self.clock())
+        news = self.presence.news(news, self.peer.catching_up, self.clock(), self.peer.replica.over)
         self.view = table_view(self.peer, self.clock(), self.halted, connected, news)
         self._tell()
 
