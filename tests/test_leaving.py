@@ -162,7 +162,7 @@ def test_e_is_offered_on_every_waiting_screen_asks_first_and_the_end_says_who_si
     gone = names[0]
     assert prompts[0].endswith(f": e ends the game without {gone}"), prompts  # not the proposer
     assert asked[0] == f"End the game without {gone}? The scores so far stand. e again confirms"
-    assert asked[1] == f"{names[1]} proposes the end; your seat signs it"
+    assert asked[1] == f"told the table; {names[1]} ends it with e, and your seat signs"
     assert asked[2].startswith(f"End the game without {gone}?")
     assert f"{names[2]}: I agree to end the game without {gone}" in one, one  # the chat
     signed = f"The game was ended without {gone}; signed by {names[1]}, {names[2]}"

@@ -96,9 +96,9 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "Jeg er med på at afslutte spillet uden {name}",
         "Jeg er med på å avslutte spillet uten {name}",
     ),
-    "{proposer} proposes the end; your seat signs it": (
-        "{proposer} foreslår afslutningen; din plads skriver under",
-        "{proposer} foreslår avslutningen; din plass signerer",
+    "told the table; {proposer} ends it with e, and your seat signs": (
+        "sagt til bordet; {proposer} afslutter med e, og din plads skriver under",
+        "sagt til bordet; {proposer} avslutter med e, og din plass signerer",
     ),
     " (the table waits for you: rommy resume)": (
         " (bordet venter på dig: rommy resume)",

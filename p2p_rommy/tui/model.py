@@ -374,9 +374,9 @@ class ClientModel:
         if self.table.end_proposers[waiting.seat] != self.seat:
             proposer = self.names[self.table.end_proposers[waiting.seat]]
             self.session.say(_("I agree to end the game without {name}").format(name=name))
-            self.status = _("{proposer} proposes the end; your seat signs it").format(
-                proposer=proposer
-            )
+            self.status = _(
+                "told the table; {proposer} ends it with e, and your seat signs"
+            ).format(proposer=proposer)
             return
         self.session.end_game(waiting.seat)
         self.status = _("proposed to end the game without {name}").format(
