@@ -256,12 +256,12 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "Venter {seconds} s på {name}: e avslutter spillet uten {name}",
     ),
     "(q leaves)": ("(q går)", "(q går)"),
-    "Still looking...": ("Leder stadig...", "Leter fortsatt..."),
+    "Still looking...": ("Leder stadig...", "Ser fortsatt etter..."),
     "looking for the table {name!r}...": (
         "leder efter bordet {name!r}...",
-        "leter etter bordet {name!r}...",
+        "ser etter bordet {name!r}...",
     ),
-    "looking for a table...": ("leder efter et bord...", "leter etter et bord..."),
+    "looking for a table...": ("leder efter et bord...", "ser etter et bord..."),
     "{table}: {variant}, {taken} of {seats} seats, open to join": (
         "{table}: {variant}, {taken} af {seats} pladser, åbent",
         "{table}: {variant}, {taken} av {seats} plasser, åpent",

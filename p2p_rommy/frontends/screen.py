@@ -70,7 +70,6 @@ async def host_in_client(
     lobby.on_change = model.update_members
     port = await lobby.listen(options.interface or "0.0.0.0")
     model.where = where
-
     address = f"{lobby.members[0].addresses[0][0]}:{port}" if lobby.members[0].addresses else ""
 
     def alone(hint: str) -> None:
@@ -241,7 +240,7 @@ def _welcome_back(session: Session, model: ClientModel) -> Callable[[TableView],
 
 
 def welcome_back(table: TableView, names: list[str]) -> str:
-    """ "Welcome back" and what this seat does now, from its view."""
+    """The welcome-back line: what this seat does now, from its view."""
     state, seat = table.state, table.seat
     if table.over or table.ended is not None:
         doing = _("the game is over")
