@@ -147,5 +147,14 @@ def replay(
                 "       "
                 + _("round {round} scores: {scores}").format(round=round_no + 1, scores=scores),
             )
+    if only_round is not None and not lines:
+        played = steps[-1][3].round_index + 1 if steps else 0
+        lines.append(
+            _("there is no round {round} in this game (it has {count})").format(
+                round=only_round, count=played
+            )
+        )
+    elif step is not None and not stopped:
+        lines.append(_("round {round} has no move {step}").format(round=only_round, step=step))
     lines.append(report.verdict())
     return Replayed(lines, report.status, frozenset(pauses))

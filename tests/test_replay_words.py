@@ -69,6 +69,10 @@ def test_round_and_step_shows_the_round_up_to_that_move_then_every_hand(
     assert "??" not in out and lines[-1] == "FAIR"
     code, out = said(capsys, "replay", str(path), "--step", "3")
     assert code == 2 and "--step N needs --round R" in out
+    code, out = said(capsys, "replay", str(path), "--round", "7")
+    assert out.splitlines()[0] == "there is no round 7 in this game (it has 2)", out
+    code, out = said(capsys, "replay", str(path), "--round", "1", "--step", "9999")
+    assert "round 1 has no move 9999" in out, out[-300:]
 
 
 def test_an_unknown_hand_says_why_and_an_abandoned_game_stops_before_its_end(

@@ -278,6 +278,14 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "(sammenlign den højt nu; spillet får sin egen kode)",
         "(sammenlign den høyt nå; spillet får sin egen kode)",
     ),
+    "there is no round {round} in this game (it has {count})": (
+        "der er ingen runde {round} i dette spil (det har {count})",
+        "det er ingen runde {round} i dette spillet (det har {count})",
+    ),
+    "round {round} has no move {step}": (
+        "runde {round} har intet træk {step}",
+        "runde {round} har ikke noe trekk {step}",
+    ),
 }
 
 # source string -> (Danish, Norwegian Bokmål)
