@@ -7,17 +7,18 @@ and exit 2; they never show a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, ProtocolError, RommyError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
@@ -270,15 +271,56 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("expected one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unrecognized arguments: %s"),
+)
+"""argparse's own words that a mistyped command line meets, in the catalogs: argparse
+looks them up by these very strings, so they are translated like every other."""
+
+
+@contextlib.contextmanager
+def _argparse_in_language(argv: Sequence[str]) -> Iterator[None]:
+    """While the command line is read: its errors in the language it asks for (the
+    `--lang` it gives, else the locale's). argparse's lookup is restored after."""
+    from p2p_rommy.i18n import LANGUAGES, default_language, use
+
+    given = None
+    for index, word in enumerate(argv):
+        if word == "--lang" and index + 1 < len(argv):
+            given = argv[index + 1]
+        elif word.startswith("--lang="):
+            given = word.split("=", 1)[1]
+    language = LANGUAGE_ALIASES.get(given or "", given)
+    use(language if language in LANGUAGES else default_language())
+    words = vars(argparse)  # argparse's module globals: where its `_` is looked up
+    looked_up = words.get("_")
+    if looked_up is not None:
+        words["_"] = _
+    try:
+        yield
+    finally:
+        if looked_up is not None:
+            words["_"] = looked_up
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a cp1252 console or file: "?", no traceback
         console.tolerant(stream)
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        (getattr(args, "command_parser", None) or parser).error(
-            f"unrecognized arguments: {' '.join(extra)}"
-        )
+    with _argparse_in_language(sys.argv[1:] if argv is None else argv):
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            (getattr(args, "command_parser", None) or parser).error(
+                _("unrecognized arguments: %s") % " ".join(extra)
+            )
     if args.command is None:
         parser.print_help()
         return 0

@@ -237,3 +237,36 @@ def test_a_whole_bot_game_from_the_command_line_has_no_english(language, tmp_pat
         assert not found and not words, (found, words, text)
     total = {"da": "I alt", "nb": "Totalt"}[language]  # the score sheet, translated
     assert all(f"\n{total}" in text for text in said), said
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_mistyped_command_line_is_refused_in_danish_or_norwegian(language, capsys):
+    """Client issue 30, item 9: argparse's own refusals (a wrong choice, a missing or an
+    unknown argument) were English whatever --lang said."""
+    from p2p_rommy.cli import main
+
+    phrases = english_phrases(language)
+    cases = [
+        ["host", "--variant", "xx", "Fredag", "--lang", language],
+        ["join", "--bogus", f"--lang={language}"],
+        ["verify", "--lang", language],
+        ["replay", "--round", "one", "x", "--lang", language],
+    ]
+    for argv in cases:
+        try:
+            with pytest.raises(SystemExit) as exit_:
+                main(argv)
+        finally:
+            i18n.use("en")
+        said = capsys.readouterr().err
+        assert exit_.value.code == 2 and said, (argv, said)
+        said = re.sub(r"--[\w-]+", "--", said)  # option names are the command's, not words
+        found = sorted(p for p in phrases if p in said)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+        assert not found and not words and "error" not in said and "usage" not in said, (
+            argv,
+            said,
+        )
+    with pytest.raises(SystemExit):
+        main(["host", "--variant", "xx", "Fredag", "--lang", "en"])
+    assert "invalid choice" in capsys.readouterr().err  # the scan can fail

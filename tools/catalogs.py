@@ -286,6 +286,27 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "runde {round} har intet træk {step}",
         "runde {round} har ikke noe trekk {step}",
     ),
+    "usage: ": ("brug: ", "bruk: "),
+    "%(prog)s: error: %(message)s\n": (
+        "%(prog)s: fejl: %(message)s\n",
+        "%(prog)s: feil: %(message)s\n",
+    ),
+    "argument %(argument_name)s: %(message)s": (
+        "%(argument_name)s: %(message)s",
+        "%(argument_name)s: %(message)s",
+    ),
+    "invalid choice: %(value)r (choose from %(choices)s)": (
+        "ugyldigt valg: %(value)r (vælg mellem %(choices)s)",
+        "ugyldig valg: %(value)r (velg mellom %(choices)s)",
+    ),
+    "invalid %(type)s value: %(value)r": ("ugyldig værdi: %(value)r", "ugyldig verdi: %(value)r"),
+    "the following arguments are required: %s": ("disse mangler: %s", "disse mangler: %s"),
+    "expected one argument": ("forventede én værdi", "forventet én verdi"),
+    "ambiguous option: %(option)s could match %(matches)s": (
+        "tvetydigt tilvalg: %(option)s kan være %(matches)s",
+        "tvetydig valg: %(option)s kan være %(matches)s",
+    ),
+    "unrecognized arguments: %s": ("ukendte tilvalg: %s", "ukjente valg: %s"),
 }
 
 # source string -> (Danish, Norwegian Bokmål)
