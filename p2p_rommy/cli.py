@@ -7,17 +7,18 @@ and exit 2; they never show a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
-from p2p_rommy.errors import ConfigError, RommyError
-from p2p_rommy.i18n import _
+from p2p_rommy.errors import ConfigError, ProtocolError, RommyError
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
@@ -177,7 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     host = commands.add_parser("host", help="open a table on the network")
-    host.add_argument("--table", type=_table_name, required=True, metavar="NAME")
+    host.add_argument(
+        "table", nargs="?", type=_table_name, metavar="TABLE", help="the table's name"
+    )
+    host.add_argument(
+        "--table", dest="table_option", type=_table_name, metavar="NAME", help=argparse.SUPPRESS
+    )
     host.add_argument("--variant", choices=VARIANTS, default="lp")
     _house_arg(host)
     host.add_argument(
@@ -187,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     join = commands.add_parser("join", help="join a table on the network")
     join.add_argument("table", nargs="?", metavar="TABLE", help="its name (default: the only one)")
+    join.add_argument("--table", dest="table_option", metavar="NAME", help=argparse.SUPPRESS)
     join.add_argument("--connect", metavar="HOST:PORT", help="join without mDNS")
     join.add_argument(
         "--creator",
@@ -197,7 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = commands.add_parser("resume", help="restart this seat of a game after a crash")
     resume.add_argument(
-        "game", metavar="GAME_ID", help="the game id rommy printed (a prefix will do)"
+        "game",
+        nargs="?",
+        metavar="GAME_ID",
+        help="the game id rommy printed (a prefix will do; default: the one unfinished game)",
     )
     seat_args(resume, name=False)
 
@@ -227,11 +237,22 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="check offline that a game was fair")
     verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    _lang_arg(verify)
 
     replay = commands.add_parser("replay", help="show a verified game step by step")
     replay.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
     replay.add_argument("--round", type=int, metavar="R", help="only round R (from 1)")
+    replay.add_argument(
+        "--step",
+        type=int,
+        metavar="N",
+        help="with --round: up to move N of the round (from 1), then every hand",
+    )
+    replay.add_argument(
+        "--all", action="store_true", help="on a terminal too, print it all without waiting"
+    )
     replay.add_argument("--ascii", action="store_true", help="card suits as letters")
+    _lang_arg(replay)
 
     rules = commands.add_parser("rules", help="print the rules summary and the house rules")
     rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
@@ -250,22 +271,63 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("the following arguments are required: %s"),
+    N_("expected one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unrecognized arguments: %s"),
+)
+"""argparse's own words that a mistyped command line meets, in the catalogs: argparse
+looks them up by these very strings, so they are translated like every other."""
+
+
+@contextlib.contextmanager
+def _argparse_in_language(argv: Sequence[str]) -> Iterator[None]:
+    """While the command line is read: its errors in the language it asks for (the
+    `--lang` it gives, else the locale's). argparse's lookup is restored after."""
+    from p2p_rommy.i18n import LANGUAGES, default_language, use
+
+    given = None
+    for index, word in enumerate(argv):
+        if word == "--lang" and index + 1 < len(argv):
+            given = argv[index + 1]
+        elif word.startswith("--lang="):
+            given = word.split("=", 1)[1]
+    language = LANGUAGE_ALIASES.get(given or "", given)
+    use(language if language in LANGUAGES else default_language())
+    words = vars(argparse)  # argparse's module globals: where its `_` is looked up
+    looked_up = words.get("_")
+    if looked_up is not None:
+        words["_"] = _
+    try:
+        yield
+    finally:
+        if looked_up is not None:
+            words["_"] = looked_up
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a cp1252 console or file: "?", no traceback
         console.tolerant(stream)
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        (getattr(args, "command_parser", None) or parser).error(
-            f"unrecognized arguments: {' '.join(extra)}"
-        )
+    with _argparse_in_language(sys.argv[1:] if argv is None else argv):
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            (getattr(args, "command_parser", None) or parser).error(
+                _("unrecognized arguments: %s") % " ".join(extra)
+            )
     if args.command is None:
         parser.print_help()
         return 0
     try:
         return _COMMANDS[args.command](args)
     except RommyError as error:
-        print(printable(f"rommy: {error}"), file=sys.stderr)
+        print(printable(f"rommy: {_said(error)}"), file=sys.stderr)
         return 2
     except OSError as error:  # a file that cannot be read or written: say which, no traceback
         where = f"{error.filename}: " if error.filename else ""
@@ -273,6 +335,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _said(error: RommyError) -> str:
+    """An error as the player reads it: a network error from nobody in particular
+    (the table, before any seat) is its reason alone, in the player's language."""
+    if isinstance(error, ProtocolError) and error.sender is None and error.step is None:
+        return error.reason
+    return str(error)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -362,26 +432,47 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
     return SeatOptions(name, data_dir, args.interface, args.bot, args.ascii, args.four_colour)
 
 
+def _table_given(args: argparse.Namespace) -> str | None:
+    """The table's name, given as `rommy host NAME` or (the older form) `--table NAME`,
+    the same for `join`; `ConfigError` if the two forms name different tables."""
+    named, option = args.table, args.table_option
+    if named is not None and option is not None and named != option:
+        raise ConfigError(
+            _("two table names given: {first!r} and {second!r}").format(first=named, second=option)
+        )
+    table: str | None = named if named is not None else option
+    return table
+
+
 def _host(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.tables import host_table, run
 
     options = _seat_options(args)
+    table = _table_given(args)
+    if table is None:
+        raise ConfigError(_("a table needs a name: rommy host NAME (say, rommy host Fredag)"))
     house = parse_assignments(args.house)
-    return run(host_table(options, args.table, args.variant, house, args.start_when))
+    return run(host_table(options, table, args.variant, house, args.start_when))
 
 
 def _join(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.tables import join_named_table, run
 
-    return run(
-        join_named_table(_seat_options(args), args.table, args.connect, creator=args.creator)
-    )
+    options = _seat_options(args)
+    return run(join_named_table(options, _table_given(args), args.connect, creator=args.creator))
 
 
 def _resume(args: argparse.Namespace) -> int:
+    from p2p_rommy.frontends.saved_games import the_unfinished_game
     from p2p_rommy.frontends.tables import resume_game, run
+    from p2p_rommy.seat.opening import load_identity
 
-    return run(resume_game(_seat_options(args), args.game))
+    options = _seat_options(args)
+    game = args.game
+    if game is None:
+        key = load_identity(options.data_dir).public_key
+        game = the_unfinished_game(options.data_dir, key)
+    return run(resume_game(options, game))
 
 
 def _id(args: argparse.Namespace) -> int:
@@ -438,39 +529,64 @@ def read_transcript_file(path: Path) -> bytes:
         return file.read(TRANSCRIPT_MAX_BYTES + 1)
 
 
+def _cannot_read(path: Path, error: OSError) -> None:
+    said = _("cannot read {path}: {why}").format(path=path, why=error.strerror or error)
+    print(printable(f"rommy: {said}"), file=sys.stderr)
+
+
+def _unreadable(path: Path, error: Exception) -> None:
+    said = _("{path} is not a readable transcript: {why}").format(path=path, why=error)
+    print(printable(f"rommy: {said}"), file=sys.stderr)
+
+
 def _verify(args: argparse.Namespace) -> int:
     from p2p_rommy.verify import UnreadableTranscript, verify_stream
 
+    _use_language(args)
     try:
         regular_file(args.transcript)
         with open(args.transcript, "rb") as file:
             report = verify_stream(file)  # one record at a time
     except OSError as error:
-        print(printable(f"rommy: cannot read {args.transcript}: {error.strerror}"), file=sys.stderr)
+        _cannot_read(args.transcript, error)
         return 2
     except UnreadableTranscript as error:
-        print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
+        _unreadable(args.transcript, error)
         return 2
     print(json.dumps(report.as_json(), indent=2) if args.json else printable(report.text()))
     return report.exit_code
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from p2p_rommy.replay import replay_lines
+    from p2p_rommy.replay import replay
     from p2p_rommy.verify import UnreadableTranscript
 
+    _use_language(args)
+    if args.step is not None and (args.round is None or args.step < 1):
+        raise ConfigError(_("--step N needs --round R, and N counts from 1"))
     try:
         data = read_transcript_file(args.transcript)
         ascii_only = args.ascii or not console.can_show(sys.stdout)  # cp1252 has no ♠
-        lines = replay_lines(data, args.round, ascii_only)
+        replayed = replay(data, args.round, ascii_only, args.step)
     except OSError as error:
-        print(f"rommy: cannot read {args.transcript}: {error.strerror}", file=sys.stderr)
+        _cannot_read(args.transcript, error)
         return 2
     except UnreadableTranscript as error:
-        print(f"rommy: {args.transcript} is not a readable transcript: {error}", file=sys.stderr)
+        _unreadable(args.transcript, error)
         return 2
-    print(printable("\n".join(lines)))
-    return 0 if lines[-1] == "FAIR" or lines[-1].startswith("INCOMPLETE") else 1
+    step_by_step = not args.all and args.step is None and sys.stdin.isatty() and sys.stdout.isatty()
+    for index, line in enumerate(replayed.lines):
+        print(printable(line), flush=True)
+        if step_by_step and index in replayed.pause_after:
+            try:
+                typed = input(_("(Enter: next; a: all the rest; q: stop) "))
+            except EOFError:
+                typed = "a"
+            if typed.strip().lower() == "q":
+                print(printable(replayed.lines[-1]))
+                break
+            step_by_step = typed.strip().lower() != "a"
+    return 0 if replayed.status in ("fair", "incomplete") else 1
 
 
 def _play(args: argparse.Namespace) -> int:

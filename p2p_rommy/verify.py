@@ -30,14 +30,12 @@ from typing import Any, BinaryIO
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport
 from p2p_rommy.deck.seat import LateProof
-from p2p_rommy.engine.scoring import standings
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode, decode_record
 from p2p_rommy.log.replica import Observer
 from p2p_rommy.log.transcript import MAGIC, FrameReader, check_genesis
-from p2p_rommy.wire.identity import fingerprint, open_envelope
-from p2p_rommy.wire.text import inert
+from p2p_rommy.wire.identity import open_envelope
 
 EXIT_FAIR = 0
 EXIT_CHEATING = 1
@@ -125,78 +123,16 @@ class VerifyReport:
         }[self.status]
 
     def verdict(self) -> str:
-        """The verdict on one inert line: a reason a seat wrote cannot add lines to it."""
-        return inert(self._verdict())
+        """The verdict on one inert line, in words (`verify_words.py`)."""
+        from p2p_rommy.verify_words import verdict_line
 
-    def _verdict(self) -> str:
-        status = self.status
-        if status == "damaged":
-            return (
-                f"DAMAGED TRANSCRIPT: {self.damage}; no seat is blamed "
-                f"({self.steps} steps before it checked)"
-            )
-        if status == "incomplete":
-            return f"INCOMPLETE: fair so far ({self.steps} steps checked; the game goes on after)"
-        if status == "fair":
-            return "FAIR"
-        if self.culprit is None:
-            return f"CHEATING DETECTED: the transcript at step {self.step}: {self.what}"
-        seat = self.config.seats[self.culprit]
-        return (
-            f"CHEATING DETECTED: seat {self.culprit + 1} ({seat.name}, "
-            f"{fingerprint(seat.public_key)}) at step {self.step}: {self.what}"
-        )
+        return verdict_line(self)
 
     def text(self) -> str:
-        config = self.config
-        lines = [
-            f"game {config.game_id.hex()} ({config.short_code()}): {config.rules.name}, "
-            f"{config.players} seats, table {config.table!r}",
-            "seats: "
-            + ", ".join(f"{i + 1} {s.name} ({s.fingerprint})" for i, s in enumerate(config.seats)),
-            f"{self.steps} steps checked: signatures, turns, rules, proofs, every ACK",
-        ]
-        for r in self.rounds:
-            lines.append(
-                f"round {r.round_no + 1}: shuffled by {' > '.join(r.shufflers)}; "
-                f"{r.dealt} cards dealt, {r.drawn} drawn, {r.revealed} shown to all; audit clean"
-            )
-        if self.scores:
-            lines.append(
-                "scores: "
-                + ", ".join(
-                    f"{config.seats[s].name} {self.scores[s]}" for s in range(config.players)
-                )
-            )
-            if self.finished and not self.abandoned:
-                forfeited = self.forfeited
-                order = standings(config.rules, self.scores, forfeited)
-                lines.append(
-                    "standing: "
-                    + ", ".join(
-                        f"{p}. {config.seats[s].name}" + (" (forfeited)" if s in forfeited else "")
-                        for p, s in order
-                    )
-                )
-        if self.ended is not None:
-            lines.append(self._ending(self.ended))
-        for note in self.pending:
-            lines.append(f"not yet checkable: {note}")
-        lines.append(self.verdict())
-        # Reasons come from peers (an end's, a NACK's): each line is made inert, so a
-        # newline in one cannot print a line of its own (a fake verdict).
-        return "\n".join(inert(line) for line in lines)
+        """The report for a player, in words (`verify_words.py`)."""
+        from p2p_rommy.verify_words import report_text
 
-    def _ending(self, reason: str) -> str:
-        """How the game was ended, and on whose word (the seats that signed the end)."""
-        names = [f"{s + 1} ({self.config.seats[s].name})" for s in self.ended_by]
-        if self.abandoned:
-            return (
-                f"abandoned on the word of seat {' '.join(names)} alone, no standing (at a "
-                f"table of two one seat's word forfeits nobody): {reason}"
-            )
-        signers = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        return f"ended by the others' agreement, on the word of seats {signers}: {reason}"
+        return report_text(self)
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -101,7 +101,7 @@ def module_name_is_parent(module: str, target: str) -> bool:
 
 ROOT_MODULES = {
     *("__init__", "__main__"),
-    *("cli", "verify", "replay", "simulate", "bench", "doctor"),  # the commands
+    *("cli", "verify", "verify_words", "replay", "simulate", "bench", "doctor"),  # the commands
     *("cards", "config", "errors", "i18n", "limits", "narrate"),  # values every layer shares
 }
 

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import random
 import re
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -134,6 +135,9 @@ def test_command_line_errors_in_danish_or_norwegian_have_no_english(language, tm
         ["host", "--table", "Fredag", "--bot", *data],
         ["resume", "abcdef", "--bot", *data],
         ["resume", "xyz!", "--bot", *data],
+        ["resume", "--bot", *data],  # no unfinished game
+        ["verify", str(tmp_path / "missing"), "--lang", language],
+        ["replay", str(tmp_path / "missing"), "--lang", language],
         ["play", "--lang", language],
     ]
     phrases = english_phrases(language)
@@ -158,3 +162,111 @@ def test_rules_in_danish_or_norwegian_have_no_english(language, capsys):
     assert not found and not words, (found, words, said)
     _, english = _cli_said(["rules"], capsys)
     assert ENGLISH_WORDS.search(english)
+
+
+@pytest.fixture(scope="module")
+def a_match(tmp_path_factory) -> Path:
+    """A short rummy match over TCP on 127.0.0.1, and the same cut in its first round."""
+    from p2p_rommy.log.transcript import MAGIC, frame_record, parse
+    from p2p_rommy.seat.loopback_match import simulate_network
+
+    where = tmp_path_factory.mktemp("words")
+    path = where / "match.rommy"
+    asyncio.run(simulate_network("rummy", 3, 21, {"target_score": "15"}, path, timeout=300))
+    parsed = parse(path.read_bytes())
+    cut = MAGIC + frame_record(parsed.genesis.encode())
+    cut += b"".join(frame_record(r.encode()) for r in parsed.records[:40])
+    (where / "cut.rommy").write_bytes(cut)
+    return path
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_verify_and_replay_in_danish_or_norwegian_have_no_english(language, a_match, capsys):
+    """Client issue 30, item 12: `rommy verify` and `rommy replay` were English only.
+    A whole match and an abandoned one, each verified and replayed, are scanned."""
+    phrases = english_phrases(language)
+    cut = a_match.parent / "cut.rommy"
+    runs = [
+        (["verify", str(a_match)], 0),
+        (["verify", str(cut)], 4),
+        (["replay", str(a_match)], 0),
+        (["replay", str(cut)], 0),
+        (["replay", str(a_match), "--round", "1", "--step", "2"], 0),
+    ]
+    for argv, expected in runs:
+        code, said = _cli_said([*argv, "--lang", language], capsys)
+        assert code == expected and len(said.splitlines()) > 3, (argv, said)
+        found = sorted(p for p in phrases if p in said)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+        assert not found and not words, (argv, found, words, said)
+    _, english = _cli_said(["verify", str(cut)], capsys)
+    assert any(p in english for p in phrases) and ENGLISH_WORDS.search(english)
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_whole_bot_game_from_the_command_line_has_no_english(language, tmp_path):
+    """Client issue 30, item 9: everything `rommy host --bot` and `rommy join --bot` print
+    in a whole match on 127.0.0.1 (mDNS there too), in Danish or Norwegian."""
+    import os
+    import subprocess
+    import sys
+
+    table = f"Ord{language}{os.getpid()}"
+
+    def rommy(*argv: str, data: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "p2p_rommy", *argv, "--bot", "random", "--lang", language,
+             "--interface", "127.0.0.1", "--data-dir", str(tmp_path / data)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+
+    processes = [
+        rommy("host", table, "--variant", "rummy", "--house", "target_score=1",
+              "--start-when", "3", "--name", "Ann", data="ann"),
+    ]  # fmt: skip
+    processes += [rommy("join", table, "--name", name, data=name) for name in ("Bo", "Cy")]
+    said = []
+    for process in processes:
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+        said.append(out + err)
+    phrases = english_phrases(language)
+    for text in said:
+        found = sorted(p for p in phrases if p in text)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+        assert not found and not words, (found, words, text)
+    total = {"da": "I alt", "nb": "Totalt"}[language]  # the score sheet, translated
+    assert all(f"\n{total}" in text for text in said), said
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_mistyped_command_line_is_refused_in_danish_or_norwegian(language, capsys):
+    """Client issue 30, item 9: argparse's own refusals (a wrong choice, a missing or an
+    unknown argument) were English whatever --lang said."""
+    from p2p_rommy.cli import main
+
+    phrases = english_phrases(language)
+    cases = [
+        ["host", "--variant", "xx", "Fredag", "--lang", language],
+        ["join", "--bogus", f"--lang={language}"],
+        ["verify", "--lang", language],
+        ["replay", "--round", "one", "x", "--lang", language],
+    ]
+    for argv in cases:
+        try:
+            with pytest.raises(SystemExit) as exit_:
+                main(argv)
+        finally:
+            i18n.use("en")
+        said = capsys.readouterr().err
+        assert exit_.value.code == 2 and said, (argv, said)
+        said = re.sub(r"--[\w-]+", "--", said)  # option names are the command's, not words
+        found = sorted(p for p in phrases if p in said)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+        assert not found and not words and "error" not in said and "usage" not in said, (
+            argv,
+            said,
+        )
+    with pytest.raises(SystemExit):
+        main(["host", "--variant", "xx", "Fredag", "--lang", "en"])
+    assert "invalid choice" in capsys.readouterr().err  # the scan can fail

@@ -57,8 +57,271 @@ Taster
   /        si noe (Enter sender)  ?   denne hjelpen   q   avslutt
 """
 
+# family-flow (issue 30: leaving and coming back, lobby and join, verify and replay)
+FAMILY_FLOW: dict[str, tuple[str, str]] = {
+    "{name} left the table — can come back with `rommy resume`": (
+        "{name} forlod bordet — kan komme tilbage med `rommy resume`",
+        "{name} forlot bordet — kan komme tilbake med `rommy resume`",
+    ),
+    "{name} is back": ("{name} er tilbage", "{name} er tilbake"),
+    "The game was ended without {name}; signed by {signers}": (
+        "Spillet blev afsluttet uden {name}; underskrevet af {signers}",
+        "Spillet ble avsluttet uten {name}; signert av {signers}",
+    ),
+    "You left the table; the others wait for you. Come back with:": (
+        "Du forlod bordet; de andre venter på dig. Kom tilbage med:",
+        "Du forlot bordet; de andre venter på deg. Kom tilbake med:",
+    ),
+    "the game is over": ("spillet er slut", "spillet er over"),
+    "Køb! is open: k buys, p passes": (
+        "Køb! er åbent: k køber, p melder pas",
+        "Kjøp! er åpent: k kjøper, p melder pass",
+    ),
+    "your turn: draw a card (d or t)": (
+        "din tur: træk et kort (d eller t)",
+        "din tur: trekk et kort (d eller t)",
+    ),
+    "you have drawn: meld, or discard a card (x)": (
+        "du har trukket: meld, eller kast et kort (x)",
+        "du har trukket: legg ut, eller kast et kort (x)",
+    ),
+    "waiting for {name}": ("venter på {name}", "venter på {name}"),
+    "the table goes on": ("bordet spiller videre", "bordet spiller videre"),
+    "Welcome back: {doing}": ("Velkommen tilbage: {doing}", "Velkommen tilbake: {doing}"),
+    "End the game without {name}? The scores so far stand. e again confirms": (
+        "Afslut spillet uden {name}? Pointene indtil nu gælder. e igen bekræfter",
+        "Avslutte spillet uten {name}? Poengene til nå gjelder. e igjen bekrefter",
+    ),
+    "I agree to end the game without {name}": (
+        "Jeg er med på at afslutte spillet uden {name}",
+        "Jeg er med på å avslutte spillet uten {name}",
+    ),
+    "told the table; {proposer} ends it with e, and your seat signs": (
+        "sagt til bordet; {proposer} afslutter med e, og din plads skriver under",
+        "sagt til bordet; {proposer} avslutter med e, og din plass signerer",
+    ),
+    " (the table waits for you: rommy resume)": (
+        " (bordet venter på dig: rommy resume)",
+        " (bordet venter på deg: rommy resume)",
+    ),
+    "{game}: table {table}, {players}; last played {when}": (
+        "{game}: bordet {table}, {players}; sidst spillet {when}",
+        "{game}: bordet {table}, {players}; sist spilt {when}",
+    ),
+    "no unfinished game to resume under {where}": (
+        "intet uafsluttet spil at fortsætte i {where}",
+        "ikke noe uavsluttet spill å fortsette i {where}",
+    ),
+    "several unfinished games; resume one with rommy resume GAME_ID:\n{listed}": (
+        "flere uafsluttede spil; fortsæt et med rommy resume SPIL-ID:\n{listed}",
+        "flere uavsluttede spill; fortsett ett med rommy resume SPILL-ID:\n{listed}",
+    ),
+    "cannot read {path}: {why}": ("kan ikke læse {path}: {why}", "kan ikke lese {path}: {why}"),
+    "{path} is not a readable transcript: {why}": (
+        "{path} er ikke en læsbar spillog: {why}",
+        "{path} er ikke en lesbar spillogg: {why}",
+    ),
+    "--step N needs --round R, and N counts from 1": (
+        "--step N kræver --round R, og N tælles fra 1",
+        "--step N krever --round R, og N telles fra 1",
+    ),
+    "(Enter: next; a: all the rest; q: stop) ": (
+        "(Enter: næste; a: resten på én gang; q: stop) ",
+        "(Enter: neste; a: resten på én gang; q: stopp) ",
+    ),
+    "(?? : a card nobody but its holder saw: round {round} did not finish, so its cards "
+    "were never shown)": (
+        "(?? : et kort, kun den, der havde det, så: runde {round} blev ikke færdig, så dens "
+        "kort blev aldrig vist)",
+        "(?? : et kort bare den som hadde det, så: runde {round} ble ikke ferdig, så kortene "
+        "ble aldri vist)",
+    ),
+    "nobody buys": ("ingen køber", "ingen kjøper"),
+    "{name} buys (Køb!) and takes a penalty card": (
+        "{name} køber (Køb!) og tager et strafkort",
+        "{name} kjøper (Kjøp!) og tar et straffekort",
+    ),
+    "-- the hands after move {step}:": (
+        "-- hænderne efter træk {step}:",
+        "-- hendene etter trekk {step}:",
+    ),
+    "-- round {round}, dealer {dealer}, upcard {upcard}": (
+        "-- runde {round}, giver {dealer}, første afkast {upcard}",
+        "-- runde {round}, giver {dealer}, første kastekort {upcard}",
+    ),
+    "round {round} scores: {scores}": (
+        "point i runde {round}: {scores}",
+        "poeng i runde {round}: {scores}",
+    ),
+    "DAMAGED TRANSCRIPT: {damage}; the file was changed or broken after the game, so no "
+    "player is blamed (the {steps} steps before it were in order)": (
+        "BESKADIGET SPILLOG: {damage}; filen blev ændret eller ødelagt efter spillet, så "
+        "ingen spiller får skylden (de {steps} trin før var i orden)",
+        "SKADET SPILLOGG: {damage}; filen ble endret eller ødelagt etter spillet, så ingen "
+        "spiller får skylden (de {steps} stegene før var i orden)",
+    ),
+    "INCOMPLETE: nobody cheated in the {steps} steps there are, but the game stops there, "
+    "before its end (a player left, or the file was copied early)": (
+        "UFULDSTÆNDIGT: ingen snød i de {steps} trin, der er, men spillet stopper dér, "
+        "før det var slut (en spiller forlod bordet, eller filen blev kopieret for tidligt)",
+        "UFULLSTENDIG: ingen jukset i de {steps} stegene som finnes, men spillet stopper "
+        "der, før det var slutt (en spiller forlot bordet, eller filen ble kopiert for tidlig)",
+    ),
+    "FAIR": ("FAIRT SPIL", "ÆRLIG SPILL"),
+    "CHEATING DETECTED: the transcript at step {step}: {what}": (
+        "SNYD OPDAGET: spilloggen ved trin {step}: {what}",
+        "JUKS OPPDAGET: spilloggen ved steg {step}: {what}",
+    ),
+    "CHEATING DETECTED: seat {seat} ({name}, {fingerprint}) at step {step}: {what}": (
+        "SNYD OPDAGET: plads {seat} ({name}, {fingerprint}) ved trin {step}: {what}",
+        "JUKS OPPDAGET: plass {seat} ({name}, {fingerprint}) ved steg {step}: {what}",
+    ),
+    "game {game} (code {code}): {rules}, {players} players, table {table}": (
+        "spil {game} (kode {code}): {rules}, {players} spillere, bord {table}",
+        "spill {game} (kode {code}): {rules}, {players} spillere, bord {table}",
+    ),
+    "seats: {seats}": ("pladser: {seats}", "plasser: {seats}"),
+    "{steps} steps checked: each signed by its player, in turn, by the rules, every shuffle "
+    "and deal proven, and confirmed by every player": (
+        "{steps} trin kontrolleret: hvert underskrevet af sin spiller, i tur, efter reglerne, "
+        "hver blanding og uddeling bevist og bekræftet af alle spillere",
+        "{steps} steg kontrollert: hvert signert av sin spiller, i tur, etter reglene, hver "
+        "stokking og utdeling bevist og bekreftet av alle spillere",
+    ),
+    "round {round}: shuffled by {shufflers}; {dealt} cards dealt, {drawn} drawn, {revealed} "
+    "turned face up; audit clean (every card was where the deal said)": (
+        "runde {round}: blandet af {shufflers}; {dealt} kort givet, {drawn} trukket, "
+        "{revealed} vendt op; kontrollen er ren (hvert kort var, hvor uddelingen sagde)",
+        "runde {round}: stokket av {shufflers}; {dealt} kort delt ut, {drawn} trukket, "
+        "{revealed} snudd opp; kontrollen er ren (hvert kort var der utdelingen sa)",
+    ),
+    "scores: {scores}": ("point: {scores}", "poeng: {scores}"),
+    "standing: {places}": ("stilling: {places}", "stilling: {places}"),
+    "(forfeited)": ("(tabt ved udeblivelse)", "(tapt ved fravær)"),
+    "ended by the others' agreement without seat {seat} ({name}), on the word of seats "
+    "{signers}: {reason}": (
+        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name}), på ordet fra "
+        "pladserne {signers}: {reason}",
+        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name}), etter ordet til "
+        "plassene {signers}: {reason}",
+    ),
+    "abandoned on the word of seat {signers} alone, without seat {seat} ({name}): no "
+    "standing (at a table of two one player's word forfeits nobody): {reason}": (
+        "opgivet på ordet fra plads {signers} alene, uden plads {seat} ({name}): ingen "
+        "stilling (ved et bord med to kan én spillers ord ikke give nogen et tab): {reason}",
+        "oppgitt etter ordet til plass {signers} alene, uten plass {seat} ({name}): ingen "
+        "stilling (ved et bord med to kan ikke én spillers ord gi noen tap): {reason}",
+    ),
+    " and ": (" og ", " og "),
+    "round {round} was not over: its cards stay secret, so its shuffles and deals were "
+    "checked by their proofs only": (
+        "runde {round} var ikke slut: dens kort forbliver hemmelige, så dens blandinger og "
+        "uddelinger blev kun kontrolleret ved deres beviser",
+        "runde {round} var ikke over: kortene forblir hemmelige, så stokkingene og "
+        "utdelingene ble bare kontrollert ved bevisene",
+    ),
+    "the file ends in the middle of a record (a crash while writing): the rest is missing": (
+        "filen slutter midt i en post (et nedbrud under skrivning): resten mangler",
+        "filen slutter midt i en post (et krasj under skriving): resten mangler",
+    ),
+    "not yet checkable: {note}": (
+        "kan endnu ikke kontrolleres: {note}",
+        "kan ennå ikke kontrolleres: {note}",
+    ),
+    "cannot reach the table at {address}: {why}": (
+        "kan ikke nå bordet på {address}: {why}",
+        "kan ikke nå bordet på {address}: {why}",
+    ),
+    "the table did not let you in: it is full, its game has started, or it refused your "
+    "name (the table's creator closed the connection)": (
+        "bordet lukkede dig ikke ind: det er fuldt, spillet er i gang, eller dit navn blev "
+        "afvist (bordets opretter lukkede forbindelsen)",
+        "bordet slapp deg ikke inn: det er fullt, spillet har startet, eller navnet ditt ble "
+        "avvist (bordets oppretter lukket forbindelsen)",
+    ),
+    "the table closed: its creator left or sent you away (the creator closed the "
+    "connection); to play, ask them to open a table again with rommy host": (
+        "bordet lukkede: opretteren gik eller sendte dig væk (opretteren lukkede "
+        "forbindelsen); bed dem åbne et bord igen med rommy host for at spille",
+        "bordet ble lukket: oppretteren gikk eller sendte deg bort (oppretteren lukket "
+        "forbindelsen); be dem åpne et bord igjen med rommy host for å spille",
+    ),
+    "two table names given: {first!r} and {second!r}": (
+        "to bordnavne givet: {first!r} og {second!r}",
+        "to bordnavn gitt: {first!r} og {second!r}",
+    ),
+    "a table needs a name: rommy host NAME (say, rommy host Fredag)": (
+        "et bord skal have et navn: rommy host NAVN (fx rommy host Fredag)",
+        "et bord må ha et navn: rommy host NAVN (f.eks. rommy host Fredag)",
+    ),
+    "Did you mean {table!r}?": ("Mente du {table!r}?", "Mente du {table!r}?"),
+    "another table on this network is also called {table!r} (by {creators}): joiners will "
+    "have to pick by fingerprint; a different name avoids the mix-up": (
+        "et andet bord på netværket hedder også {table!r} (af {creators}): de, der sætter sig, "
+        "må vælge efter fingeraftryk; et andet navn undgår forvekslingen",
+        "et annet bord på nettverket heter også {table!r} (av {creators}): de som blir med, "
+        "må velge etter fingeravtrykk; et annet navn unngår forvekslingen",
+    ),
+    "Waiting {seconds} s for {name}: e ends the game without {name}": (
+        "Venter {seconds} s på {name}: e afslutter spillet uden {name}",
+        "Venter {seconds} s på {name}: e avslutter spillet uten {name}",
+    ),
+    "(q leaves)": ("(q går)", "(q går)"),
+    "Still looking...": ("Leder stadig...", "Ser fortsatt etter..."),
+    "looking for the table {name!r}...": (
+        "leder efter bordet {name!r}...",
+        "ser etter bordet {name!r}...",
+    ),
+    "looking for a table...": ("leder efter et bord...", "ser etter et bord..."),
+    "{table}: {variant}, {taken} of {seats} seats, open to join": (
+        "{table}: {variant}, {taken} af {seats} pladser, åbent",
+        "{table}: {variant}, {taken} av {seats} plasser, åpent",
+    ),
+    "{table}: {variant}, {taken} of {seats} seats, playing": (
+        "{table}: {variant}, {taken} af {seats} pladser, spiller",
+        "{table}: {variant}, {taken} av {seats} plasser, spiller",
+    ),
+    "creator {creator} at {where}": (
+        "opretter {creator} på {where}",
+        "oppretter {creator} på {where}",
+    ),
+    "(compare it aloud now; the game gets a code of its own)": (
+        "(sammenlign den højt nu; spillet får sin egen kode)",
+        "(sammenlign den høyt nå; spillet får sin egen kode)",
+    ),
+    "there is no round {round} in this game (it has {count})": (
+        "der er ingen runde {round} i dette spil (det har {count})",
+        "det er ingen runde {round} i dette spillet (det har {count})",
+    ),
+    "round {round} has no move {step}": (
+        "runde {round} har intet træk {step}",
+        "runde {round} har ikke noe trekk {step}",
+    ),
+    "usage: ": ("brug: ", "bruk: "),
+    "%(prog)s: error: %(message)s\n": (
+        "%(prog)s: fejl: %(message)s\n",
+        "%(prog)s: feil: %(message)s\n",
+    ),
+    "argument %(argument_name)s: %(message)s": (
+        "%(argument_name)s: %(message)s",
+        "%(argument_name)s: %(message)s",
+    ),
+    "invalid choice: %(value)r (choose from %(choices)s)": (
+        "ugyldigt valg: %(value)r (vælg mellem %(choices)s)",
+        "ugyldig valg: %(value)r (velg mellom %(choices)s)",
+    ),
+    "invalid %(type)s value: %(value)r": ("ugyldig værdi: %(value)r", "ugyldig verdi: %(value)r"),
+    "the following arguments are required: %s": ("disse mangler: %s", "disse mangler: %s"),
+    "expected one argument": ("forventede én værdi", "forventet én verdi"),
+    "ambiguous option: %(option)s could match %(matches)s": (
+        "tvetydigt tilvalg: %(option)s kan være %(matches)s",
+        "tvetydig valg: %(option)s kan være %(matches)s",
+    ),
+    "unrecognized arguments: %s": ("ukendte tilvalg: %s", "ukjente valg: %s"),
+}
+
 # source string -> (Danish, Norwegian Bokmål)
-TRANSLATIONS: dict[str, tuple[str, str]] = {
+TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "units: yardsticks, each one checked edwards25519 multiplication (libsodium) timed in this run": (
         "units: målestokke, hver én kontrolleret edwards25519-multiplikation (libsodium) "
         "målt i denne kørsel",

@@ -14,15 +14,20 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_rommy.engine.state import Phase
 from p2p_rommy.frontends.hints import hint_when_alone
+from p2p_rommy.frontends.namesakes import warn_of_namesakes
+from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.seat.opening import SeatOptions, open_session
 from p2p_rommy.seat.session import Session
+from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
-from p2p_rommy.wire.identity import Identity
+from p2p_rommy.tui.model import ClientModel
+from p2p_rommy.wire.identity import Identity, fingerprint
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +76,16 @@ async def host_in_client(
         model.hint = hint
 
     hinting = asyncio.ensure_future(hint_when_alone(lobby, address, alone))
+    namesakes = asyncio.ensure_future(
+        warn_of_namesakes(
+            options.interface, settings.table, fingerprint(identity.public_key), alone
+        )
+    )
     try:
         return await _lobby_then_game(model, lobby.run(), options, identity, sock, screen)
     finally:
         hinting.cancel()
+        namesakes.cancel()
 
 
 async def join_in_client(
@@ -109,6 +120,56 @@ async def join_in_client(
     return await _lobby_then_game(model, joining, options, identity, sock, screen)
 
 
+async def look_and_join_in_client(
+    options: SeatOptions,
+    identity: Identity,
+    table: str | None,
+    creator: str | None,
+    wait: float,
+    addresses: list[tuple[str, int]],
+    sock: socket.socket,
+    screen: Screen = TERMINAL,
+) -> int:
+    """`rommy join [NAME]` in the client: the lobby screen at once, saying it is looking
+    for the table (for as long as it takes: the table may not be open yet; q leaves),
+    then the lobby of the table found."""
+    from p2p_rommy.frontends.tables import NoTableYet, choose_table, joined_via
+
+    model = LobbyModel(
+        table or "?", "?", [], 0, 0, identity.public_key, known=KnownPlayers(options.data_dir)
+    )
+
+    def on_state(state: LobbyState) -> None:
+        model.update_state(state)
+        model.min_players = ruleset(state.variant, {}).min_players
+
+    def looking(text: str) -> None:  # each look, and a table passed over
+        if "..." in text:
+            text = (
+                _("looking for the table {name!r}...").format(name=table)
+                if table
+                else _("looking for a table...")
+            )
+        model.status = text + " " + _("(q leaves)")
+
+    async def look_then_join() -> Started:
+        while True:
+            try:
+                ad, address = await choose_table(
+                    identity, options.interface, table, creator, wait, say=looking
+                )
+                break
+            except NoTableYet as error:
+                model.hint = str(error) + " " + _("Still looking...")
+        model.status, model.hint = "", ""
+        model.where = joined_via(ad, address)
+        return await join_table(
+            identity, options.name, address, ad.port, ad.lobby, addresses, on_state, ad.creator
+        )
+
+    return await _lobby_then_game(model, look_then_join(), options, identity, sock, screen)
+
+
 async def _lobby_then_game(
     model: LobbyModel,
     starting: Awaitable[Started],
@@ -140,10 +201,13 @@ async def play_in_client(
 ) -> int:
     """The game screen on a network session, until the player quits."""
     from p2p_rommy.tui.app import build_app
-    from p2p_rommy.tui.model import ClientModel
 
+    resumed = session.peer.catching_up
     session.start()
     model = ClientModel(session, ascii_only, four_colour)
+    model.leaving_note = _(" (the table waits for you: rommy resume)")
+    if resumed:
+        session.listeners.append(_welcome_back(session, model))
     screen.watch(model)
     try:
         await build_app(model, screen.input, screen.output).run_async()
@@ -152,4 +216,42 @@ async def play_in_client(
         await session.close()
     if session.store is not None:
         print(_("transcript: {path}").format(path=session.store.transcript_path))
+    table = session.view
+    if session.store is not None and (table.over or table.ended is not None):
+        mark_over(session.store.directory)
+    elif not (table.frozen or session.halted):
+        print(_("You left the table; the others wait for you. Come back with:"))
+        print(f"  rommy resume {session.config.game_id.hex()[:16]}")
     return 0
+
+
+def _welcome_back(session: Session, model: ClientModel) -> Callable[[TableView], None]:
+    """A listener that says, once the restarted seat has caught up, what to do now."""
+    said = False
+
+    def listen(table: TableView) -> None:
+        nonlocal said
+        if said or session.peer.catching_up:
+            return
+        said = True
+        model.log.append(welcome_back(table, model.names))
+
+    return listen
+
+
+def welcome_back(table: TableView, names: list[str]) -> str:
+    """The welcome-back line: what this seat does now, from its view."""
+    state, seat = table.state, table.seat
+    if table.over or table.ended is not None:
+        doing = _("the game is over")
+    elif state.phase is Phase.BUY and seat in state.buy_eligible and not table.answered_buy:
+        doing = _("Køb! is open: k buys, p passes")
+    elif table.my_turn and state.phase is Phase.DRAW:
+        doing = _("your turn: draw a card (d or t)")
+    elif table.my_turn and state.phase is Phase.PLAY:
+        doing = _("you have drawn: meld, or discard a card (x)")
+    elif table.waiting is not None and table.waiting.seat != seat:
+        doing = _("waiting for {name}").format(name=names[table.waiting.seat])
+    else:
+        doing = _("the table goes on")
+    return _("Welcome back: {doing}").format(doing=doing)

@@ -13,7 +13,7 @@ import asyncio
 import random
 import socket
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from p2p_rommy.bots import make_bot
@@ -21,6 +21,8 @@ from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.frontends.hints import hint_when_alone, nothing_found_hint
+from p2p_rommy.frontends.namesakes import did_you_mean, warn_of_namesakes
+from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
 from p2p_rommy.limits import END_AFTER_S, LOOK_FOR_TABLE_S
 from p2p_rommy.narrate import score_sheet
@@ -35,6 +37,7 @@ from p2p_rommy.net.lobby import (
     first_proven,
     join_table,
 )
+from p2p_rommy.rules.house_words import variant_name
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.seat.opening import SeatOptions, game_socket, load_identity, open_seat, open_session
@@ -99,7 +102,7 @@ async def host_table(
             "starting at {count} players"
         ).format(
             table=table,
-            variant=variant,
+            variant=variant_name(variant),
             port=lobby_port,
             name=options.name,
             fingerprint=fingerprint(identity.public_key),
@@ -108,10 +111,14 @@ async def host_table(
     )
     print(printable(_("this table uses {where}").format(where=machine.shown().say(_))), flush=True)
     alone = asyncio.ensure_future(hint_when_alone(lobby, f"{machine.first.ip}:{lobby_port}", _say))
+    namesakes = asyncio.ensure_future(
+        warn_of_namesakes(options.interface, table, fingerprint(identity.public_key), _say)
+    )
     try:
         started = await lobby.run()
     finally:
         alone.cancel()
+        namesakes.cancel()
     return await _play(options, options.bot, identity, started, sock)
 
 
@@ -123,6 +130,15 @@ async def join_named_table(
     creator: str | None = None,
 ) -> int:
     identity = load_identity(options.data_dir)
+    if connect is None and options.bot is None:  # the client: a screen while it looks
+        from p2p_rommy.frontends.screen import look_and_join_in_client
+
+        sock = game_socket(options.interface)
+        port = sock.getsockname()[1]
+        addresses = [(a, port) for a in local_addresses(options.interface)]
+        return await look_and_join_in_client(
+            options, identity, table, creator, wait, addresses, sock
+        )
     if connect is not None:
         host, _colon, port_text = connect.rpartition(":")
         if not host or not port_text.isdigit():
@@ -132,14 +148,7 @@ async def join_named_table(
     else:
         ad, address = await choose_table(identity, options.interface, table, creator, wait)
         target, lobby, creator = (address, ad.port), ad.lobby, ad.creator
-        via = (
-            _(
-                "joining at {address}: of the {count} addresses the table advertises, the "
-                "first at which its creator proved its key"
-            )
-            if len(ad.addresses) > 1
-            else _("joining at {address}, where the table's creator proved its key")
-        ).format(address=f"{address}:{ad.port}", count=len(ad.addresses))
+        via = joined_via(ad, address)
     sock = game_socket(options.interface)
     port = sock.getsockname()[1]
     addresses = [(a, port) for a in local_addresses(options.interface)]
@@ -173,12 +182,29 @@ async def join_named_table(
     return await _play(options, options.bot, identity, started, sock)
 
 
+def joined_via(ad: TableAd, address: str) -> str:
+    """Where a table was joined, and why there."""
+    return (
+        _(
+            "joining at {address}: of the {count} addresses the table advertises, the "
+            "first at which its creator proved its key"
+        )
+        if len(ad.addresses) > 1
+        else _("joining at {address}, where the table's creator proved its key")
+    ).format(address=f"{address}:{ad.port}", count=len(ad.addresses))
+
+
+class NoTableYet(ConfigError):
+    """No open table of that name was seen (yet): the client keeps looking."""
+
+
 async def choose_table(
     identity: Identity,
     interface: str | None,
     table: str | None,
     creator: str | None,
     wait: float,
+    say: Callable[[str], None] = _say,
 ) -> tuple[TableAd, str]:
     """The open table to join, by name and (if given) creator fingerprint. Tables whose
     host cannot prove the key their advert names are impostors and are passed over;
@@ -198,12 +224,13 @@ async def choose_table(
     where = (_(" named {table!r}").format(table=table) if table else "") + (
         _(" by {creator}").format(creator=creator) if creator else ""
     )
-    _say(
+    say(
         _("looking for the table{where} (up to {seconds:.0f} s)...").format(
             where=where, seconds=wait
         )
     )
-    found = wanted(await find_tables(interface, wait, until=lambda ads: bool(wanted(ads))))
+    ads = await find_tables(interface, wait, until=lambda ads: bool(wanted(ads)))
+    found = wanted(ads)
     other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
     if not found and other:
@@ -214,10 +241,15 @@ async def choose_table(
             ).format(where=where, theirs=other[0], ours=PROTOCOL_VERSION)
         )
     if not found:
-        raise ConfigError(
+        close = did_you_mean(table, [ad.table for ad in ads if ad.open])
+        raise NoTableYet(
             _("no open table{where} found in {seconds:.0f} s.").format(where=where, seconds=wait)
             + " "
-            + nothing_found_hint(interface)
+            + (
+                _("Did you mean {table!r}?").format(table=inert(close))
+                if close is not None
+                else nothing_found_hint(interface)
+            )
         )
     creators = sorted({(ad.table, ad.creator) for ad in found})
     if len(creators) > 1:
@@ -236,7 +268,7 @@ async def choose_table(
         if address is not None:
             return ad, address
         for address, proven in seen.items():
-            _say(
+            say(
                 (
                     _(
                         "passed over a table {table!r} at {address}: it claims the creator "
@@ -351,9 +383,11 @@ async def _finish(session: Session, store: GameStore) -> int:
                 reason=inert(peer.replica.ended[1])
             )
         )
+    mark_over(store.directory)
     forfeited = peer.replica.forfeited
     names = [s.name for s in config.seats]
-    print(printable(score_sheet(final, names, forfeited, abandoned=peer.replica.abandoned)))
+    sheet = score_sheet(final, names, forfeited, words=_, abandoned=peer.replica.abandoned)
+    print(printable(sheet))
     print(_("transcript: {path}").format(path=store.transcript_path))
     return 0
 
@@ -363,8 +397,25 @@ async def list_tables(interface: str | None, wait: float) -> int:
     if not tables:
         print(printable(_("no tables found.") + " " + nothing_found_hint(interface)))
     for ad in tables:
-        print(inert(ad.describe()))
+        print(inert(described(ad)))
     return 0
+
+
+def described(ad: TableAd) -> str:
+    """One table as `rommy tables` lists it, in the player's language."""
+    return (
+        (
+            _("{table}: {variant}, {taken} of {seats} seats, open to join")
+            if ad.open
+            else _("{table}: {variant}, {taken} of {seats} seats, playing")
+        ).format(
+            table=repr(ad.table), variant=variant_name(ad.variant), taken=ad.taken, seats=ad.seats
+        )
+        + "; "
+        + _("creator {creator} at {where}").format(
+            creator=ad.creator, where=", ".join(f"{a}:{ad.port}" for a in ad.addresses)
+        )
+    )
 
 
 def run(coroutine: Coroutine[Any, Any, int]) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import _
 from p2p_rommy.limits import (
     LOBBY_FRAME_BYTES,
     LOBBY_FRAMES_BURST,
@@ -343,15 +344,36 @@ async def join_table(
     try:
         reader, writer = await connect((host, port))
     except (OSError, TimeoutError) as error:
-        raise ProtocolError(None, f"cannot reach the table at {host}:{port}: {error}") from None
+        raise ProtocolError(
+            None,
+            _("cannot reach the table at {address}: {why}").format(
+                address=f"{host}:{port}", why=error
+            ),
+        ) from None
     try:
         return await _follow(
             identity, name, reader, writer, lobby, game_addresses, on_state, creator
         )
-    except (asyncio.IncompleteReadError, ConnectionError) as error:
-        raise ProtocolError(None, f"the table's creator closed the connection ({error})") from None
+    except (asyncio.IncompleteReadError, ConnectionError):
+        raise ProtocolError(None, _not_let_in()) from None
     finally:
         writer.close()
+
+
+def _not_let_in() -> str:
+    """The table closed the connection before the joiner was seated: the lobby refuses
+    without a word (a full table, a started game, an entry it would not take)."""
+    return _(
+        "the table did not let you in: it is full, its game has started, or it refused "
+        "your name (the table's creator closed the connection)"
+    )
+
+
+def _creator_left() -> str:
+    return _(
+        "the table closed: its creator left or sent you away (the creator closed the "
+        "connection); to play, ask them to open a table again with rommy host"
+    )
 
 
 async def _follow(
@@ -394,7 +416,11 @@ async def _follow(
         except TimeoutError:
             raise joiner.silence() from None
         except (asyncio.IncompleteReadError, ConnectionError) as error:
-            raise joiner.hung_up(error) from None
+            if joiner.revealed:
+                raise joiner.hung_up(error) from None
+            raise ProtocolError(
+                None, _not_let_in() if joiner.state is None else _creator_left()
+            ) from None
         output = joiner.receive(envelope, loop.time())
         for reply in output.send:
             connection.send(reply)

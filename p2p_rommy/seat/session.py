@@ -39,6 +39,7 @@ from p2p_rommy.log.events import Event, Refused, records, sends, sends_to
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.net.mesh import Mesh
+from p2p_rommy.seat.presence import Presence
 from p2p_rommy.seat.storage import GameStore
 from p2p_rommy.seat.table_view import TableView, table_view
 
@@ -68,6 +69,8 @@ class Session:
         every call into the peer."""
         self.listeners: list[Callable[[TableView], None]] = []
         """Told of every new `view`, on the event loop (the client)."""
+        self.presence = Presence([seat.name for seat in config.seats])
+        """Who left and came back, for the log (`seat/presence.py`)."""
         self.mesh = Mesh(
             peer.replica.identity,
             config.game_id,
@@ -144,13 +147,15 @@ class Session:
         """A connection went up or down (a call into the peer may be running: the view
         keeps its snapshot and only the connections change)."""
         connected = tuple(sorted(self.mesh.connected().items())) if hasattr(self, "mesh") else ()
-        self.view = replace(self.view, connected=connected, news=())
+        notes = self.presence.changed(dict(connected), self.peer.replica.over, self.clock())
+        self.view = replace(self.view, connected=connected, news=notes)
         self._tell()
         self.changed.set()
 
     def _publish(self, news: tuple[Event, ...]) -> None:
         """On the loop, while no call into the peer runs: a new view for the client."""
         connected = self.mesh.connected()
+        news = self.presence.news(news, self.peer.catching_up, self.clock(), self.peer.replica.over)
         self.view = table_view(self.peer, self.clock(), self.halted, connected, news)
         self._tell()
 

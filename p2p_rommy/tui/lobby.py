@@ -147,6 +147,7 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
         ("", changed_rules(model.variant, model.house, _) or _("the defaults")),
         ("", "\n " + _("table code:") + " "),
         ("class:title", model.table_code),
+        ("", "  " + _("(compare it aloud now; the game gets a code of its own)")),
         ("", "\n\n " + _("Players (compare the fingerprints out loud):") + "\n"),
     ]
     for index, (name, key) in enumerate(model.members):

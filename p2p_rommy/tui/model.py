@@ -36,12 +36,20 @@ from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
 
+END_CONFIRM_S = 10.0
+"""How long after `e` a second `e` confirms ending the game without a player."""
+
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789"
 """Card labels in hand order: a Løbere og Passere hand that bought often passes 26
 cards. The digits select cards unless a meld number is being typed (after o or w)."""
 
 
 class ClientModel:
+    end_asked: tuple[int, float] | None = None
+    """(seat, when): `e` asked to end the game without that seat (`end_without_stalled`)."""
+    leaving_note = ""
+    """Said after "Quit the game?" (at a network table: the others wait for this seat)."""
+
     def __init__(
         self, session: Session, ascii_only: bool = False, four_colour: bool = False
     ) -> None:
@@ -206,10 +214,10 @@ class ClientModel:
                 name=self.names[waiting.seat], what=waiting.what.say(_)
             )
             stalled = self.session.clock() - waiting.since
-            if stalled >= self.table.stall_after:
-                line += _(" for {seconds}s").format(seconds=f"{stalled:.0f}")
-                if self.table.end_proposers[waiting.seat] == self.seat:
-                    line += _(": e ends the game without them")
+            if stalled >= self.table.stall_after:  # what is owed is in the log: it fits 80
+                line = _("Waiting {seconds} s for {name}: e ends the game without {name}").format(
+                    seconds=f"{stalled:.0f}", name=self.names[waiting.seat]
+                )
             return line
         if due is None or dealing:
             return _("Shuffling and dealing...") + estimate
@@ -347,16 +355,28 @@ class ClientModel:
         return f"={rank_name(placed.rank)}"  # a joker, and what it stands for
 
     def end_without_stalled(self) -> None:
-        """Propose to end the game without the player the table has long waited for."""
+        """End the game without the player the table has long waited for: `e` asks,
+        `e` again (within `END_CONFIRM_S`) confirms. The proposer's seat proposes; any
+        other seat tells the table it agrees (its seat signs the proposal when it comes)."""
         waiting = self.table.waiting
-        if waiting is None or self.session.clock() - waiting.since < self.table.stall_after:
+        now = self.session.clock()
+        if waiting is None or now - waiting.since < self.table.stall_after:
             self.status = _("nobody has kept the table waiting long enough to end the game")
             return
+        name = self.names[waiting.seat]
+        asked, self.end_asked = self.end_asked, None
+        if asked is None or asked[0] != waiting.seat or now - asked[1] > END_CONFIRM_S:
+            self.end_asked = (waiting.seat, now)
+            self.status = _(
+                "End the game without {name}? The scores so far stand. e again confirms"
+            ).format(name=name)
+            return
         if self.table.end_proposers[waiting.seat] != self.seat:
-            name = self.names[self.table.end_proposers[waiting.seat]]
-            self.status = _("{name} may propose to end the game; you will be asked to sign").format(
-                name=name
-            )
+            proposer = self.names[self.table.end_proposers[waiting.seat]]
+            self.session.say(_("I agree to end the game without {name}").format(name=name))
+            self.status = _(
+                "told the table; {proposer} ends it with e, and your seat signs"
+            ).format(proposer=proposer)
             return
         self.session.end_game(waiting.seat)
         self.status = _("proposed to end the game without {name}").format(

@@ -209,7 +209,7 @@ def hand(model: ClientModel, width: int = 80) -> StyleText:
 def status(model: ClientModel) -> StyleText:
     line = model.status or model.prompt()
     if model.confirm_quit:
-        line = _("Quit the game? y / n")
+        line = _("Quit the game? y / n") + model.leaving_note
     return [("class:status", (" " + inert(line)).ljust(80))]
 
 
