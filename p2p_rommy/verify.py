@@ -32,7 +32,15 @@ from p2p_rommy.deck import ALL, AuditReport
 from p2p_rommy.engine.scoring import standings
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode, decode_record
+from p2p_rommy.log.messages import (
+    Ack,
+    EndStep,
+    Record,
+    Step,
+    decode,
+    decode_record,
+    step_digest,
+)
 from p2p_rommy.log.replica import Observer
 from p2p_rommy.log.transcript import MAGIC, FrameReader, check_genesis
 from p2p_rommy.wire.identity import fingerprint, open_envelope
@@ -295,7 +303,7 @@ def _check_record(
             raise Damage(f"seat {seat + 1}'s ACK: {error.reason}") from None
         if not isinstance(ack, Ack) or ack.seat != seat or ack.n != n or ack.game != replica.game:
             raise Damage(f"the ACK in seat {seat + 1}'s place is not its ACK of this step")
-    replica.check_certificate(step, record.acks)
+    replica.check_certificate(step, record.acks, step_digest(record.step))
     replica.commit()
     return step
 

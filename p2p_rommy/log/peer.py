@@ -44,15 +44,16 @@ from p2p_rommy.log.messages import (
     Step,
     Sync,
     decode,
+    step_digest,
 )
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.stalls import StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
-from p2p_rommy.log.trouble import Trouble
+from p2p_rommy.log.trouble import Trouble, decode_step
 from p2p_rommy.log.voting import StepClock, Voting, source_name
 from p2p_rommy.log.waiting import waiting_for
-from p2p_rommy.wire.identity import open_envelope
+from p2p_rommy.wire.identity import envelope_body, open_envelope
 
 log = logging.getLogger(__name__)
 
@@ -69,13 +70,17 @@ class Peer(Voting):
         records: list[Record] | None = None,
         end_after: float | None = None,
         archive: RecordArchive | None = None,
+        acked: tuple[bytes, bytes] | None = None,
     ) -> None:
         """`records`: the committed records `replica` was restored from (a restart); the
         peer then catches up from every other seat before it proposes anything.
         `end_after`: seconds of waiting for one seat after which this peer proposes to
         end the game without it (None: only when asked, by `end_game`). `archive`: where
         the committed records are durable (the transcript file), so that finished rounds
-        need not stay in memory."""
+        need not stay in memory. `acked`: on a restart, the last step this seat ACKed and
+        its ACK (`Acked`, kept on disk): if it has not committed, it is held again as
+        the step in flight, so a different step for that number is its proposer's
+        equivocation and this seat never ACKs two."""
         self.replica = replica
         self.player = player
         self.seat = replica.seat
@@ -111,6 +116,7 @@ class Peer(Voting):
         measures commit latency with it)."""
         self.buying = Buying(replica, player, self.buy_windows, self.trouble)
         self.syncing = Syncing(replica, self.catch_up, self.records)
+        self._acked = acked
         self._out: list[Event] = []
 
     # --- what it knows ------------------------------------------------------------
@@ -185,11 +191,35 @@ class Peer(Voting):
 
     def _start(self, now: float) -> None:
         self.progress_at = now
+        self._readopt()
         self.catch_up.started(now)
         if self.catching_up:
             self.emit(self.syncing.ask(now, range(self.players)))
         else:
             self.duties(now)
+
+    def _readopt(self) -> None:
+        """After a restart: the step this seat ACKed before it stopped, if it has not
+        committed, held in flight again with that very ACK (sent again: the same bytes)."""
+        acked, self._acked = self._acked, None
+        if acked is None or self.pending is not None:
+            return
+        step_envelope, ack_envelope = acked
+        try:
+            step = decode_step(step_envelope)
+            ack = decode(envelope_body(ack_envelope))
+            if step.n != self.replica.n + 1 or not isinstance(ack, Ack) or ack.n != step.n:
+                return  # it committed (the transcript has it), or it is not this step's
+            tentative = self.replica.validate(step)
+        except (ProtocolError, ValueError) as error:
+            log.warning("the step this seat ACKed before it stopped is not held: %s", error)
+            return
+        if tentative.hash != ack.state or step_digest(step_envelope) != ack.step:
+            log.warning("the ACK kept on disk is not of the step kept with it")
+            return
+        vote = (ack.vote, ack_envelope)
+        self.pending = Pending(step, step_envelope, tentative, {self.seat: vote})
+        self.send(ack_envelope)
 
     def _tick(self, now: float) -> None:
         if not self.frozen and not self.replica.over:
