@@ -59,6 +59,16 @@ RESYNC_S = 1.5
 """Without progress for this long, a peer asks everyone for what it may have missed."""
 ASK_AGAIN_S = 5.0
 """A seat that has not answered an ask (it may have been lost) is asked again after this."""
+CATCH_UP_REASK_S = 1.0
+"""A restarted seat asks a seat that has not answered its catch-up ask again after this,
+doubling each time (1 s, 2 s, 4 s, ...)."""
+CATCH_UP_ASKS = 4
+"""Catch-up asks to one seat after a restart: when the last has waited its turn
+unanswered (15 s in all), the restarted seat goes on without it and reports it stalling.
+Well inside `STALL_AFTER_S`, so the others never report the restarted seat instead."""
+ASKS_KEPT = 8
+"""Unanswered asks of one seat remembered (their answers are not replays); older ones
+are forgotten, so lost answers cannot grow memory."""
 END_AFTER_S = 300.0
 """A bot seat proposes to end the game without a seat it has waited for this long."""
 PAUSE_FLUSH_S = 2.0

@@ -108,6 +108,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "sin bekreftelse av det siste trekket",
     ),
     "its answer to Køb!": ("sit svar på Køb!", "sitt svar på Kjøp!"),
+    "its answer to a restarted seat's catch-up ask": (
+        "sit svar, da en genstartet plads bad om at indhente spillet",
+        "sitt svar da en omstartet plass ba om å hente inn spillet",
+    ),
     "its sealed secret for round {round}'s shuffle": (
         "sin forseglede hemmelighed til runde {round}s blanding",
         "sin forseglede hemmelighet til runde {round}s stokking",

@@ -27,7 +27,7 @@ from p2p_rommy.engine.due import Due, DueKind
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import IllegalMove, ProtocolError
-from p2p_rommy.i18n import N_
+from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.buying import Buying
@@ -48,7 +48,7 @@ from p2p_rommy.log.messages import (
 )
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
-from p2p_rommy.log.stalls import StallWatch, Waiting
+from p2p_rommy.log.stalls import Stall, StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
 from p2p_rommy.log.trouble import Trouble, decode_step
 from p2p_rommy.log.voting import StepClock, Voting, source_name
@@ -223,6 +223,8 @@ class Peer(Voting):
 
     def _tick(self, now: float) -> None:
         if not self.frozen and not self.replica.over:
+            if self.catching_up:
+                self._catch_up_overdue(now)
             resync = self.catch_up.resync(now, self.progress_at, self.replica.n)
             self.emit(self.syncing.send_asks(resync))
         waiting = self.waiting(now)
@@ -236,6 +238,20 @@ class Peer(Voting):
         ):
             self._end_game(waiting.seat, now)
         self.duties(now)
+
+    def _catch_up_overdue(self, now: float) -> None:
+        """Restarted: ask again a seat whose answer is overdue; a seat that never answers
+        is reported as the one stalling, and this seat goes on without it."""
+        events, given_up, caught_up = self.syncing.overdue(now)
+        self.emit(events)
+        for seat in given_up:
+            what = Phrase.of(N_("its answer to a restarted seat's catch-up ask"))
+            stall = Stall(seat, what, now - self.progress_at)
+            self.stall_watch.stalls.append(stall)
+            self._out.append(Stalled(stall))
+        if caught_up:
+            self.progress_at = now  # the table waits on this seat from now, not the restart
+            self.duties(now)
 
     def _check_deferred(self) -> None:
         if self.frozen or not self.replica.deferred:
