@@ -934,6 +934,16 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     ),
     "stopped: {reason}": ("stoppet: {reason}", "stoppet: {reason}"),
     "the table froze: {reason}": ("bordet gik i stå: {reason}", "bordet stoppet opp: {reason}"),
+    "nobody else is at the table any more: the others have finished the match or left. "
+    "This seat's transcript ends at step {step}; if the match is over, the last steps are "
+    "in theirs. When they are back: rommy resume {game}": (
+        "der er ingen andre ved bordet længere: de andre har spillet kampen færdig eller er "
+        "gået. Denne plads' udskrift slutter ved trin {step}; er kampen slut, står de "
+        "sidste trin i deres. Når de er tilbage: rommy resume {game}",
+        "det er ingen andre ved bordet lenger: de andre har spilt ferdig kampen eller har "
+        "gått. Denne plassens utskrift slutter ved trinn {step}; er kampen over, står de "
+        "siste trinnene i deres. Når de er tilbake: rommy resume {game}",
+    ),
     "the game was ended by agreement: {reason}": (
         "spillet blev afsluttet efter aftale: {reason}",
         "spillet ble avsluttet etter avtale: {reason}",

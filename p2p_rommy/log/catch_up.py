@@ -83,6 +83,12 @@ class CatchUp:
                 given_up.append(seat)
         return again, given_up
 
+    @property
+    def alone(self) -> bool:
+        """Restarted, and no other seat answered any ask: every one was given up on (the
+        others have finished the match, or left)."""
+        return len(self.silent) == self.players - 1
+
     def caught_up(self) -> bool:
         """Whether a restarted seat has now heard from every seat it waited for (or gave
         up on it): it goes on."""

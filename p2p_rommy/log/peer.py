@@ -127,6 +127,12 @@ class Peer(Voting):
         return self.trouble.culprit
 
     @property
+    def alone(self) -> bool:
+        """Restarted, and nobody answered: the others have finished the match (its last
+        steps are in their transcripts) or left. Nothing can go on from here."""
+        return self.catch_up.alone and not self.replica.over
+
+    @property
     def catching_up(self) -> bool:
         """Restarted, and not yet told by every other seat that it has all they have."""
         return self.catch_up.catching_up
@@ -249,7 +255,9 @@ class Peer(Voting):
             stall = Stall(seat, what, now - self.progress_at)
             self.stall_watch.stalls.append(stall)
             self._out.append(Stalled(stall))
-        if caught_up:
+        if self.alone:
+            self.emit(self.trouble.note("no other seat answered this seat's catch-up asks"))
+        elif caught_up:
             self.progress_at = now  # the table waits on this seat from now, not the restart
             self.duties(now)
 

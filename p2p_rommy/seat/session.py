@@ -112,12 +112,13 @@ class Session:
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     async def run(self, timeout: float | None = None) -> GameState:
-        """Play until the match is over (or the table freezes); return the final state."""
+        """Play until the match is over (or the table freezes, or a restarted seat finds
+        nobody left: `peer.alone`); return the final state."""
         self.start()
         try:
             async with asyncio.timeout(timeout):
                 await self.done.wait()
-            if self.halted is None:
+            if self.halted is None and not self.peer.alone:
                 await self.mesh.flushed()
         finally:
             await self.close()
@@ -226,8 +227,8 @@ class Session:
         self._publish(tuple(out))
         if records(out) or broadcast:
             self.changed.set()
-        if self.peer.replica.over or self.peer.frozen:
-            self.done.set()
+        if self.peer.replica.over or self.peer.frozen or self.peer.alone:
+            self.done.set()  # alone: restarted, and nobody is left to go on with
         elif self.peer.replica.deferred and not self._deferred_queued:
             # verify it while the others check this seat's shuffle (SPEC §3.3)
             self._deferred_queued = True
