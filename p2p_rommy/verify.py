@@ -12,7 +12,11 @@ A finding stops the replay: everything after it builds on a state nobody should
 have committed.
 
 Blame only signatures: a seat is named only for a step that carries its valid
-signature and breaks a rule or a proof (or an ACK it signed for another state).
+signature and breaks a rule or a proof — whatever fails inside it, another seat's
+envelope included, is the proposer's — or for an ACK it signed for another state of
+the very step recorded. ACKs of another step than the record holds name the step's
+proposer if its own ACK is among them (it signed both), else nobody: the proposer
+may have signed two steps, or the record was altered, and no one signature says which.
 Damage to the file — a bad signature, a record missing, repeated or out of place,
 a damaged record before the last, bytes after the game's end — is reported as
 damage, naming nobody. The verdicts and their exit codes:
