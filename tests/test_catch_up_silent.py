@@ -134,3 +134,28 @@ def test_a_silent_seat_cannot_keep_a_restarted_seat_from_playing():
     for seat in (1, 2):
         reported = [e.stall.seat for e in clock.events[seat] if isinstance(e, Stalled)]
         assert RESTARTED not in reported
+
+
+def test_the_catch_up_schedule_is_bounded_and_a_late_answer_counts():
+    """The asks to a silent seat: 1, 2, 4, 8 s apart, then given up on, once; a seat
+    given up on that answers after all is no longer silent; nobody answering at all
+    leaves the seat alone (the others have gone)."""
+    from p2p_rommy.limits import CATCH_UP_ASKS
+    from p2p_rommy.log.catch_up import CatchUp
+
+    catch_up = CatchUp(0, 3, restarted=True)
+    catch_up.ask([1, 2], 10, 0.0)
+    asked_at, now = [], 0.0
+    while catch_up.catching_up and now < 60:
+        now = round(now + 0.1, 6)
+        again, _ = catch_up.overdue(now)
+        if again:
+            asked_at.append(now)
+            catch_up.ask(again, 10, now)
+        catch_up.caught_up()
+    assert asked_at == [1.0, 3.0, 7.0] and len(asked_at) == CATCH_UP_ASKS - 1
+    assert now == 15.0 and catch_up.alone and catch_up.silent == [1, 2]
+    catch_up.ask([1], 10, now)  # a link comes up again: asked once more, not listed twice
+    assert catch_up.silent == [1, 2]
+    catch_up.answered(1, behind=False)
+    assert catch_up.silent == [2] and not catch_up.alone

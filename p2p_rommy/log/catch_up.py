@@ -79,7 +79,8 @@ class CatchUp:
                 again.append(seat)
             else:
                 del self._awaited[seat]
-                self.silent.append(seat)
+                if seat not in self.silent:
+                    self.silent.append(seat)
                 given_up.append(seat)
         return again, given_up
 
@@ -125,6 +126,8 @@ class CatchUp:
         asks = self._asked.get(seat)
         if asks:
             asks.pop(0)
+        if seat in self.silent:  # it answers after all
+            self.silent.remove(seat)
         if behind:
             if seat in self._awaited:  # it answers: the asks start over
                 self._awaited[seat] = (0, self._awaited[seat][1])
