@@ -441,7 +441,7 @@ def flood_growth_mb(count: int) -> float:
     for i in range(count):
         now = i / 1000
         for message in (
-            Ack(game, 100 + i, 2, bytes(32)),
+            Ack(game, 100 + i, 2, bytes(32), bytes(32)),
             BuyAnswer(game, 100 + i, 2, True),
             Sync(game, 2, 0, True),
             Chat(game, 2, f"flood {i}"),

@@ -57,10 +57,26 @@ STALL_AFTER_S = 30.0
 """Waiting this long for one seat's message is reported as a stall naming the seat; a
 peer proposes or signs an end without that seat only once it has waited this long
 itself (SPEC §4.4)."""
+STALE_GRACE_S = 5.0
+"""After a restarted seat has caught up, how long its refusals are not shown."""
+DEPARTURE_GRACE_S = 3.0
+"""How long a link stays down before its seat is said to have left (a blip says nothing)."""
+END_CONFIRM_S = 10.0
+"""How long after `e` a second `e` confirms ending the game without a player."""
 RESYNC_S = 1.5
 """Without progress for this long, a peer asks everyone for what it may have missed."""
 ASK_AGAIN_S = 5.0
 """A seat that has not answered an ask (it may have been lost) is asked again after this."""
+CATCH_UP_REASK_S = 1.0
+"""A restarted seat asks a seat that has not answered its catch-up ask again after this,
+doubling each time (1 s, 2 s, 4 s, ...)."""
+CATCH_UP_ASKS = 4
+"""Catch-up asks to one seat after a restart: when the last has waited its turn
+unanswered (15 s in all), the restarted seat goes on without it and reports it stalling.
+Well inside `STALL_AFTER_S`, so the others never report the restarted seat instead."""
+ASKS_KEPT = 8
+"""Unanswered asks of one seat remembered (their answers are not replays); older ones
+are forgotten, so lost answers cannot grow memory."""
 END_AFTER_S = 300.0
 """A bot seat proposes to end the game without a seat it has waited for this long."""
 PAUSE_FLUSH_S = 2.0

@@ -12,7 +12,11 @@ A finding stops the replay: everything after it builds on a state nobody should
 have committed.
 
 Blame only signatures: a seat is named only for a step that carries its valid
-signature and breaks a rule or a proof (or an ACK it signed for another state).
+signature and breaks a rule or a proof — whatever fails inside it, another seat's
+envelope included, is the proposer's — or for an ACK it signed for another state of
+the very step recorded. ACKs of another step than the record holds name the step's
+proposer if its own ACK is among them (it signed both), else nobody: the proposer
+may have signed two steps, or the record was altered, and no one signature says which.
 Damage to the file — a bad signature, a record missing, repeated or out of place,
 a damaged record before the last, bytes after the game's end — is reported as
 damage, naming nobody. The verdicts and their exit codes:
@@ -32,7 +36,15 @@ from p2p_rommy.deck import ALL, AuditReport
 from p2p_rommy.deck.seat import LateProof
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.log.messages import Ack, EndStep, Record, Step, decode, decode_record
+from p2p_rommy.log.messages import (
+    Ack,
+    EndStep,
+    Record,
+    Step,
+    decode,
+    decode_record,
+    step_digest,
+)
 from p2p_rommy.log.replica import Observer
 from p2p_rommy.log.transcript import MAGIC, FrameReader, check_genesis
 from p2p_rommy.wire.identity import open_envelope
@@ -269,7 +281,7 @@ def _check_record(
     if len(record.acks) != replica.config.players:
         raise Damage(f"it holds {len(record.acks)} ACKs for {replica.config.players} seats")
     try:  # the replica opens each ACK; they are looked at again only if something fails
-        replica.check_certificate(step, record.acks)
+        replica.check_certificate(step, record.acks, step_digest(record.step))
     except ProtocolError:
         _check_acks(replica, roster, n, step, record)  # damage comes before blame
         raise

@@ -175,7 +175,7 @@ class ForgedSignature(OnceAfter):
 
     def extra(self) -> list[bytes]:
         replica = self.peer.replica
-        body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32).encode()
+        body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32, b"\x42" * 32).encode()
         version, _, _, signature = msgpack.unpackb(replica.identity.sign(body))
         victim = key_id(self.config.public_keys[0])
         return [msgpack.packb([version, victim, body, signature])]
@@ -277,7 +277,7 @@ class WeakKeyForgery(OnceAfter):
 
     def extra(self) -> list[bytes]:
         replica = self.peer.replica
-        body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32).encode()
+        body = Ack(replica.game, replica.n + 1, 0, b"\x42" * 32, b"\x42" * 32).encode()
         forged = IDENTITY_POINT + bytes(32)
         return [msgpack.packb(["env1", key_id(IDENTITY_POINT), body, forged])]
 

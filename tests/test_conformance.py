@@ -51,7 +51,7 @@ KEY_ORDER = {  # the order SPEC §3.7 and §4 list each map's keys in (kind firs
     "coin/commit": ["kind", "lobby", "digest"],
     "coin/reveal": ["kind", "lobby", "value"],
     "log/step": ["kind", "game", "n", "seat", "prev", "body"],
-    "log/ack": ["kind", "game", "n", "seat", "state"],
+    "log/ack": ["kind", "game", "n", "seat", "step", "state"],
     "log/nack": ["kind", "game", "n", "seat", "reason"],
     "log/sync": ["kind", "game", "seat", "n", "ask"],
     "chat/say": ["kind", "game", "seat", "text"],
@@ -216,13 +216,20 @@ def test_a_whole_round_re_derived_from_the_spec():
     game = hashlib.sha256(b"p2p-rommy/v1/game-id\x00" + config_bytes).digest()
     players, keys = len(config["seats"]), play["keys"]
     steps: dict[int, dict] = {}
+    digests: dict[int, bytes] = {}
     acks: dict[int, dict[int, bytes]] = {}
     for sender, envelope in play["envelopes"]:
-        value = opened(envelope, keys[sender])["value"]
+        message = opened(envelope, keys[sender])
+        value = message["value"]
         assert value["seat"] == sender and value["game"] == game
         if value["kind"] == "log/step":
             assert steps.setdefault(value["n"], value) == value
+            # §4.4 (v5): what an ACK binds of the step it acknowledges
+            digests[value["n"]] = hashlib.sha256(
+                b"p2p-rommy/v5/step\x00" + message["body"]
+            ).digest()
         elif value["kind"] == "log/ack":
+            assert value["step"] == digests[value["n"]], "an ACK not of the step it follows"
             acks.setdefault(value["n"], {})[sender] = value["state"]
     assert sorted(steps) == list(range(1, len(steps) + 1))
     assert len(play["engine_hashes"]) == len(steps)

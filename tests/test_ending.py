@@ -11,7 +11,7 @@ import pytest
 
 from p2p_rommy.engine.moves import DrawStock, TakeDiscard
 from p2p_rommy.log.events import Frozen, sends
-from p2p_rommy.log.messages import Ack, EndStep, MoveStep, Step, decode
+from p2p_rommy.log.messages import Ack, EndStep, MoveStep, Step, decode, step_digest
 from p2p_rommy.wire.codec import unpack
 from tests.clocked_table import ClockedTable
 
@@ -46,8 +46,9 @@ def forged_end(table: ClockedTable, proposer: int, absent: int) -> tuple[bytes, 
     replica = table.peers[proposer].replica
     step = replica.propose_end(absent, "did not come back")
     assert replica.tentative is not None
-    ack = Ack(replica.game, step.n, proposer, replica.tentative.hash)
-    return replica.identity.sign(step.encode()), replica.identity.sign(ack.encode())
+    envelope = replica.identity.sign(step.encode())
+    ack = Ack(replica.game, step.n, proposer, step_digest(envelope), replica.tentative.hash)
+    return envelope, replica.identity.sign(ack.encode())
 
 
 # --- an end needs time, measured by each signer (issue 24, 1) ---------------------------
@@ -97,7 +98,7 @@ def test_a_signer_that_heard_from_the_seat_since_waits_again():
     peer = table.peers[1]
     step, ack0 = forged_end(table, 0, 2)
     # seat 3 sends a new ACK for the step in flight (any new word on it counts)
-    ahead = Ack(peer.replica.game, peer.replica.n + 1, 2, bytes(32))
+    ahead = Ack(peer.replica.game, peer.replica.n + 1, 2, bytes(32), bytes(32))
     peer.receive(table.peers[2].replica.identity.sign(ahead.encode()), 125.0, 2)
     assert acks(sends(peer.receive(step, 126.0, 0))) == []
     assert acks(sends(peer.receive(ack0, 126.0, 0))) == []
@@ -156,16 +157,27 @@ def test_an_early_ack_of_an_end_is_kept_when_nothing_is_pending():
     assert late.replica.ended is not None and late.replica.ended[0] == 3
 
 
-def stuck_on_an_ack(players: int = 4) -> ClockedTable:
-    """The last seat left while step 21 was in flight (at four seats, seat 1's): every
-    other seat holds it with their ACKs and waits for the last one."""
+def stuck_on_an_ack(players: int = 4, deck: bool = False) -> ClockedTable:
+    """The last seat left while a step of seat 1's (a deck step if `deck`) was in flight
+    (past step 20): every other seat holds it with their ACKs and waits for the last one."""
     table = ClockedTable(players)
     table.start()
-    table.run(until=lambda: table.peers[0].replica.n >= 20)
+    first = table.peers[0]
+
+    def seat_1_proposed() -> bool:
+        pending = first.pending if first.replica.n >= 20 else None
+        return (
+            pending is not None
+            and pending.step.seat == 0
+            and (pending.step.kind == "deck" or not deck)
+        )
+
+    table.run(until=seat_1_proposed)
     table.down.add(players - 1)
     table.run()
+    n = first.replica.n + 1
     for peer in table.peers[:-1]:
-        assert peer.pending is not None and peer.pending.n == 21
+        assert peer.pending is not None and peer.pending.n == n
         assert sorted(peer.pending.acks) == list(range(players - 1))
         assert players != 4 or peer.pending.step.seat == 0  # the end's proposer's own
     return table
@@ -271,8 +283,10 @@ def test_a_wrong_hash_ack_names_its_signer_and_the_others_end_without_it():
     table.down.add(2)
     table.run()
     liar = table.peers[2]
-    n = table.peers[0].pending.n
-    wrong = liar.replica.identity.sign(Ack(liar.replica.game, n, 2, b"\x13" * 32).encode())
+    pending = table.peers[0].pending
+    n = pending.n
+    wrong_ack = Ack(liar.replica.game, n, 2, pending.digest, b"\x13" * 32)
+    wrong = liar.replica.identity.sign(wrong_ack.encode())
     table.now = 1.0
     for seat in (0, 1):
         table.deliver(seat, wrong, 2)
@@ -356,7 +370,7 @@ def test_an_end_that_does_not_build_on_the_committed_state_is_refused():
 def test_an_end_proposed_while_a_deck_step_is_pending_builds_on_the_committed_state():
     """A pending deck step moves the deck's context on (on the seats that hold it): the
     end's `prev` is still the committed state's hash, which every seat checks alike."""
-    table = stuck_on_an_ack()
+    table = stuck_on_an_ack(deck=True)
     proposer = table.peers[0]
     assert proposer.pending.step.kind == "deck"
     assert proposer.replica.state_hash() != proposer.replica.committed_hash  # moved on
@@ -385,10 +399,11 @@ def cut_and_ended(players: int, signers: list[int]) -> tuple[ClockedTable, bytes
     end = Step(proposer.game, observer.n + 1, 0, observer.committed_hash, EndStep(absent, "left"))
     state = observer.check_end(end, end.body).hash
     slots = [b""] * players
+    end_envelope = proposer.identity.sign(end.encode())
     for seat in signers:
-        ack = Ack(proposer.game, end.n, seat, state)
+        ack = Ack(proposer.game, end.n, seat, step_digest(end_envelope), state)
         slots[seat] = table.identities[seat].sign(ack.encode())
-    ended = Record(proposer.identity.sign(end.encode()), tuple(slots))
+    ended = Record(end_envelope, tuple(slots))
     return table, transcript_of(table.config, table.identities, [*records, ended])
 
 

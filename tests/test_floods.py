@@ -34,7 +34,7 @@ async def flooded_match(loopback_table) -> tuple[list[Session], float, int]:
     before, grown = rss_mb(), 0.0
     game, sign = config.game_id, identities[2].sign
     kinds = (
-        lambda i: Ack(game, 10_000 + i, 2, bytes(32)),
+        lambda i: Ack(game, 10_000 + i, 2, bytes(32), bytes(32)),
         lambda i: BuyAnswer(game, 10_000 + i, 2, True),
         lambda i: Sync(game, 2, 0, True),
         lambda i: Chat(game, 2, f"flood {i} " + "x" * 180),

@@ -10,7 +10,7 @@ import msgpack
 from p2p_rommy.engine.moves import DrawStock
 from p2p_rommy.limits import REFUSED_KEPT
 from p2p_rommy.log.events import sends
-from p2p_rommy.log.messages import Ack, MoveStep, Step
+from p2p_rommy.log.messages import Ack, MoveStep, Step, step_digest
 from tests.peer_table import PeerTable
 
 
@@ -85,7 +85,7 @@ def test_a_different_state_hash_is_its_signers_refusal():
     peer = table.peers[1]
     peer.receive(outputs[0][0])  # validate seat 0's step 1
     liar = table.peers[2]
-    wrong = Ack(liar.replica.game, 1, 2, b"\x13" * 32)
+    wrong = Ack(liar.replica.game, 1, 2, step_digest(outputs[0][0]), b"\x13" * 32)
     out = peer.receive(liar.replica.identity.sign(wrong.encode()))
     assert peer.frozen is None
     (dissent,) = peer.trouble.dissents
@@ -124,7 +124,7 @@ def test_acks_and_buy_answers_far_ahead_are_refused_not_kept():
     peer, flooder = table.peers[1], table.peers[2]
     game = flooder.replica.game
     for n in range(1, 200):
-        ack = Ack(game, n, 2, bytes(32))
+        ack = Ack(game, n, 2, bytes(32), bytes(32))
         answer = BuyAnswer(game, n, 2, True)
         for message in (ack, answer):
             peer.receive(flooder.replica.identity.sign(message.encode()), via=2)

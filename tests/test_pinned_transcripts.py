@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "cd17e64a6b098052ad5065d576ba445802f899a0f544c362ed06c9e7709a246e",
-    "rummy/4": "40306e22110f72ebd307482781474cc20d3528f62439652e71f19e92dec56fa0",
-    "romme/6": "003d37f0987d8de6bf961bc991d90e0b294fb45745c00690ec94cf4ab22e16a1",
+    "lp/3": "c20c00a276b78eb16ddd717d313dd0c38c6c626ff5e4bca157f6eb915e1b66d4",
+    "rummy/4": "31a33f72f2636ae7630fa72c697f647cf35f4f7a7768afab7f9818733861a20b",
+    "romme/6": "f5cbec9c6546d0bf9a15bce2dc73a7812aec5e332031e248859259912501d21c",
 }
 
 

@@ -197,7 +197,7 @@ def _observer_before(vector: dict, n: int):
     """A production observer replica that has committed the transcript's records before
     step `n`."""
     from p2p_rommy.config import decode_config
-    from p2p_rommy.log.messages import decode
+    from p2p_rommy.log.messages import decode, step_digest
     from p2p_rommy.log.replica import Observer
     from p2p_rommy.log.transcript import parse
     from p2p_rommy.wire.identity import open_envelope
@@ -206,7 +206,9 @@ def _observer_before(vector: dict, n: int):
     observer = Observer(decode_config(h(vector["config"])))
     for record in parsed.records[: n - 1]:
         opened = open_envelope(record.step, observer.roster)
-        observer.check_certificate(decode(opened.body, opened.seat), record.acks)
+        observer.check_certificate(
+            decode(opened.body, opened.seat), record.acks, step_digest(record.step)
+        )
         observer.commit()
     return observer
 
@@ -346,6 +348,7 @@ def round_replayed():
     from p2p_rommy.config import decode_config
     from p2p_rommy.engine import encode_state, state_hash
     from p2p_rommy.errors import ProtocolError
+    from p2p_rommy.log.messages import step_digest
     from p2p_rommy.log.replica import Observer
 
     play = V["round"]
@@ -357,7 +360,9 @@ def round_replayed():
             before_refused = copy.deepcopy(observer)
             with pytest.raises(ProtocolError, match="the positions the game assigned"):
                 before_refused.validate(_step(observer, h(play["refused"][0]["envelope"])))
-        tentative = observer.check_certificate(_step(observer, step_envelope), acks)
+        tentative = observer.check_certificate(
+            _step(observer, step_envelope), acks, step_digest(step_envelope)
+        )
         hashes.append(state_hash(tentative.state).hex())
         observer.commit()
     return observer, hashes, encode_state(observer.state), before_refused

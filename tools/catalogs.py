@@ -375,6 +375,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "sin bekreftelse av det siste trekket",
     ),
     "its answer to Køb!": ("sit svar på Køb!", "sitt svar på Kjøp!"),
+    "its answer to a restarted seat's catch-up ask": (
+        "sit svar, da en genstartet plads bad om at indhente spillet",
+        "sitt svar da en omstartet plass ba om å hente inn spillet",
+    ),
     "its sealed secret for round {round}'s shuffle": (
         "sin forseglede hemmelighed til runde {round}s blanding",
         "sin forseglede hemmelighet til runde {round}s stokking",
@@ -1197,6 +1201,16 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     ),
     "stopped: {reason}": ("stoppet: {reason}", "stoppet: {reason}"),
     "the table froze: {reason}": ("bordet gik i stå: {reason}", "bordet stoppet opp: {reason}"),
+    "nobody else is at the table any more: the others have finished the match or left. "
+    "This seat's transcript ends at step {step}; if the match is over, the last steps are "
+    "in theirs. When they are back: rommy resume {game}": (
+        "der er ingen andre ved bordet længere: de andre har spillet kampen færdig eller er "
+        "gået. Denne plads' udskrift slutter ved trin {step}; er kampen slut, står de "
+        "sidste trin i deres. Når de er tilbage: rommy resume {game}",
+        "det er ingen andre ved bordet lenger: de andre har spilt ferdig kampen eller har "
+        "gått. Denne plassens utskrift slutter ved trinn {step}; er kampen over, står de "
+        "siste trinnene i deres. Når de er tilbake: rommy resume {game}",
+    ),
     "the game was ended by agreement: {reason}": (
         "spillet blev afsluttet efter aftale: {reason}",
         "spillet ble avsluttet etter avtale: {reason}",

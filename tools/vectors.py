@@ -34,7 +34,7 @@ from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.lobby import Host, Joiner, Send
 from p2p_rommy.lobby.messages import TableSettings
 from p2p_rommy.log.events import sends
-from p2p_rommy.log.messages import Chat, Nack, Sync
+from p2p_rommy.log.messages import Chat, Nack, Sync, step_digest
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import Observer, SeatedReplica
@@ -397,7 +397,11 @@ def engine_hashes(config: Any, records: list[Any]) -> tuple[list[str], dict[str,
     for record in records:
         opened = open_envelope(record.step, observer.roster)
         step = decode_log(opened.body, opened.seat)
-        acked.append(state_hash(observer.check_certificate(step, record.acks).state).hex())
+        acked.append(
+            state_hash(
+                observer.check_certificate(step, record.acks, step_digest(record.step)).state
+            ).hex()
+        )
         observer.commit()
         after = state_hash(observer.state).hex()
         if after != acked[-1]:
@@ -427,11 +431,15 @@ def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     observer = Observer(config)
     for record in records[:-1]:
         opened = open_envelope(record.step, observer.roster)
-        observer.check_certificate(decode_log(opened.body, opened.seat), record.acks)
+        observer.check_certificate(
+            decode_log(opened.body, opened.seat), record.acks, step_digest(record.step)
+        )
         observer.commit()
     before = observer.state
     opened = open_envelope(step_record.step, observer.roster)
-    observer.check_certificate(decode_log(opened.body, opened.seat), step_record.acks)
+    observer.check_certificate(
+        decode_log(opened.body, opened.seat), step_record.acks, step_digest(step_record.step)
+    )
     observer.commit()
     answers = [
         [_signer(envelope, players), envelope.hex()] for envelope in step_body["body"]["answers"]

@@ -377,6 +377,15 @@ async def _finish(session: Session, store: GameStore) -> int:
     if peer.frozen:
         _say(_("the table froze: {reason}").format(reason=peer.frozen))
         return 1
+    if peer.alone:
+        _say(
+            _(
+                "nobody else is at the table any more: the others have finished the match "
+                "or left. This seat's transcript ends at step {step}; if the match is over, "
+                "the last steps are in theirs. When they are back: rommy resume {game}"
+            ).format(step=peer.replica.n, game=config.game_id.hex()[:16])
+        )
+        return 1
     if peer.replica.ended is not None:
         _say(
             _("the game was ended by agreement: {reason}").format(

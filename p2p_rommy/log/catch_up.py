@@ -7,14 +7,26 @@ restart — of every seat before it proposes anything. The answer is the origina
 envelopes: every committed record after the asker's step, the step in flight with the
 ACKs held for it, the open Køb! window's answers; then the answerer's own `Sync`. An
 ask stays open until its answer's `Sync` arrives: until then a copy of a committed step
-from that seat may be its answer, not a replay. Sans-IO: time is passed in.
+from that seat may be its answer, not a replay (the last `ASKS_KEPT` asks per seat).
+
+After a restart a silent seat must not hold this one back: a seat whose answer does not
+come is asked again on a doubling schedule (`CATCH_UP_REASK_S`), and after
+`CATCH_UP_ASKS` unanswered asks this seat stops waiting for it and goes on (reporting it
+as the one stalling). An answer from a seat counts for every ask of it: one lost answer
+(or ask) never keeps a seat catching up. Sans-IO: time is passed in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from p2p_rommy.limits import ASK_AGAIN_S, RESYNC_S
+from p2p_rommy.limits import (
+    ASK_AGAIN_S,
+    ASKS_KEPT,
+    CATCH_UP_ASKS,
+    CATCH_UP_REASK_S,
+    RESYNC_S,
+)
 from p2p_rommy.log.messages import Record
 
 
@@ -29,6 +41,11 @@ class CatchUp:
         self._asked: dict[int, list[tuple[int, float]]] = {}
         """Seat -> (the step this seat had committed, when) for each ask that seat has
         not yet answered, oldest first (what they send after it may arrive twice)."""
+        self._awaited: dict[int, tuple[int, float]] = {}
+        """While catching up: seat -> (asks sent to it, when the last was) for each seat
+        whose answer this seat still waits for."""
+        self.silent: list[int] = []
+        """Seats that never answered this seat's catch-up asks (it went on without them)."""
         self._last_resync = 0.0
 
     def started(self, now: float) -> None:
@@ -40,10 +57,46 @@ class CatchUp:
         asked = []
         for seat in seats:
             if seat != self.seat:
-                self._asked.setdefault(seat, []).append((committed, now))
+                asks = self._asked.setdefault(seat, [])
+                asks.append((committed, now))
+                del asks[:-ASKS_KEPT]
+                if self.catching_up:
+                    tries = self._awaited.get(seat, (0, now))[0]
+                    self._awaited[seat] = (tries + 1, now)
                 asked.append(seat)
         self._last_resync = now
         return asked
+
+    def overdue(self, now: float) -> tuple[list[int], list[int]]:
+        """While catching up: the seats to ask again now (their answer is overdue), and
+        those given up on (`CATCH_UP_ASKS` asks unanswered). True in `caught_up` once
+        no seat is awaited."""
+        again, given_up = [], []
+        for seat, (tries, at) in sorted(self._awaited.items()):
+            if now - at < CATCH_UP_REASK_S * 2 ** (tries - 1):
+                continue
+            if tries < CATCH_UP_ASKS:
+                again.append(seat)
+            else:
+                del self._awaited[seat]
+                if seat not in self.silent:
+                    self.silent.append(seat)
+                given_up.append(seat)
+        return again, given_up
+
+    @property
+    def alone(self) -> bool:
+        """Restarted, and no other seat answered any ask: every one was given up on (the
+        others have finished the match, or left)."""
+        return len(self.silent) == self.players - 1
+
+    def caught_up(self) -> bool:
+        """Whether a restarted seat has now heard from every seat it waited for (or gave
+        up on it): it goes on."""
+        if self.catching_up and not self._awaited:
+            self.catching_up = False
+            return True
+        return False
 
     def resync(self, now: float, progress_at: float, committed: int) -> list[int]:
         """After `RESYNC_S` without progress or an ask, ask again every seat with no ask
@@ -67,16 +120,20 @@ class CatchUp:
         return bool(self._asked.get(seat))
 
     def answered(self, seat: int, behind: bool) -> bool:
-        """`seat`'s `Sync` reply came: its oldest open ask is answered. True when this
-        seat was catching up after a restart, is not `behind` that seat, and every ask
-        is now answered: it has caught up."""
+        """`seat`'s `Sync` reply came: its oldest open ask is answered, and this seat no
+        longer waits for it (unless it is `behind` that seat: then it asks again). True
+        when this seat was catching up after a restart and now waits for nobody."""
         asks = self._asked.get(seat)
         if asks:
             asks.pop(0)
-        if not behind and self.catching_up and not any(self._asked.values()):
-            self.catching_up = False
-            return True
-        return False
+        if seat in self.silent:  # it answers after all
+            self.silent.remove(seat)
+        if behind:
+            if seat in self._awaited:  # it answers: the asks start over
+                self._awaited[seat] = (0, self._awaited[seat][1])
+        else:
+            self._awaited.pop(seat, None)
+        return self.caught_up()
 
 
 def answer(

@@ -3,7 +3,8 @@
 The peer never sends, writes or draws anything itself. Every call (`receive`, `tick`,
 `submit`, ...) returns a list of these; whoever drives the peer (the session on a
 network, a test on a logical clock, a simulator) performs them: `Send` and `SendTo`
-go to the mesh, `Committed` to the transcript and the screen, the rest to the log and
+go to the mesh, `Committed` to the transcript and the screen, `Acked` to disk (before
+the sends that follow it), the rest to the log and
 the screen. The shape of `lobby/host.py`'s effects, for the same reason: values out,
 so the core runs anywhere and is replayed by its tests.
 """
@@ -39,6 +40,17 @@ class Committed:
     n: int
     step: Step
     record: Record
+
+
+@dataclass(frozen=True, slots=True)
+class Acked:
+    """This seat ACKs step `n` (`step`, its envelope) with `ack`: both go on disk before
+    the ACK leaves (SPEC §4.4 "Restart"), so a restarted seat holds to the step it ACKed
+    and a different one for that number is its proposer's equivocation, not its own."""
+
+    n: int
+    step: bytes
+    ack: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +90,7 @@ class Note:
     text: str
 
 
-Event = Send | SendTo | Committed | Refused | Chat | Stalled | Frozen | Note
+Event = Send | SendTo | Committed | Acked | Refused | Chat | Stalled | Frozen | Note
 
 
 def sends(events: Iterable[Event]) -> list[bytes]:

@@ -11,6 +11,7 @@ A step's body is decoded once, schema-checked, into one of four typed values
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from p2p_rommy.wire.codec import (
     text,
     unpack,
 )
+from p2p_rommy.wire.identity import envelope_body
 
 _GAME = blob(32)
 _N = integer(0, 2**40)
@@ -147,11 +149,24 @@ class Step:
         )
 
 
+STEP_DIGEST_DOMAIN = b"p2p-rommy/v5/step\x00"
+
+
+def step_digest(envelope: bytes) -> bytes:
+    """What an ACK binds of the step it acknowledges (SPEC §4.4): SHA-256 of the step's
+    signed body (its one encoding), so an ACK cannot be held up for another step."""
+    return hashlib.sha256(STEP_DIGEST_DOMAIN + envelope_body(envelope)).digest()
+
+
 @dataclass(frozen=True, slots=True)
 class Ack:
+    """`seat` acknowledges step `n` whose digest is `step` (`step_digest`) and says
+    the state after it is `state`, as it computed it."""
+
     game: bytes
     n: int
     seat: int
+    step: bytes
     state: bytes
 
     def encode(self) -> bytes:
@@ -161,9 +176,15 @@ class Ack:
                 "game": self.game,
                 "n": self.n,
                 "seat": self.seat,
+                "step": self.step,
                 "state": self.state,
             }
         )
+
+    @property
+    def vote(self) -> bytes:
+        """The step and state together: two ACKs agree when their votes are equal."""
+        return self.step + self.state
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +273,8 @@ _SCHEMAS = {
         "log/step", {"game": _GAME, "n": _N, "seat": integer(0, 5), "prev": blob(32), "body": _any}
     ),
     "log/ack": Schema(
-        "log/ack", {"game": _GAME, "n": _N, "seat": integer(0, 5), "state": blob(32)}
+        "log/ack",
+        {"game": _GAME, "n": _N, "seat": integer(0, 5), "step": blob(32), "state": blob(32)},
     ),
     "log/nack": Schema(
         "log/nack", {"game": _GAME, "n": _N, "seat": integer(0, 5), "reason": text(500)}
@@ -279,7 +301,7 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
     if kind == "log/step":
         return Step(f["game"], f["n"], f["seat"], f["prev"], decode_body(f["body"], f["seat"]))
     if kind == "log/ack":
-        return Ack(f["game"], f["n"], f["seat"], f["state"])
+        return Ack(f["game"], f["n"], f["seat"], f["step"], f["state"])
     if kind == "log/nack":
         return Nack(f["game"], f["n"], f["seat"], f["reason"])
     if kind == "chat/say":

@@ -28,7 +28,7 @@ from p2p_rommy.engine.due import Due, DueKind
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import IllegalMove, ProtocolError
-from p2p_rommy.i18n import N_
+from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.buying import Buying
@@ -45,15 +45,16 @@ from p2p_rommy.log.messages import (
     Step,
     Sync,
     decode,
+    step_digest,
 )
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
-from p2p_rommy.log.stalls import StallWatch, Waiting
+from p2p_rommy.log.stalls import Stall, StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
-from p2p_rommy.log.trouble import Trouble
+from p2p_rommy.log.trouble import Trouble, decode_step
 from p2p_rommy.log.voting import StepClock, Voting, source_name
 from p2p_rommy.log.waiting import waiting_for
-from p2p_rommy.wire.identity import open_envelope
+from p2p_rommy.wire.identity import envelope_body, open_envelope
 
 log = logging.getLogger(__name__)
 
@@ -70,13 +71,17 @@ class Peer(Voting):
         records: list[Record] | None = None,
         end_after: float | None = None,
         archive: RecordArchive | None = None,
+        acked: tuple[bytes, bytes] | None = None,
     ) -> None:
         """`records`: the committed records `replica` was restored from (a restart); the
         peer then catches up from every other seat before it proposes anything.
         `end_after`: seconds of waiting for one seat after which this peer proposes to
         end the game without it (None: only when asked, by `end_game`). `archive`: where
         the committed records are durable (the transcript file), so that finished rounds
-        need not stay in memory."""
+        need not stay in memory. `acked`: on a restart, the last step this seat ACKed and
+        its ACK (`Acked`, kept on disk): if it has not committed, it is held again as
+        the step in flight, so a different step for that number is its proposer's
+        equivocation and this seat never ACKs two."""
         self.replica = replica
         self.player = player
         self.seat = replica.seat
@@ -118,6 +123,7 @@ class Peer(Voting):
         measures commit latency with it)."""
         self.buying = Buying(replica, player, self.buy_windows, self.trouble)
         self.syncing = Syncing(replica, self.catch_up, self.records)
+        self._acked = acked
         self._out: list[Event] = []
 
     # --- what it knows ------------------------------------------------------------
@@ -126,6 +132,12 @@ class Peer(Voting):
     def culprit(self) -> int | None:
         """The seat the evidence blames for the freeze, when it does."""
         return self.trouble.culprit
+
+    @property
+    def alone(self) -> bool:
+        """Restarted, and nobody answered: the others have finished the match (its last
+        steps are in their transcripts) or left. Nothing can go on from here."""
+        return self.catch_up.alone and not self.replica.over
 
     @property
     def catching_up(self) -> bool:
@@ -212,14 +224,40 @@ class Peer(Voting):
 
     def _start(self, now: float) -> None:
         self.progress_at = now
+        self._readopt()
         self.catch_up.started(now)
         if self.catching_up:
             self.emit(self.syncing.ask(now, range(self.players)))
         else:
             self.duties(now)
 
+    def _readopt(self) -> None:
+        """After a restart: the step this seat ACKed before it stopped, if it has not
+        committed, held in flight again with that very ACK (sent again: the same bytes)."""
+        acked, self._acked = self._acked, None
+        if acked is None or self.pending is not None:
+            return
+        step_envelope, ack_envelope = acked
+        try:
+            step = decode_step(step_envelope)
+            ack = decode(envelope_body(ack_envelope))
+            if step.n != self.replica.n + 1 or not isinstance(ack, Ack) or ack.n != step.n:
+                return  # it committed (the transcript has it), or it is not this step's
+            tentative = self.replica.validate(step)
+        except (ProtocolError, ValueError) as error:
+            log.warning("the step this seat ACKed before it stopped is not held: %s", error)
+            return
+        if tentative.hash != ack.state or step_digest(step_envelope) != ack.step:
+            log.warning("the ACK kept on disk is not of the step kept with it")
+            return
+        vote = (ack.vote, ack_envelope)
+        self.pending = Pending(step, step_envelope, tentative, {self.seat: vote})
+        self.send(ack_envelope)
+
     def _tick(self, now: float) -> None:
         if not self.frozen and not self.replica.over:
+            if self.catching_up:
+                self._catch_up_overdue(now)
             resync = self.catch_up.resync(now, self.progress_at, self.replica.n)
             self.emit(self.syncing.send_asks(resync))
         waiting = self.waiting(now)
@@ -234,6 +272,22 @@ class Peer(Voting):
             self._end_game(waiting.seat, now)
         self._held_end(now)
         self.duties(now)
+
+    def _catch_up_overdue(self, now: float) -> None:
+        """Restarted: ask again a seat whose answer is overdue; a seat that never answers
+        is reported as the one stalling, and this seat goes on without it."""
+        events, given_up, caught_up = self.syncing.overdue(now)
+        self.emit(events)
+        for seat in given_up:
+            what = Phrase.of(N_("its answer to a restarted seat's catch-up ask"))
+            stall = Stall(seat, what, now - self.progress_at)
+            self.stall_watch.stalls.append(stall)
+            self._out.append(Stalled(stall))
+        if self.alone:
+            self.emit(self.trouble.note("no other seat answered this seat's catch-up asks"))
+        elif caught_up:
+            self.progress_at = now  # the table waits on this seat from now, not the restart
+            self.duties(now)
 
     def _check_deferred(self) -> None:
         self.deferred_first()

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2p_rommy.log.messages import Record, Step
+from p2p_rommy.log.messages import Record, Step, step_digest
 from p2p_rommy.log.replica import Tentative
 
 Held = dict[int, tuple[bytes, bytes]]
-"""seat -> (the state hash it ACKed, its ACK envelope)."""
+"""seat -> (its ACK's vote: the step digest and state hash it ACKed, its ACK envelope)."""
 
 
 @dataclass(slots=True)
@@ -31,6 +31,16 @@ class Pending:
     acks: Held = field(default_factory=dict)
     nacks: dict[int, str] = field(default_factory=dict)
     """seat -> reason: seats that refused this step, which this seat found valid."""
+    digest: bytes = field(init=False)
+    """The step's `step_digest`, which every ACK of it binds."""
+
+    def __post_init__(self) -> None:
+        self.digest = step_digest(self.envelope)
+
+    @property
+    def vote(self) -> bytes:
+        """What every seat's ACK must say to commit it: this step and its state hash."""
+        return self.digest + self.tentative.hash
 
     @property
     def n(self) -> int:

@@ -57,9 +57,10 @@ from p2p_rommy.log.messages import (
     EndStep,
     MoveStep,
     Step,
+    step_digest,
 )
 from p2p_rommy.log.messages import decode as decode_log
-from p2p_rommy.wire.identity import Entropy, Identity, open_envelope, roster_of
+from p2p_rommy.wire.identity import Entropy, Identity, Opened, open_envelope, roster_of
 
 STATE_DOMAIN = b"p2p-rommy/v1/log-state\x00"
 BUY_LOT_DOMAIN = b"p2p-rommy/v1/buy-lot\x00"
@@ -250,12 +251,16 @@ class Replica:
             )
         body = step.body
         claims: tuple[int, ...] = ()
-        if isinstance(body, DeckStep):
-            after = self._check_deck(step, body)
-        elif isinstance(body, MoveStep):
-            after = self._check_move(step, body)
-        else:
-            after, claims = self._check_buy(step, body)
+        self._before_another(step)
+        try:
+            if isinstance(body, DeckStep):
+                after = self._check_deck(step, body)
+            elif isinstance(body, MoveStep):
+                after = self._check_move(step, body)
+            else:
+                after, claims = self._check_buy(step, body)
+        except ProtocolError as error:
+            raise _proposers_fault(step, error) from None
         self.tentative = Tentative(
             step.n, sender, after, self._hash_after(step.n, after), step.kind, claims
         )
@@ -288,9 +293,7 @@ class Replica:
         envelope = body.envelope
         if self.deck is None:
             raise ProtocolError(step.seat, "no deck protocol is running", step.n)
-        opened = open_envelope(envelope, self.roster)
-        if opened.seat != step.seat:
-            raise ProtocolError(step.seat, "the deck message is signed by another seat", step.n)
+        opened = self._embedded(step, envelope, "the deck message")
         self._adopt_own(step, envelope)
         self.outbox.extend(self.deck.seat.receive(envelope, opened))
         self.deck.log.append(envelope)
@@ -312,13 +315,14 @@ class Replica:
             )
         if hidden and isinstance(reveal, bytes):
             assert self.deck is not None
+            opened_reveal = self._embedded(step, reveal, "the move's reveal")
             deck = self.deck.seat
             try:
                 deck.reveal(step.seat, hidden)
             except ValueError as error:
                 raise CheatDetected(step.seat, f"cannot show that card: {error}", step.n) from None
             self._adopt_own(step, reveal)
-            self.outbox.extend(deck.receive(reveal))
+            self.outbox.extend(deck.receive(reveal, opened_reveal))
             self.deck.log.append(reveal)
             for slot in hidden:
                 if deck.public.get(slot) != faces[slot]:
@@ -330,6 +334,20 @@ class Replica:
     def _adopt_own(self, step: Step, envelope: bytes) -> None:
         """A seat's own deck message coming back from its log after a restart (an
         observer has none)."""
+
+    def _before_another(self, step: Step) -> None:
+        """What a seat settles before it checks another seat's step (an observer has
+        nothing to settle): a failure then is not that step's fault."""
+
+    def _embedded(self, step: Step, envelope: bytes, what: str) -> Opened:
+        """An envelope a step carries as its proposer's own (a deck message, a move's
+        reveal) must be signed by that proposer: anything else is the proposer's fault,
+        never the fault of the seat whose old envelope it put there. Returns it opened
+        (once is enough)."""
+        opened = open_envelope(envelope, self.roster)
+        if opened.seat != step.seat:
+            raise ProtocolError(step.seat, f"{what} is signed by another seat", step.n)
+        return opened
 
     def _check_buy(self, step: Step, body: BuyStep) -> tuple[GameState, tuple[int, ...]]:
         if self.state.phase is not Phase.BUY:
@@ -398,10 +416,13 @@ class Replica:
 
     # --- committed records (catch-up and restart) ------------------------------
 
-    def check_certificate(self, step: Step, acks: Sequence[bytes]) -> Tentative:
-        """Validate a committed record's step and its ACKs: every seat's signature on
-        the state hash this replica computes. Raises `ProtocolError`; on success the
-        step is the tentative one, ready to `commit`."""
+    def check_certificate(self, step: Step, acks: Sequence[bytes], digest: bytes) -> Tentative:
+        """Validate a committed record's step (`digest`: its `step_digest`) and its ACKs:
+        every seat's signature on that step and on the state hash this replica computes.
+        Raises `ProtocolError`; on success the step is the tentative one, ready to
+        `commit`. An ACK of another step names its signer only when it is the step's own
+        proposer (it signed both); else nobody: the proposer may have signed two steps,
+        or the record was altered, and no one signature proves which."""
         ending = isinstance(step.body, EndStep)
         if self.tentative is None or (ending and self.tentative.kind != "end"):
             self.validate(step)  # an end step replaces a pending step the absent seat held up
@@ -414,16 +435,40 @@ class Replica:
                 None, f"step {step.n} is committed without every seat's ACK", step.n
             )
         absent = step.body.absent if isinstance(step.body, EndStep) else None
+        held: dict[int, Ack] = {}
         for seat, envelope in enumerate(acks):
             if seat == absent and envelope == b"":
                 continue  # the seat the others ended the game without
             opened = open_envelope(envelope, self.roster)
             ack = decode_log(opened.body, opened.seat)
-            if not isinstance(ack, Ack) or opened.seat != seat or ack.game != self.game:
-                raise ProtocolError(opened.seat, f"record {step.n}: not seat {seat}'s ACK", step.n)
-            if ack.n != step.n or ack.state != tentative.hash:
+            if (
+                not isinstance(ack, Ack)
+                or opened.seat != seat
+                or ack.game != self.game
+                or ack.n != step.n
+            ):  # a signed message in the wrong place: not its signer's doing
+                raise ProtocolError(None, f"record {step.n}: not seat {seat + 1}'s ACK", step.n)
+            held[seat] = ack
+        own = held.get(step.seat)
+        if own is not None and own.step != digest:
+            raise ProtocolError(
+                step.seat,
+                f"record {step.n}: its own ACK acknowledges another step than the one it "
+                "signed here (two steps for one number)",
+                step.n,
+            )
+        for seat, ack in held.items():
+            if ack.step != digest:
                 raise ProtocolError(
-                    seat, f"record {step.n}: seat {seat} ACKed another state", step.n
+                    None,
+                    f"record {step.n}: seat {seat + 1}'s ACK acknowledges another step than "
+                    f"seat {step.seat + 1}'s step held here (two steps for one number, or an "
+                    "altered record)",
+                    step.n,
+                )
+            if ack.state != tentative.hash:
+                raise ProtocolError(
+                    seat, f"record {step.n}: seat {seat + 1} ACKed another state", step.n
                 )
         return tentative
 
@@ -433,7 +478,7 @@ class Replica:
         step = decode_log(opened.body, opened.seat)
         if not isinstance(step, Step):
             raise ProtocolError(opened.seat, "a transcript record must hold a step")
-        self.check_certificate(step, acks)
+        self.check_certificate(step, acks, step_digest(step_envelope))
         self.commit()
 
     # --- committing -----------------------------------------------------------
@@ -724,6 +769,10 @@ class SeatedReplica(Replica):
         if self.deck is not None:
             self.outbox.extend(self.deck.seat.wake())
 
+    def _before_another(self, step: Step) -> None:
+        if step.seat != self.seat:
+            self.check_deferred()  # a shuffle this seat shuffled on: its shuffler's fault
+
     def _adopt_own(self, step: Step, envelope: bytes) -> None:
         if step.seat == self.seat and self.deck is not None:
             self.deck.seat.adopt(envelope)
@@ -759,3 +808,13 @@ def _deck_due(due: DeckDue, round_no: int) -> Due:
         return Due(due.seat, DueKind.SHARES, what, left=due.count)
     what = Phrase.of(N_("its secret for round {round} (to check the deal)"), round=round_no + 1)
     return Due(due.seat, DueKind.SEED, what)
+
+
+def _proposers_fault(step: Step, error: ProtocolError) -> ProtocolError:
+    """`error`, found while checking `step`, as its proposer's: whatever a step carries
+    (another seat's old envelope included) is the proposer's to answer for. An error
+    that names nobody (damage no signature stands behind) stays so."""
+    if error.sender is None or error.sender == step.seat:
+        return error
+    kind = CheatDetected if isinstance(error, CheatDetected) else ProtocolError
+    return kind(step.seat, error.reason, step.n if error.step is None else error.step)

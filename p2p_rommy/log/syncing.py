@@ -36,6 +36,22 @@ class Syncing:
         """Ask each of `seats` for what this seat may have missed."""
         return self.send_asks(self.catch_up.ask(seats, self.replica.n, now))
 
+    def overdue(self, now: float) -> tuple[list[Event], list[int], bool]:
+        """While catching up: ask again the seats whose answer is overdue; the events,
+        the seats just given up on, and True once this seat has caught up (it goes on
+        without them)."""
+        again, given_up = self.catch_up.overdue(now)
+        events = self.send_asks(self.catch_up.ask(again, self.replica.n, now))
+        caught_up = bool(given_up) and self.catch_up.caught_up()
+        if caught_up:
+            log.warning("caught up at step %d without seats %s", self.replica.n, given_up)
+            self._woken()
+        return events, given_up, caught_up
+
+    def _woken(self) -> None:
+        if self.replica.restoring:
+            self.replica.wake()
+
     def send_asks(self, seats: list[int]) -> list[Event]:
         """This seat's ask (`Sync` with its committed step), addressed to each of `seats`."""
         if not seats:
@@ -70,6 +86,5 @@ class Syncing:
             return self.ask(now, [seat]), False
         if caught_up:
             log.info("caught up at step %d", replica.n)
-            if replica.restoring:
-                replica.wake()
+            self._woken()
         return [], caught_up

@@ -19,7 +19,7 @@ from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.buying import Buying
 from p2p_rommy.log.catch_up import CatchUp
 from p2p_rommy.log.committed import CommittedRecords
-from p2p_rommy.log.events import Committed, Event, Send
+from p2p_rommy.log.events import Acked, Committed, Event, Send
 from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, EndStep, Nack, Step, Sync
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
@@ -190,7 +190,7 @@ class Voting:
         acks, nack = self.early.take(step.n)
         self.pending = Pending(step, envelope, tentative, acks)
         self.progress_at = now
-        self._ack(tentative.hash)
+        self._ack()
         if nack is not None:
             self._disagreement(*nack)
             return
@@ -222,7 +222,7 @@ class Voting:
         acks = self.early.take_end(step.n, tentative.hash)
         nacks = replaced.nacks if replaced is not None else {}
         self.pending = Pending(step, envelope, tentative, acks, nacks)
-        self._ack(tentative.hash)
+        self._ack()
         self.try_commit(now)
 
     def _held_end(self, now: float) -> None:
@@ -238,12 +238,16 @@ class Voting:
             return
         self.on_step(step, held, now)
 
-    def _ack(self, state: bytes) -> None:
-        """This seat's ACK of the pending step, held and sent."""
-        assert self.pending is not None
-        ack = self.sign(Ack(self.replica.game, self.pending.n, self.seat, state))
-        self.pending.acks[self.seat] = (state, ack)
-        self.send(ack)
+    def _ack(self) -> None:
+        """This seat's ACK of the pending step (its digest and state hash), held and sent."""
+        pending = self.pending
+        assert pending is not None
+        state = pending.tentative.hash
+        ack = Ack(self.replica.game, pending.n, self.seat, pending.digest, state)
+        envelope = self.sign(ack)
+        pending.acks[self.seat] = (ack.vote, envelope)
+        self._out.append(Acked(pending.n, pending.envelope, envelope))  # on disk first
+        self.send(envelope)
 
     def _on_nack(self, nack: Nack, now: float) -> None:
         """A seat refused the step due now. This seat's own validation of that step
@@ -288,7 +292,7 @@ class Voting:
             else:
                 held = self.early.end_acks(ack.n, ack.state)
         elif pending is not None and ack.n == pending.n:
-            if pending.tentative.kind == "end":
+            if pending.tentative.kind == "end" and ack.step != pending.digest:
                 return  # an ACK of the step the end replaced
             if ack.seat in pending.nacks:
                 return  # it refused this step: an ACK of it now contradicts its own NACK
@@ -296,10 +300,18 @@ class Voting:
         else:
             held = self.early.acks.setdefault(ack.n, {})
         if ack.seat in held:
-            if not same_body(held[ack.seat][1], envelope):
-                self.emit(self.trouble.equivocation(held[ack.seat][1], envelope, "ACKs"))
+            vote, first = held[ack.seat]
+            if same_body(first, envelope):
+                return
+            if vote[:32] == ack.step:
+                # one step, two states: the ACKer contradicts itself (proof). ACKs of two
+                # different steps for one number are not its doing: two steps are the
+                # proposer's (an end's replacement, or equivocation shown by the steps).
+                self.emit(self.trouble.equivocation(first, envelope, "ACKs"))
+            elif pending is not None and ack.n == pending.n and ack.step == pending.digest:
+                held[ack.seat] = (ack.vote, envelope)  # its ACK of the step held here
             return
-        held[ack.seat] = (ack.state, envelope)
+        held[ack.seat] = (ack.vote, envelope)
         if ack.n == self.replica.n + 1:  # new word on the step in flight (once per seat)
             self.heard[ack.seat] = now
 
@@ -309,11 +321,25 @@ class Voting:
         while not self.frozen and self.pending is not None:
             pending = self.pending
             tentative = pending.tentative
-            for seat, (state, _) in list(pending.acks.items()):
+            for seat, (vote, _) in list(pending.acks.items()):
+                if vote[:32] != pending.digest:
+                    # the ACKer holds another step from the proposer: the proposer's two
+                    # steps (or damage), never the ACKer's cheat; the step sent to all lets
+                    # a seat holding the other one prove it
+                    self.emit(
+                        self.trouble.freeze(
+                            f"seat {seat + 1} ACKed another step {tentative.n} than the one "
+                            f"this seat holds from seat {pending.step.seat + 1}"
+                        )
+                    )
+                    self.send(pending.envelope)
+                    return
+                state = vote[32:]
                 if state != tentative.hash:
-                    # its signed word against this seat's own validation: it refused the
-                    # step like a NACK would (the step goes to all: a two-faced proposer
-                    # is proven by it), and the others may end the game without it
+                    # the same step, another state: its signed word against this seat's own
+                    # validation. It refused the step like a NACK would (the step goes to
+                    # all: a two-faced proposer is proven by it), and the others may end the
+                    # game without it
                     del pending.acks[seat]
                     self._disagreement(
                         seat,
@@ -372,7 +398,7 @@ class Voting:
         if self.step_clock is not None:
             self.step_clock.proposed(step.n, now)
         self.send(envelope)
-        self._ack(tentative.hash)
+        self._ack()
         self.try_commit(now)
 
     def _compare_evidence(self, step: Step, envelope: bytes) -> None:

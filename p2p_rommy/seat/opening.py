@@ -94,7 +94,16 @@ async def open_seat(
             _restored, config, seat, identity, entropy, saved, secrets_path
         )
     records = None if saved is None else saved.records
-    peer = Peer(replica, player, stall_after, records=records, end_after=end_after, archive=store)
+    acked = None if saved is None else saved.acked
+    peer = Peer(
+        replica,
+        player,
+        stall_after,
+        records=records,
+        end_after=end_after,
+        archive=store,
+        acked=acked,
+    )
     session = Session(peer, config, store)
     if isinstance(listen, socket.socket):
         await session.listen(sock=listen)

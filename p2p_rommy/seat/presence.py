@@ -18,14 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from p2p_rommy.i18n import _
+from p2p_rommy.limits import DEPARTURE_GRACE_S, STALE_GRACE_S
 from p2p_rommy.log.events import Committed, Event, Note, Refused
 from p2p_rommy.log.messages import EndStep
-
-STALE_GRACE_S = 5.0
-"""After a restarted seat has caught up, how long its refusals are not shown (s)."""
-
-DEPARTURE_GRACE_S = 3.0
-"""How long a link stays down before its seat is said to have left (s)."""
 
 
 class Presence:

@@ -11,12 +11,12 @@ call at a time per seat and in the order the events came (`_run`); only the send
 and the client's redraws stay on the loop, so keys answer while a deal is computed.
 libsodium (through cffi) releases the GIL, so seats in one process compute in parallel.
 
-Durable or stopped: a round's seed and every committed record are on disk before
-anything that follows from them leaves this machine. If a write or fsync fails (a
-full disk), the session stops at once — nothing more is sent, the connections
-close, so the others see a stall naming this seat, not a cheat — and `halted` says
-what failed and where. Once there is space again, `rommy resume` fetches whatever
-the file lacks from the others: nothing is lost.
+Durable or stopped: a round's seed, every committed record and the step this seat
+ACKs are on disk before anything that follows from them leaves this machine. If a
+write or fsync fails (a full disk), the session stops at once — nothing more is
+sent, the connections close, so the others see a stall naming this seat, not a
+cheat — and `halted` says what failed and where. Once there is space again, `rommy
+resume` fetches whatever the file lacks from the others: nothing is lost.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
-from p2p_rommy.log.events import Event, Refused, records, sends, sends_to
+from p2p_rommy.log.events import Acked, Committed, Event, Refused, records, sends, sends_to
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.net.mesh import Mesh
@@ -115,12 +115,13 @@ class Session:
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     async def run(self, timeout: float | None = None) -> GameState:
-        """Play until the match is over (or the table freezes); return the final state."""
+        """Play until the match is over (or the table freezes, or a restarted seat finds
+        nobody left: `peer.alone`); return the final state."""
         self.start()
         try:
             async with asyncio.timeout(timeout):
                 await self.done.wait()
-            if self.halted is None:
+            if self.halted is None and not self.peer.alone:
                 await self.mesh.flushed()
         finally:
             await self.close()
@@ -210,8 +211,11 @@ class Session:
         out = call()
         try:
             self._save_seed()  # before anything that commits to it leaves this machine
-            for record in records(out):
-                self._committed(record)
+            for event in out:  # in the order they happened: a record, then the next ACK
+                if isinstance(event, Committed):
+                    self._committed(event.record)
+                elif isinstance(event, Acked) and self.store is not None:
+                    self.store.save_ack(event.step, event.ack)  # before the ACK leaves
         except OSError as error:
             return out, error
         return out, None
@@ -228,8 +232,8 @@ class Session:
         self._publish(tuple(out))
         if records(out) or broadcast:
             self.changed.set()
-        if self.peer.replica.over or self.peer.frozen:
-            self.done.set()
+        if self.peer.replica.over or self.peer.frozen or self.peer.alone:
+            self.done.set()  # alone: restarted, and nobody is left to go on with
         elif self.peer.replica.deferred and not self._deferred_queued:
             # verify it while the others check this seat's shuffle (SPEC §3.3)
             self._deferred_queued = True

@@ -46,6 +46,9 @@ class SavedGame:
     repaired: str | None
     """What was repaired in the transcript (a torn tail cut off, or a damaged file kept
     aside), as a sentence for the player, if anything."""
+    acked: tuple[bytes, bytes] | None = None
+    """The last step this seat ACKed and its ACK (envelopes), if any was kept: held
+    again on restart unless it committed (`Peer`'s `acked`)."""
 
 
 def find_game(data_dir: Path, game: str) -> Path:
@@ -118,6 +121,7 @@ class GameStore:
         self.transcript_path = self.directory / "transcript"
         self.secrets_path = self.directory / "secrets"
         self.addresses_path = self.directory / "peers"
+        self.acked_path = self.directory / "acked"
         self._file: FileIO | None = None
         self._lock_fd: int | None = None
         self._held = 0
@@ -184,7 +188,35 @@ class GameStore:
         files.restrict_path(self.transcript_path, 0o600)
         self._file = open(self.transcript_path, "ab", buffering=0)  # noqa: SIM115 - kept open
         self._held = len(parsed.records)
-        return SavedGame(parsed.genesis, parsed.records, self._seeds(), self._addresses(), repaired)
+        return SavedGame(
+            parsed.genesis,
+            parsed.records,
+            self._seeds(),
+            self._addresses(),
+            repaired,
+            self._acked(),
+        )
+
+    def _acked(self) -> tuple[bytes, bytes] | None:
+        """The step and ACK `save_ack` kept, or None (none kept, or cut off by a crash
+        in mid-write: then that ACK never left)."""
+        try:
+            frames = split_frames(self.acked_path.read_bytes()).frames
+        except OSError:
+            return None
+        if len(frames) != 1:
+            return None
+        try:
+            value = unpack(frames[0])
+        except ProtocolError:
+            return None
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, bytes) for v in value)
+        ):
+            return None
+        return value[0], value[1]
 
     def _lock(self) -> None:
         """Hold an advisory lock on the game dir while this store is open: a second
@@ -245,6 +277,16 @@ class GameStore:
         assert self._file is not None, "begin() first"
         _write_all(self._file.fileno(), frame_record(record.encode()), self.transcript_path)
         self._held += 1
+
+    def save_ack(self, step: bytes, ack: bytes) -> None:
+        """Keep the step this seat ACKs and its ACK (fsync) before the ACK leaves; only
+        the latest matters (the one before it has committed, and the transcript holds
+        it), so each replaces the last. `OSError` naming the file if that fails."""
+        fd = private_file(self.acked_path, os.O_WRONLY | os.O_TRUNC)
+        try:
+            _write_all(fd, frame_record(pack([step, ack])), self.acked_path)
+        finally:
+            os.close(fd)
 
     def held(self) -> int:
         """How many committed records the transcript holds (durable)."""

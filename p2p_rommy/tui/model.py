@@ -26,6 +26,7 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import N_, _
+from p2p_rommy.limits import END_CONFIRM_S
 from p2p_rommy.log.events import Chat, Committed, Note, Refused, Stalled
 from p2p_rommy.log.messages import BuyStep, MoveStep
 from p2p_rommy.narrate import describe_move
@@ -35,9 +36,6 @@ from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
-
-END_CONFIRM_S = 10.0
-"""How long after `e` a second `e` confirms ending the game without a player."""
 
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789"
 """Card labels in hand order: a Løbere og Passere hand that bought often passes 26
