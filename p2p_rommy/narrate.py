@@ -81,16 +81,21 @@ def score_sheet(
     names: Sequence[str] | None = None,
     forfeited: Collection[int] = (),
     words: Words = lambda word: word,
+    columns: int | None = None,
 ) -> str:
     """The round-by-round score sheet with totals and the standing (a seat that left and
-    was ended out of the game is last, marked as having forfeited)."""
+    was ended out of the game is last, marked as having forfeited). With `columns`, the
+    table's names are cut so that a row fits (the standing keeps them whole)."""
     from p2p_rommy.engine.scoring import standings
 
     names = list(names or [f"Seat {seat + 1}" for seat in range(state.players)])
-    width = max(8, *(len(name) for name in names))
     round_word, total_word = words(N_("Round")), words(N_("Total"))
     label = max(5, len(round_word), len(total_word))
-    lines = [f"{round_word:<{label}}  " + "".join(f"{name:>{width + 2}}" for name in names)]
+    width = max(8, *(len(name) for name in names))
+    if columns is not None:
+        width = max(4, min(width, (columns - label - 2) // len(names) - 2))
+    heads = [name if len(name) <= width else name[: width - 1] + "." for name in names]
+    lines = [f"{round_word:<{label}}  " + "".join(f"{name:>{width + 2}}" for name in heads)]
     for index, scores in enumerate(state.round_scores):
         cells = "".join(f"{score:>{width + 2}}" for score in scores)
         lines.append(f"{index + 1:>{label}}  {cells}")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from p2p_rommy.tui.model import LABELS
+
 
 def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=30).stdout
@@ -48,14 +50,14 @@ def press_until(name: str, key: str, predicate, timeout: float = 90.0) -> str:
 
 
 def hand_of(text: str) -> list[str]:
-    """The labelled cards of the hand ("A:7H B:10S ..."), over every line it wraps to."""
+    """The labelled cards of the hand ("1:7H 2:10S ..."), over every line it wraps to."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
-        if line.strip().startswith("A:"):
+        if line.strip().startswith("1:"):
             cards = line.split()
             for more in lines[index + 1 :]:
                 tokens = more.split()
-                if not tokens or not all(re.match(r"^[A-Z0-9?]:", t) for t in tokens):
+                if not tokens or not all(re.match(r"^Z?[A-Z0-9?]:", t) for t in tokens):
                     break
                 cards += tokens
             return cards
@@ -114,14 +116,14 @@ def test_play_a_turn_in_tmux(tmp_path):
         assert f"game code {code}" in info and "Tester" in info and "rommy resume" in info
         tmux("send-keys", "-t", name, "i")
         text = wait_for(name, lambda t: "game code" not in t)
-        hand_line = next(line for line in text.splitlines() if line.strip().startswith("A:"))
+        hand_line = next(line for line in text.splitlines() if line.strip().startswith("1:"))
         assert len(hand_line.split()) == 11  # eleven cards, each with its key label
         text = press_until(
             name, "d", lambda t: "You draw from the stock" in t and len(hand_of(t)) == 12
         )
         drawn = hand_of(text)
         assert len(drawn) == 12  # the drawn card joined the hand
-        tmux("send-keys", "-t", name, "A")
+        tmux("send-keys", "-t", name, "1")
         press_until(name, "x", lambda t: len(hand_of(t)) == 11 or "You discard" in t)
         wait_for(name, bot_replied)
         tmux("send-keys", "-t", name, "q")
@@ -193,8 +195,8 @@ def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tm
     started = time.monotonic()
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
     try:
-        wait_for(name, lambda t: "Shuffling and dealing" in t or "A:" in t, timeout=60)
-        dealing = "A:" not in screen(name)
+        wait_for(name, lambda t: "Shuffling and dealing" in t or "1:" in t, timeout=60)
+        dealing = "1:" not in screen(name)
         latency = answered_after(name, "?", "Help (? closes)")
         tmux("send-keys", "-t", name, "?")
         interrupt = answered_after(name, "C-c", "Quit the game?")  # asks before it quits
@@ -217,7 +219,7 @@ def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tm
         tmux("kill-session", "-t", name)
 
 
-SGR = re.compile(r"([A-Z0-9]):((?:\x1b\[[0-9;]*m)*)")
+SGR = re.compile(r"(Z?[A-Z0-9]):((?:\x1b\[[0-9;]*m)*)")
 
 
 def selected_labels(ansi: str) -> list[str]:
@@ -250,7 +252,7 @@ def test_a_crowded_table_fits_80x24(tmp_path):
             token.split(":")[0]
             for token in " ".join(text.split("Your hand")[1].splitlines()[1:3]).split()
         ]
-        assert hand == list("ABCDEFGHIJKLMNOPQRSTUVWXYZ1234"), hand  # 30 cards, 30 labels
+        assert hand == list(LABELS[:30]), hand  # 30 cards, 30 labels
         text = press_until(name, "PageDown", lambda t: "of 20" in t and "-20 of 20" in t)
         assert "Discard: " in text and "  20 " in text  # the last meld and the discard pile
         tmux("send-keys", "-t", name, *hand)
@@ -303,7 +305,7 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
             text = screen(name)
             assert len(text.splitlines()) <= 24 and all(len(x) <= 80 for x in text.splitlines())
             assert "stalled" not in text and "seat 0" not in text, text
-            if "After round 1" in text:
+            if "Round 1 is over" in text:
                 break
             status = status_line(text)
             offer = KOEB.search(status)
@@ -329,9 +331,9 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
                 turns += 1
                 continue
             time.sleep(0.3)
-        assert "After round 1" in text, text
+        assert "Round 1 is over" in text, text
         tmux("send-keys", "-t", name, " ")
-        wait_for(name, lambda t: "After round 1" not in t, timeout=30)
+        wait_for(name, lambda t: "Round 1 is over" not in t, timeout=30)
         tmux("send-keys", "-t", name, "v")
         history = wait_for(name, lambda t: "Total" in t and "1. " in t, timeout=30)
         print(f"{turns} turns, {len(prompts)} Køb! prompts, biggest hand {biggest_hand}")
@@ -379,7 +381,7 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
                 press_until(name, "x", lambda t, s=size: len(hand_of(t)) <= s, timeout=30)
                 continue
             time.sleep(0.3)
-        assert "Final score sheet" in text and "q quits" in text, text
+        assert "The game is over" in text and "q quits" in text, text
         tmux("send-keys", "-t", name, "q")  # the match is over: q leaves at once
         wait_for(name, lambda t: "rommy-exited-" in t, timeout=60)
         shown = tmux("capture-pane", "-p", "-J", "-t", name)  # -J: a long path wraps
@@ -399,3 +401,42 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
         check=False,
     )
     assert done.returncode == 0 and done.stdout.strip().endswith("FAIR"), done.stdout
+
+
+def test_overlays_fit_60x20_and_the_header_and_players_fit_80x24(tmp_path):
+    """Family issue (30), small windows: below ~80x22 the help, score and info overlays
+    were empty frames and the header ran past 80 columns. At 60x20 each overlay shows its
+    text, wrapped, with PgDn to the rest; at 80x24 (Danish, Løbere og Passere, the
+    longest header) the header fits and the own seat is in the player list."""
+    need_tmux()
+    name = f"rommysmall{os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy play --variant lp --bots 3 --seed 4 --name Tester "
+        f"--ascii --lang da --data-dir {tmp_path}"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    try:
+        text = wait_for(name, lambda t: len(hand_of(t)) >= 11, timeout=120)
+        assert all(len(line) <= 80 for line in text.splitlines())
+        header = next(line for line in text.splitlines() if "runde 1/7" in line)
+        assert "bunke" in header and len(header.rstrip()) <= 80, header
+        assert "Tester (dig)" in text, text
+        tmux("resize-window", "-t", name, "-x", "60", "-y", "20")
+        time.sleep(1)
+        tmux("send-keys", "-t", name, "?")
+        shown = wait_for(name, lambda t: "Taster" in t and "PgUp/PgDn" in t, timeout=20)
+        assert all(len(line) <= 60 for line in shown.splitlines()), shown
+        assert "rød" not in shown  # (a Danish word not in the help: the text is the help's)
+        for _ in range(6):
+            tmux("send-keys", "-t", name, "PageDown")
+            time.sleep(0.3)
+        wait_for(name, lambda t: "afslut" in t, timeout=20)  # the help's last line
+        tmux("send-keys", "-t", name, "?")
+        tmux("send-keys", "-t", name, "i")
+        info = wait_for(name, lambda t: "spilkode" in t and "Tester" in t, timeout=20)
+        assert all(len(line) <= 60 for line in info.splitlines()), info
+        tmux("send-keys", "-t", name, "i", "q")
+        wait_for(name, lambda t: "y / n" in t or "j / n" in t, timeout=20)
+        tmux("send-keys", "-t", name, "y")
+    finally:
+        tmux("kill-session", "-t", name)
