@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
@@ -73,25 +75,23 @@ def _card_style(model: ClientModel, card_id: int | None) -> str:
 
 def wrap(text: str, width: int) -> list[str]:
     """`text` in lines of at most `width` columns, broken between words (a word longer
-    than a line is cut); every newline kept."""
+    than a line is cut), the spaces between words kept; every newline kept. A line
+    that goes on is indented under its text (a help line's key column stays clear)."""
     out: list[str] = []
     for paragraph in text.split("\n"):
         if get_cwidth(paragraph) <= width:  # as it is, its columns kept
             out.append(paragraph)
             continue
+        column = re.match(r" *\S+(?: \S+)*? {2,}", paragraph)  # "  d        draw ..."
+        lead = len(paragraph) - len(paragraph.lstrip(" "))
+        hang = column.end() if column and column.end() <= width // 2 else lead
         line = ""
-        indent = " " * (len(paragraph) - len(paragraph.lstrip(" ")))
-        for word in paragraph.split(" "):
-            if not word:
-                if not line:
-                    line += " "
-                continue
-            candidate = f"{line} {word}" if line.strip() else line + word
-            if get_cwidth(candidate) <= width or not line.strip():
-                line = candidate
+        for token in re.findall(r" *\S+", paragraph):  # each word with the spaces before it
+            if not line.strip() or get_cwidth(line + token) <= width:
+                line += token
             else:
                 out.append(line)
-                line = indent + word
+                line = " " * hang + token.lstrip(" ")
             while get_cwidth(line) > width:
                 out.append(line[:width])
                 line = line[width:]
