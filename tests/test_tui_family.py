@@ -268,6 +268,8 @@ def test_the_game_summary_fits_80x24_and_scrolls_to_every_row():
     for number in range(1, 8):
         assert re.search(rf"^\s+{number}\s+\d", seen, re.M), number  # every round's row
     assert "Total" in seen and "1. " in seen and "5. " in seen  # totals and places
+    assert re.search(r"^Round .*went out$", seen, re.M)  # who went out, round by round
+    assert re.search(r"^\s+3\s.*Bot 2$", seen, re.M) and re.search(r"^\s+7\s.*Bot 1$", seen, re.M)
     best = min(range(5), key=lambda s: (state.scores[s], s))
     assert any("wins with" in line or "You win" in line for line in whole)
     assert f"with {state.scores[best]} points" in seen
@@ -445,9 +447,12 @@ def test_refusals_name_the_rule():
         async with table("rummy", 2) as (model, put):
             put(crafted(model.table.state, [card(r, S) for r in range(1, 11)]))
             helped, prompt = render.help_text(model), model.prompt()
-        return passer, swap, helped, prompt
+            model.buy(True)
+            buy = model.status
+        return passer, swap, helped, prompt + buy
 
     passer, swap, helped, prompt = asyncio.run(main())
+    assert prompt.endswith("Rummy has no Køb!"), prompt
     assert "passer needs different suits" in passer, passer
     assert "house rule 'joker swaps' is off" in swap, swap
     assert "Køb" not in helped and "w N" not in helped and "opening" not in helped

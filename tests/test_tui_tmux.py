@@ -248,10 +248,7 @@ def test_a_crowded_table_fits_80x24(tmp_path):
         # the first frame is drawn before the table knows its height: the next one scrolls
         text = wait_for(name, lambda t: "Discard:" in t and "of 20" in t, timeout=60)
         assert "melds 1-" in text and "Your hand" in text
-        hand = [
-            token.split(":")[0]
-            for token in " ".join(text.split("Your hand")[1].splitlines()[1:3]).split()
-        ]
+        hand = [token.split(":")[0] for token in hand_of(text)]
         assert hand == list(LABELS[:30]), hand  # 30 cards, 30 labels
         text = press_until(name, "PageDown", lambda t: "of 20" in t and "-20 of 20" in t)
         assert "Discard: " in text and "  20 " in text  # the last meld and the discard pile

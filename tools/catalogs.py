@@ -1162,6 +1162,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "husreglen '{rule}' er slået fra ved dette bord: en joker på bordet bliver liggende",
         "husregelen '{rule}' er slått av ved dette bordet: en joker på bordet blir liggende",
     ),
+    "{game} has no Køb!": ("i {game} er der ingen Køb!", "i {game} er det ingen Kjøp!"),
     "{game} has no joker swaps": (
         "i {game} bytter man ikke jokere",
         "i {game} bytter man ikke jokere",
@@ -1172,6 +1173,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "forberedt ({progress}): {melds}",
     ),
     "you went out": ("du gik ud", "du gikk ut"),
+    "went out": ("gik ud", "gikk ut"),
     "{name} went out": ("{name} gik ud", "{name} gikk ut"),
     "the stock ran out and nobody went out": (
         "bunken slap op, og ingen gik ud",

@@ -433,7 +433,16 @@ class ClientModel:
     def cancel_meld_entry(self) -> None:
         self.meld_entry = None
 
+    def _no_buying(self) -> bool:
+        """Rummy and Rommé have no Køb!: say so instead of offering it."""
+        if self.config.rules.buying:
+            return False
+        self.status = _("{game} has no Køb!").format(game=self.config.rules.name)
+        return True
+
     def toggle_auto_pass(self) -> None:
+        if self._no_buying():
+            return
         self.auto_pass = not self.auto_pass
         self.status = _("auto-pass Køb! on") if self.auto_pass else _("auto-pass Køb! off")
         if self.auto_pass:
@@ -638,6 +647,8 @@ class ClientModel:
         self._submit(Discard(self.seat, slot, card))
 
     def buy(self, claim: bool) -> None:
+        if self._no_buying():
+            return
         state = self.table.state
         if state.phase is not Phase.BUY or self.seat not in state.buy_eligible:
             self.status = _("there is nothing to buy now")

@@ -368,8 +368,14 @@ def summary_lines(model: ClientModel, width: int = 80) -> list[tuple[str, str]]:
         title = _("Round {number} is over").format(number=rounds)
         add("class:title" if not final else "", f"{title}: {why}" if why else title)
         add("", "")
-        sheet = score_sheet(state, model.names, forfeited, words=_, columns=width)
-        for line in sheet.split("\n"):
+        who = 12  # a column for who went out in each round
+        sheet = score_sheet(state, model.names, forfeited, words=_, columns=width - who)
+        for index, line in enumerate(sheet.split("\n")):
+            if index == 0:
+                line += "  " + _("went out")
+            elif index <= rounds and index <= len(model.round_ends):
+                closer = model.round_ends[index - 1][1]
+                line += "  " + ("-" if closer is None else model.names[closer][: who - 2])
             add("", line)
     if final and rounds:
         add("", "")
