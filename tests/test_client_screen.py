@@ -107,8 +107,8 @@ def test_labels_stay_put_the_drawn_card_is_marked_and_the_status_gives_way():
                 # is over in a moment: a message shown during it could give way unseen)
                 while not (model.table.my_turn and model.table.state.phase is Phase.DRAW):
                     await asyncio.sleep(0.05)
-                keys.send_text("k")  # nothing to buy: a message from a key press...
-                while "nothing to buy" not in model.status:
+                keys.send_text("k")  # Rummy has no Køb!: a message from a key press...
+                while "has no Køb!" not in model.status:
                     await asyncio.sleep(0.02)
                 before = [slot for slot, _ in model.hand()]
                 n = model.table.n

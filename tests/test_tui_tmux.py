@@ -379,6 +379,8 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
                 continue
             time.sleep(0.3)
         assert "The game is over" in text and "q quits" in text, text
+        assert re.search(r"wins with \d+ points|You win with|share first place", text), text
+        assert "n: new game at this table" in text
         tmux("send-keys", "-t", name, "q")  # the match is over: q leaves at once
         wait_for(name, lambda t: "rommy-exited-" in t, timeout=60)
         shown = tmux("capture-pane", "-p", "-J", "-t", name)  # -J: a long path wraps

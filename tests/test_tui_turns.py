@@ -128,10 +128,12 @@ def test_the_score_sheet_shows_between_rounds():
     def second_round(model: ClientModel) -> bool:
         return len(model.table.state.round_scores) >= 1 and not model.show_scores
 
-    _, sheets = asyncio.run(
+    model, sheets = asyncio.run(
         drive("rummy", ["normal"], {"target_score": "500"}, 3, second_round, limit=280)
     )
-    assert sheets and "Round 1 is over" in sheets[0] and "Total" in sheets[0]
+    assert sheets and "Round 1 is over: " in sheets[0] and "Total" in sheets[0]
+    assert "went out" in sheets[0]  # who went out (or that nobody did), on screen and in the log
+    assert any(line.endswith("went out") for line in model.log), list(model.log)
 
 
 def test_r_cycles_the_readings_of_an_ambiguous_meld():

@@ -111,7 +111,8 @@ def style(four_colour: bool = False, palette: str = "auto") -> Style:
     )
 
 
-STYLE = style()
+STYLE = style(palette=theme())
+"""The style for screens without a model (the lobby): this terminal's palette."""
 
 
 def _text(

@@ -562,6 +562,21 @@ class ClientModel:
     def hide_scores(self) -> None:
         self.show_scores = False
 
+    def why_round_ended(self, number: int) -> str:
+        """Why round `number` (1-based) ended: who went out, or that nobody could."""
+        if not 0 < number <= len(self.round_ends):
+            return ""
+        reason, closer = self.round_ends[number - 1]
+        if reason is RoundEnd.WENT_OUT and closer is not None:
+            if closer == self.seat:
+                return _("you went out")
+            return _("{name} went out").format(name=self.names[closer])
+        if reason is RoundEnd.STOCK_EXHAUSTED:
+            return _("the stock ran out and nobody went out")
+        if reason is RoundEnd.STALLED:
+            return _("the stock was turned twice without a meld: nobody went out")
+        return ""
+
     def summary_shown(self) -> bool:
         """The full-screen summary is up: after a round (until space) and at the end."""
         return self.show_scores or self.match_over()
@@ -773,6 +788,9 @@ class ClientModel:
                 self.round_ends.append((state.round_end, state.closer))
             self.show_scores = True
             self.summary_scroll = 0
+            why = self.why_round_ended(self.rounds_logged)
+            if why:  # nobody "went out" on screen before
+                self.log.append(why[0].upper() + why[1:])
             scores = ", ".join(f"{self.names[s]} {state.scores[s]}" for s in range(len(self.names)))
             self.log.append(
                 _("round {number} over; totals: {scores}").format(

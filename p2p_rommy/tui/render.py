@@ -8,7 +8,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
 
 from p2p_rommy.engine.due import mover
-from p2p_rommy.engine.state import Phase, RoundEnd
+from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import N_, _
 from p2p_rommy.tui.model import ClientModel
 from p2p_rommy.wire.text import inert
@@ -308,22 +308,6 @@ def scores(model: ClientModel) -> StyleText:
     return [(style_name, line + "\n") for style_name, line in summary_lines(model, 80)]
 
 
-def _why_round_ended(model: ClientModel, number: int) -> str:
-    """Why round `number` (1-based) ended: who went out, or that nobody could."""
-    if number > len(model.round_ends):
-        return ""
-    reason, closer = model.round_ends[number - 1]
-    if reason is RoundEnd.WENT_OUT and closer is not None:
-        if closer == model.seat:
-            return _("you went out")
-        return _("{name} went out").format(name=model.names[closer])
-    if reason is RoundEnd.STOCK_EXHAUSTED:
-        return _("the stock ran out and nobody went out")
-    if reason is RoundEnd.STALLED:
-        return _("the stock was turned twice without a meld: nobody went out")
-    return ""
-
-
 def _winner_line(model: ClientModel, forfeited: list[int]) -> str:
     from p2p_rommy.engine.scoring import standings
 
@@ -364,7 +348,7 @@ def summary_lines(model: ClientModel, width: int = 80) -> list[tuple[str, str]]:
                 _("ended without {name}, who left (forfeited)").format(name=model.names[ended[0]]),
             )
     if rounds:
-        why = _why_round_ended(model, rounds)
+        why = model.why_round_ended(rounds)
         title = _("Round {number} is over").format(number=rounds)
         add("class:title" if not final else "", f"{title}: {why}" if why else title)
         add("", "")
