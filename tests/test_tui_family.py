@@ -167,7 +167,10 @@ def test_label_keys_in_either_case_select_and_other_keys_say_so_in_the_real_app(
                 app = build_app(model, input=keys, output=DummyOutput())
                 running = asyncio.create_task(app.run_async())
                 await asyncio.sleep(0.3)
-                keys.send_text("b1Gz6")  # B, 1, G (either case) and Z6, a second-row label
+                keys.send_text("b1Gz")  # B, 1, G (either case), then Z: a second-row label
+                await asyncio.sleep(0.3)
+                assert model.status_text().startswith("Z_")
+                keys.send_text("6")
                 await asyncio.sleep(0.3)
                 chosen = set(model.selected)
                 keys.send_text("a")  # a is a command (auto-pass), never a card
@@ -250,6 +253,7 @@ def test_the_game_summary_fits_80x24_and_scrolls_to_every_row():
             put(state)
             model.round_ends = [(RoundEnd.WENT_OUT, r % 5) for r in range(6)]
             model.round_ends.append((RoundEnd.WENT_OUT, 1))
+            model.new_game_offered = True
             whole = [line for _, line in render.summary_lines(model, 80)]
             pages = []
             for _ in range(6):
@@ -278,6 +282,7 @@ def test_the_game_summary_fits_80x24_and_scrolls_to_every_row():
 def test_n_on_the_final_summary_asks_for_a_new_game_in_the_real_app():
     async def main() -> tuple[bool, bool]:
         async with table("rummy", 2) as (model, put):
+            model.new_game_offered = True  # as `rommy play` does
             put(ended_game(model.table.state, 2))
             model.round_ends = [(RoundEnd.STOCK_EXHAUSTED, None), (RoundEnd.WENT_OUT, 0)]
             with create_pipe_input() as keys:
@@ -298,9 +303,12 @@ def test_a_forfeit_shows_on_the_summary():
         async with table("rummy", 3) as (model, put):
             put(replace(ended_game(model.table.state, 1), phase=Phase.DRAW))
             model.session.view = replace(model.session.view, ended=(2, "left"))
-            return "\n".join(line for _, line in render.summary_lines(model, 80))
+            footer = text(render.summary(model, 80, 23)).splitlines()[-1]
+            assert not model.ask_new_game() and not model.new_game  # not wired at a network table
+            return "\n".join(line for _, line in render.summary_lines(model, 80)) + "\n" + footer
 
     shown = asyncio.run(main())
+    assert shown.splitlines()[-1].strip() == "q: quit"
     assert "ended without Bot 2" in shown and "3. Bot 2" in shown and "forfeited" in shown
 
 

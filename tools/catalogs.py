@@ -1205,6 +1205,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "n: nyt spil ved dette bord   q: afslut",
         "n: nytt spill ved dette bordet   q: avslutt",
     ),
+    "q: quit": ("q: afslut", "q: avslutt"),
+    "Z_ (the second key of a card's label; Esc cancels)": (
+        "Z_ (den anden tast i kortets mærke; Esc fortryder)",
+        "Z_ (den andre tasten i kortets merke; Esc avbryter)",
+    ),
     "space: next round": ("mellemrum: næste runde", "mellomrom: neste runde"),
     "PgUp/PgDn: more ({first}-{last} of {count})": (
         "PgUp/PgDn: mere ({first}-{last} af {count})",

@@ -227,6 +227,10 @@ def bindings(
     def _cancel_number(event: KeyPressEvent) -> None:
         model.cancel_meld_entry()
 
+    @kb.add("escape", filter=Condition(lambda: model.label_prefix))
+    def _cancel_prefix(event: KeyPressEvent) -> None:
+        model.label_prefix = False
+
     def page(lines: int) -> None:
         if model.show_help or model.show_info or model.show_history:
             model.overlay_scroll = max(0, model.overlay_scroll + lines)

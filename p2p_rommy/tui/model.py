@@ -121,6 +121,9 @@ class ClientModel:
         self.new_game = False
         """`n` on the final summary: the player asked for a new game at this table (the
         command that started the app reads it after the app exits)."""
+        self.new_game_offered = False
+        """The command can start a new game at this table after this one (`rommy play`
+        does; a network table's seats do not yet)."""
         self._buys = self.table.state.buys
         self._last_offer: str | None = None
         """The card the open Køb! window offers, with its discarder (for the log)."""
@@ -256,6 +259,8 @@ class ClientModel:
             return _("{doing} {digits}_ (type its number, Enter; Esc cancels)").format(
                 doing=doing, digits=digits
             )
+        if self.label_prefix:
+            return _("Z_ (the second key of a card's label; Esc cancels)")
         if state.phase is Phase.BUY:
             offer = self.offer_text()
             if self.seat in state.buy_eligible and not self.table.answered_buy:
@@ -587,6 +592,8 @@ class ClientModel:
     def ask_new_game(self) -> bool:
         """`n` on the final summary: a new game at this table is wanted (True when the
         app should exit so the command can start it)."""
+        if not self.new_game_offered:
+            return False
         if not self.match_over():
             self.status = _("a new game can start when this one is over")
             return False

@@ -374,9 +374,12 @@ def summary(model: ClientModel, width: int = 80, height: int = 24) -> StyleText:
     room = max(1, height - 1)
     model.summary_scroll = max(0, min(model.summary_scroll, len(lines) - room))
     shown = lines[model.summary_scroll : model.summary_scroll + room]
-    keys = (
-        _("n: new game at this table   q: quit") if model.match_over() else _("space: next round")
-    )
+    if not model.match_over():
+        keys = _("space: next round")
+    elif model.new_game_offered:
+        keys = _("n: new game at this table   q: quit")
+    else:
+        keys = _("q: quit")
     if len(lines) > room:
         keys += "   " + _("PgUp/PgDn: more ({first}-{last} of {count})").format(
             first=model.summary_scroll + 1,
