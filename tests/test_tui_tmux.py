@@ -450,3 +450,54 @@ def test_overlays_fit_60x20_and_the_header_and_players_fit_80x24(tmp_path):
         tmux("send-keys", "-t", name, "y")
     finally:
         tmux("kill-session", "-t", name)
+
+
+def xterm_rgb(index: int) -> str:
+    """The #rrggbb an xterm draws colour `index` of its 256 in."""
+    if index >= 232:
+        grey = 8 + 10 * (index - 232)
+        return f"{grey:02x}" * 3
+    if index >= 16:
+        steps = [0, 95, 135, 175, 215, 255]
+        index -= 16
+        return "".join(f"{steps[c]:02x}" for c in (index // 36, index // 6 % 6, index % 6))
+    raise ValueError(f"a palette colour of the terminal's own: {index}")
+
+
+def log_colour(ansi: str, shown: str) -> str:
+    """The foreground colour the log line holding `shown` is drawn in (256 or true colour)."""
+    line = next(line for line in ansi.splitlines() if shown in line)
+    found = re.search(r"\x1b\[38;5;(\d+)m[^\x1b]*" + re.escape(shown), line)
+    if found:
+        return xterm_rgb(int(found.group(1)))
+    true = re.search(r"\x1b\[38;2;(\d+);(\d+);(\d+)m[^\x1b]*" + re.escape(shown), line)
+    assert true, repr(line)
+    return "".join(f"{int(c):02x}" for c in true.groups())
+
+
+def test_the_log_is_readable_on_a_light_and_a_dark_terminal(tmp_path):
+    """Family issue (30): the log was `ansigray`, near invisible on white. Captured from
+    the real terminal with ROMMY_THEME=light and =dark, the log's colour has a contrast
+    ratio of at least 4.5 against that background (WCAG AA)."""
+    need_tmux()
+    from tests.test_tui_family import contrast
+
+    for palette, background in (("light", "ffffff"), ("dark", "000000")):
+        name = f"rommy{palette}{os.getpid()}"
+        command = (
+            f"env ROMMY_THEME={palette} {sys.executable} -m p2p_rommy play --variant rummy "
+            f"--bots 1 --seed 4 --name Tester --ascii --lang en --data-dir {tmp_path / palette}"
+        )
+        tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+        try:
+            press_until(name, "d", lambda t: "You draw from the stock" in t, timeout=120)
+            ansi = tmux("capture-pane", "-e", "-p", "-t", name)
+            colour = log_colour(ansi, "You draw from the stock")
+            ratio = contrast(colour, background)
+            print(f"{palette}: the log in #{colour}, {ratio:.1f}:1 against #{background}")
+            assert ratio >= 4.5, (palette, colour, ratio)
+            tmux("send-keys", "-t", name, "q")
+            wait_for(name, lambda t: "Quit the game?" in t, timeout=20)
+            tmux("send-keys", "-t", name, "y")
+        finally:
+            tmux("kill-session", "-t", name)
