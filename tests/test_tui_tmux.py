@@ -353,8 +353,9 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
 def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
     """Laptops issue: `rommy play` kept no transcript (the CLI never passed a data dir).
     The real command, with no --data-dir (the user's data dir, here under a fresh
-    XDG_DATA_HOME and HOME), plays a one-round Rummy against a bot by keys; at the end it
-    prints where its transcript is, and `rommy verify` on that file says FAIR."""
+    XDG_DATA_HOME and HOME), plays a one-round Rummy against a bot by keys at 80x24; the
+    summary names the winner and `n` starts another game; at the end it prints where its
+    transcript is, and `rommy verify` on that file says FAIR."""
     need_tmux()
     name = f"rommyfair{os.getpid()}"
     home, data = tmp_path / "home", tmp_path / "data"
@@ -365,7 +366,7 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
     )
     # the pane stays after the game so the lines printed at its end can be read
     command = f"env HOME={home} XDG_DATA_HOME={data} {play}; echo rommy-exited-$?; sleep 300"
-    tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
     try:
         deadline = time.monotonic() + 420
         text = wait_for(name, lambda t: len(hand_of(t)) >= 10, timeout=120)
@@ -385,6 +386,12 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
         assert "The game is over" in text and "q quits" in text, text
         assert re.search(r"wins with \d+ points|You win with|share first place", text), text
         assert "n: new game at this table" in text
+        # family issue (30): the whole summary fits 80x24: why the round ended, its row,
+        # the totals and the places
+        assert len(text.splitlines()) <= 24 and all(len(x) <= 80 for x in text.splitlines())
+        assert re.search(r"Round 1 is over: (you|Bot 1) went out|nobody went out", text), text
+        assert re.search(r"^\s+1\s+\d+\s+\d+", text, re.M) and "Total" in text
+        assert "1. " in text and "2. " in text
         # family issue (30): n starts another game at the same table (the same seats, a
         # new game id); quitting that one ends the command
         tmux("send-keys", "-t", name, "n")
