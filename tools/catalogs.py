@@ -1206,6 +1206,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "n: nytt spill ved dette bordet   q: avslutt",
     ),
     "q: quit": ("q: afslut", "q: avslutt"),
+    "house rule 'joker swaps' is off: a joker on the table stays there": (
+        "husreglen 'jokerbytte' er slået fra: en joker på bordet bliver liggende",
+        "husregelen 'jokerbytte' er slått av: en joker på bordet blir liggende",
+    ),
     "Z_ (the second key of a card's label; Esc cancels)": (
         "Z_ (den anden tast i kortets mærke; Esc fortryder)",
         "Z_ (den andre tasten i kortets merke; Esc avbryter)",
