@@ -259,6 +259,9 @@ def test_the_game_summary_fits_80x24_and_scrolls_to_every_row():
             for _ in range(6):
                 pages.append(text(render.summary(model, 80, 23)))
                 model.summary_scroll += 5
+            model.summary_scroll = 0
+            small = text(render.summary(model, 60, 19)).split("\n")
+            assert len(small) <= 19 and all(get_cwidth(line) <= 60 for line in small), small
             return whole, pages, model
 
     whole, pages, model = asyncio.run(main())

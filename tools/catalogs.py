@@ -1206,6 +1206,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "n: nytt spill ved dette bordet   q: avslutt",
     ),
     "q: quit": ("q: afslut", "q: avslutt"),
+    "  Colours for a light or dark terminal: start with ROMMY_THEME=light (or dark)": (
+        "  Farver til en lys eller mørk terminal: start med ROMMY_THEME=light (eller dark)",
+        "  Farger for en lys eller mørk terminal: start med ROMMY_THEME=light (eller dark)",
+    ),
     "house rule 'joker swaps' is off: a joker on the table stays there": (
         "husreglen 'jokerbytte' er slået fra: en joker på bordet bliver liggende",
         "husregelen 'jokerbytte' er slått av: en joker på bordet blir liggende",

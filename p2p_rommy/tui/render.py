@@ -45,6 +45,9 @@ HELP_REST = N_("""\
   i        the game code, the fingerprints, how to resume
   /        say something (Enter sends)  ?   this help    q   quit""")
 
+HELP_THEME = N_("""\
+  Colours for a light or dark terminal: start with ROMMY_THEME=light (or dark)""")
+
 
 def help_text(model: ClientModel | None = None) -> str:
     """The keys, only those this game's rules use (no Køb!, joker swap or opening in
@@ -59,6 +62,7 @@ def help_text(model: ClientModel | None = None) -> str:
     if rules is None or rules.buying:
         parts.append(HELP_BUY)
     parts.append(HELP_REST)
+    parts.append(HELP_THEME)
     return "\n".join(_(part) for part in parts)
 
 
