@@ -296,7 +296,7 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
     )
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
     prompts: list[tuple[str, str]] = []
-    your_turn_after_a_window = stalled = False
+    your_turn_after_a_window = stalled = bots_turn = False
     turns, biggest_hand = 0, 0
     try:
         deadline = time.monotonic() + 420
@@ -305,6 +305,7 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
             text = screen(name)
             assert len(text.splitlines()) <= 24 and all(len(x) <= 80 for x in text.splitlines())
             assert "stalled" not in text and "seat 0" not in text, text
+            bots_turn |= bool(re.search(r"^▶ Bot \d", text, re.M))  # ▶ against bots too
             if "Round 1 is over" in text:
                 break
             status = status_line(text)
@@ -337,7 +338,7 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
         tmux("send-keys", "-t", name, "v")
         history = wait_for(name, lambda t: "Total" in t and "1. " in t, timeout=30)
         print(f"{turns} turns, {len(prompts)} Køb! prompts, biggest hand {biggest_hand}")
-        assert stalled and turns >= 3 and prompts and your_turn_after_a_window
+        assert stalled and turns >= 3 and prompts and your_turn_after_a_window and bots_turn
         assert all(card and who in ("Bot 1", "Bot 2") for card, who in prompts)
         assert biggest_hand > 12  # bought cards joined the hand, each with a label
         assert "stalled" in (tmp_path / "rommy.log").read_text()
