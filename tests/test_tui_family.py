@@ -466,5 +466,7 @@ def test_refusals_name_the_rule():
     assert prompt.endswith("Rummy has no Køb!"), prompt
     assert "passer needs different suits" in passer, passer
     assert "house rule 'joker swaps' is off" in swap, swap
-    assert "Køb" not in helped and "w N" not in helped and "opening" not in helped
+    keys = helped.split("Rummy (rummy)")[0]  # the keys; then the game's rules follow
+    assert "Køb" not in keys and "w N" not in keys and "opening" not in keys
+    assert "Gruppe: 3-4 of a rank" in helped and "--house" not in helped  # the rules, in the app
     assert "w+N" not in prompt and "swap" not in prompt

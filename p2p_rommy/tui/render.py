@@ -63,7 +63,14 @@ def help_text(model: ClientModel | None = None) -> str:
         parts.append(HELP_BUY)
     parts.append(HELP_REST)
     parts.append(HELP_THEME)
-    return "\n".join(_(part) for part in parts)
+    text = "\n".join(_(part) for part in parts)
+    if rules is not None:  # the rules were not in the app: the game's summary, to scroll to
+        from p2p_rommy.rules.summary import rules_summary
+
+        summary = rules_summary(rules.variant, _)
+        house = "\n\n  " + _("House rules (--house KEY=VALUE):")  # the defaults, not this table's
+        text += "\n\n" + summary.split(house)[0]
+    return text
 
 
 def _card_style(model: ClientModel, card_id: int | None) -> str:
