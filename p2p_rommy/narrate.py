@@ -82,17 +82,22 @@ def score_sheet(
     forfeited: Collection[int] = (),
     words: Words = lambda word: word,
     abandoned: bool = False,
+    columns: int | None = None,
 ) -> str:
     """The round-by-round score sheet with totals and the standing (a seat that left and
     was ended out of the game is last, marked as having forfeited). An `abandoned` game
-    (ended on one seat's word, at a table of two) has no standing."""
+    (ended on one seat's word, at a table of two) has no standing. With `columns`, the
+    table's names are cut so that a row fits (the standing keeps them whole)."""
     from p2p_rommy.engine.scoring import standings
 
     names = list(names or [f"Seat {seat + 1}" for seat in range(state.players)])
-    width = max(8, *(len(name) for name in names))
     round_word, total_word = words(N_("Round")), words(N_("Total"))
     label = max(5, len(round_word), len(total_word))
-    lines = [f"{round_word:<{label}}  " + "".join(f"{name:>{width + 2}}" for name in names)]
+    width = max(8, *(len(name) for name in names))
+    if columns is not None:
+        width = max(4, min(width, (columns - label - 2) // len(names) - 2))
+    heads = [name if len(name) <= width else name[: width - 1] + "." for name in names]
+    lines = [f"{round_word:<{label}}  " + "".join(f"{name:>{width + 2}}" for name in heads)]
     for index, scores in enumerate(state.round_scores):
         cells = "".join(f"{score:>{width + 2}}" for score in scores)
         lines.append(f"{index + 1:>{label}}  {cells}")

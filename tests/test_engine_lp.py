@@ -443,7 +443,7 @@ def test_joker_swap_off_and_before_opening():
     hand = "7H JK 7D 9C 9D 9S 7S 5S 8S JS 2C"
     table = opened(seat1=hand, sets=("7H JK:7 7D", "9C 9D 9S"), house={"joker_swap": False})
     table = next_turn_of_seat_1(table, "2C")
-    with pytest.raises(IllegalMove, match="joker swaps are off"):
+    with pytest.raises(IllegalMove, match="house rule 'joker swaps' is off"):
         table.play(swap(table, 1, 0, "7S"))
     table = opened(seat1=hand, sets=("7H JK:7 7D", "9C 9D 9S"))
     table = draw(table.play(discard(table, 1, "2C")), 2)

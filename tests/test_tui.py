@@ -13,7 +13,7 @@ from p2p_rommy.frontends.local import local_table
 from p2p_rommy.rules.finder import candidate_melds
 from p2p_rommy.tui import render
 from p2p_rommy.tui.app import build_app
-from p2p_rommy.tui.model import LABELS, ClientModel
+from p2p_rommy.tui.model import ClientModel
 
 SEED = 1  # deals the human seat a meld in its first hand (Rummy, one bot)
 
@@ -45,11 +45,11 @@ def test_a_whole_turn_in_the_real_app():
                 await until(lambda: model.table.state.phase is Phase.PLAY and model.table.my_turn)
                 hand = model.hand()
                 meld = candidate_melds(hand, model.deck, model.config.rules)[0]
-                labels = [LABELS[i] for i, (slot, _) in enumerate(hand) if slot in meld.slots]
+                labels = [model.label(slot) for slot, _ in hand if slot in meld.slots]
                 keys.send_text("".join(labels) + "m\r")
                 await until(lambda: any(m.owner == model.seat for m in model.table.state.melds))
                 await until(lambda: model.table.my_turn)
-                keys.send_text("A")
+                keys.send_text(model.label(model.hand()[0][0]))  # labels stay: "1" may be down
                 keys.send_text("x")
                 await until(lambda: any("You discard" in line for line in model.log))
                 keys.send_text("?")
@@ -94,4 +94,4 @@ def test_render_functions_show_the_table_and_the_hand():
     assert len(code) == 6 and code.isalnum()  # the game code, always on screen
     assert rest.startswith("lp | round 1/7") and "to open: 2 passere" in header
     assert "buys any" in header
-    assert "A:" in hand and ("♠" in hand or "♥" in hand or "♦" in hand or "♣" in hand)
+    assert "1:" in hand and ("♠" in hand or "♥" in hand or "♦" in hand or "♣" in hand)

@@ -52,12 +52,16 @@ def test_the_client_runs_on_the_loop_thread_only(monkeypatch):
                 running = asyncio.create_task(app.run_async())
                 async with asyncio.timeout(120):
                     while model.table.n < 40 and not model.table.over:
-                        if model.table.state.phase is Phase.BUY:
+                        if model.show_scores:  # a round's summary: space goes on
+                            keys.send_text(" ")
+                        elif model.table.state.phase is Phase.BUY:
                             keys.send_text("p")
                         elif model.table.my_turn and model.table.state.phase is Phase.DRAW:
                             keys.send_text("d")
                         elif model.table.my_turn and model.table.state.phase is Phase.PLAY:
-                            keys.send_text("Ax")
+                            hand = model.hand()
+                            if hand:  # the first card, by its label (labels stay put)
+                                keys.send_text("c" + model.label(hand[0][0]) + "x")
                         app.invalidate()
                         await asyncio.sleep(0.05)
                 keys.send_text("qy")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from p2p_rommy.tui.model import LABELS
+
 
 def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=30).stdout
@@ -48,14 +50,17 @@ def press_until(name: str, key: str, predicate, timeout: float = 90.0) -> str:
 
 
 def hand_of(text: str) -> list[str]:
-    """The labelled cards of the hand ("A:7H B:10S ..."), over every line it wraps to."""
+    """The labelled cards of the hand ("1:7H 2:10S ..."), over every line it wraps to
+    (a card keeps its label: the first may be any)."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
-        if line.strip().startswith("A:"):
+        if index and ("Your hand" in lines[index - 1] or "Din hånd" in lines[index - 1]):
             cards = line.split()
+            if not cards or not all(re.match(r"^Z?[A-Z0-9?]:", t) for t in cards):
+                return []
             for more in lines[index + 1 :]:
                 tokens = more.split()
-                if not tokens or not all(re.match(r"^[A-Z0-9?]:", t) for t in tokens):
+                if not tokens or not all(re.match(r"^Z?[A-Z0-9?]:", t) for t in tokens):
                     break
                 cards += tokens
             return cards
@@ -114,14 +119,14 @@ def test_play_a_turn_in_tmux(tmp_path):
         assert f"game code {code}" in info and "Tester" in info and "rommy resume" in info
         tmux("send-keys", "-t", name, "i")
         text = wait_for(name, lambda t: "game code" not in t)
-        hand_line = next(line for line in text.splitlines() if line.strip().startswith("A:"))
+        hand_line = next(line for line in text.splitlines() if line.strip().startswith("1:"))
         assert len(hand_line.split()) == 11  # eleven cards, each with its key label
         text = press_until(
             name, "d", lambda t: "You draw from the stock" in t and len(hand_of(t)) == 12
         )
         drawn = hand_of(text)
         assert len(drawn) == 12  # the drawn card joined the hand
-        tmux("send-keys", "-t", name, "A")
+        tmux("send-keys", "-t", name, "1")
         press_until(name, "x", lambda t: len(hand_of(t)) == 11 or "You discard" in t)
         wait_for(name, bot_replied)
         tmux("send-keys", "-t", name, "q")
@@ -193,8 +198,8 @@ def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tm
     started = time.monotonic()
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
     try:
-        wait_for(name, lambda t: "Shuffling and dealing" in t or "A:" in t, timeout=60)
-        dealing = "A:" not in screen(name)
+        wait_for(name, lambda t: "Shuffling and dealing" in t or "1:" in t, timeout=60)
+        dealing = "1:" not in screen(name)
         latency = answered_after(name, "?", "Help (? closes)")
         tmux("send-keys", "-t", name, "?")
         interrupt = answered_after(name, "C-c", "Quit the game?")  # asks before it quits
@@ -217,7 +222,7 @@ def test_keys_answer_while_the_deal_is_computed_and_the_first_hand_comes_soon(tm
         tmux("kill-session", "-t", name)
 
 
-SGR = re.compile(r"([A-Z0-9]):((?:\x1b\[[0-9;]*m)*)")
+SGR = re.compile(r"(Z?[A-Z0-9]):((?:\x1b\[[0-9;]*m)*)")
 
 
 def selected_labels(ansi: str) -> list[str]:
@@ -246,11 +251,8 @@ def test_a_crowded_table_fits_80x24(tmp_path):
         # the first frame is drawn before the table knows its height: the next one scrolls
         text = wait_for(name, lambda t: "Discard:" in t and "of 20" in t, timeout=60)
         assert "melds 1-" in text and "Your hand" in text
-        hand = [
-            token.split(":")[0]
-            for token in " ".join(text.split("Your hand")[1].splitlines()[1:3]).split()
-        ]
-        assert hand == list("ABCDEFGHIJKLMNOPQRSTUVWXYZ1234"), hand  # 30 cards, 30 labels
+        hand = [token.split(":")[0] for token in hand_of(text)]
+        assert hand == list(LABELS[:30]), hand  # 30 cards, 30 labels
         text = press_until(name, "PageDown", lambda t: "of 20" in t and "-20 of 20" in t)
         assert "Discard: " in text and "  20 " in text  # the last meld and the discard pile
         tmux("send-keys", "-t", name, *hand)
@@ -294,7 +296,7 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
     )
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
     prompts: list[tuple[str, str]] = []
-    your_turn_after_a_window = stalled = False
+    your_turn_after_a_window = stalled = bots_turn = False
     turns, biggest_hand = 0, 0
     try:
         deadline = time.monotonic() + 420
@@ -303,7 +305,8 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
             text = screen(name)
             assert len(text.splitlines()) <= 24 and all(len(x) <= 80 for x in text.splitlines())
             assert "stalled" not in text and "seat 0" not in text, text
-            if "After round 1" in text:
+            bots_turn |= bool(re.search(r"^▶ Bot \d", text, re.M))  # ▶ against bots too
+            if "Round 1 is over" in text:
                 break
             status = status_line(text)
             offer = KOEB.search(status)
@@ -329,13 +332,13 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
                 turns += 1
                 continue
             time.sleep(0.3)
-        assert "After round 1" in text, text
+        assert "Round 1 is over" in text, text
         tmux("send-keys", "-t", name, " ")
-        wait_for(name, lambda t: "After round 1" not in t, timeout=30)
+        wait_for(name, lambda t: "Round 1 is over" not in t, timeout=30)
         tmux("send-keys", "-t", name, "v")
         history = wait_for(name, lambda t: "Total" in t and "1. " in t, timeout=30)
         print(f"{turns} turns, {len(prompts)} Køb! prompts, biggest hand {biggest_hand}")
-        assert stalled and turns >= 3 and prompts and your_turn_after_a_window
+        assert stalled and turns >= 3 and prompts and your_turn_after_a_window and bots_turn
         assert all(card and who in ("Bot 1", "Bot 2") for card, who in prompts)
         assert biggest_hand > 12  # bought cards joined the hand, each with a label
         assert "stalled" in (tmp_path / "rommy.log").read_text()
@@ -351,8 +354,9 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
 def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
     """Laptops issue: `rommy play` kept no transcript (the CLI never passed a data dir).
     The real command, with no --data-dir (the user's data dir, here under a fresh
-    XDG_DATA_HOME and HOME), plays a one-round Rummy against a bot by keys; at the end it
-    prints where its transcript is, and `rommy verify` on that file says FAIR."""
+    XDG_DATA_HOME and HOME), plays a one-round Rummy against a bot by keys at 80x24; the
+    summary names the winner and `n` starts another game; at the end it prints where its
+    transcript is, and `rommy verify` on that file says FAIR."""
     need_tmux()
     name = f"rommyfair{os.getpid()}"
     home, data = tmp_path / "home", tmp_path / "data"
@@ -363,10 +367,11 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
     )
     # the pane stays after the game so the lines printed at its end can be read
     command = f"env HOME={home} XDG_DATA_HOME={data} {play}; echo rommy-exited-$?; sleep 300"
-    tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
     try:
         deadline = time.monotonic() + 420
         text = wait_for(name, lambda t: len(hand_of(t)) >= 10, timeout=120)
+        first_code = game_code(text)
         while time.monotonic() < deadline:
             text = screen(name)
             if "The match is over. q quits." in text:  # its last seed committed too
@@ -379,8 +384,23 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
                 press_until(name, "x", lambda t, s=size: len(hand_of(t)) <= s, timeout=30)
                 continue
             time.sleep(0.3)
-        assert "Final score sheet" in text and "q quits" in text, text
-        tmux("send-keys", "-t", name, "q")  # the match is over: q leaves at once
+        assert "The game is over" in text and "q quits" in text, text
+        assert re.search(r"wins with \d+ points|You win with|share first place", text), text
+        assert "n: new game at this table" in text
+        # family issue (30): the whole summary fits 80x24: why the round ended, its row,
+        # the totals and the places
+        assert len(text.splitlines()) <= 24 and all(len(x) <= 80 for x in text.splitlines())
+        assert re.search(r"Round 1 is over: (you|Bot 1) went out|nobody went out", text), text
+        assert re.search(r"^\s+1\s+\d+\s+\d+", text, re.M) and "Total" in text
+        assert "1. " in text and "2. " in text
+        # family issue (30): n starts another game at the same table (the same seats, a
+        # new game id); quitting that one ends the command
+        tmux("send-keys", "-t", name, "n")
+        text = wait_for(name, lambda t: " | round 1" in t and len(hand_of(t)) >= 10, timeout=120)
+        assert game_code(text) != first_code and "Tester (you)" in text and "Bot 1" in text
+        tmux("send-keys", "-t", name, "q")
+        wait_for(name, lambda t: "Quit the game? y / n" in t, timeout=20)
+        tmux("send-keys", "-t", name, "y")
         wait_for(name, lambda t: "rommy-exited-" in t, timeout=60)
         shown = tmux("capture-pane", "-p", "-J", "-t", name)  # -J: a long path wraps
     finally:
@@ -399,3 +419,91 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
         check=False,
     )
     assert done.returncode == 0 and done.stdout.strip().endswith("FAIR"), done.stdout
+
+
+def test_overlays_fit_60x20_and_the_header_and_players_fit_80x24(tmp_path):
+    """Family issue (30), small windows: below ~80x22 the help, score and info overlays
+    were empty frames and the header ran past 80 columns. At 60x20 each overlay shows its
+    text, wrapped, with PgDn to the rest; at 80x24 (Danish, Løbere og Passere, the
+    longest header) the header fits and the own seat is in the player list."""
+    need_tmux()
+    name = f"rommysmall{os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy play --variant lp --bots 3 --seed 4 --name Tester "
+        f"--ascii --lang da --data-dir {tmp_path}"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    try:
+        text = wait_for(name, lambda t: len(hand_of(t)) >= 11, timeout=120)
+        assert all(len(line) <= 80 for line in text.splitlines())
+        header = next(line for line in text.splitlines() if "runde 1/7" in line)
+        assert "bunke" in header and len(header.rstrip()) <= 80, header
+        assert "Tester (dig)" in text, text
+        tmux("resize-window", "-t", name, "-x", "60", "-y", "20")
+        time.sleep(1)
+        tmux("send-keys", "-t", name, "?")
+        shown = wait_for(name, lambda t: "Taster" in t and "PgUp/PgDn" in t, timeout=20)
+        assert all(len(line) <= 60 for line in shown.splitlines()), shown
+        assert "rød" not in shown  # (a Danish word not in the help: the text is the help's)
+        press_until(name, "PageDown", lambda t: "afslut" in t, timeout=40)  # the last key
+        press_until(name, "PageDown", lambda t: "runde 7: 3 løbere" in t, timeout=40)  # rules
+        tmux("send-keys", "-t", name, "?")
+        tmux("send-keys", "-t", name, "i")
+        info = wait_for(name, lambda t: "spilkode" in t and "Tester" in t, timeout=20)
+        assert all(len(line) <= 60 for line in info.splitlines()), info
+        tmux("send-keys", "-t", name, "i", "q")
+        wait_for(name, lambda t: "y / n" in t or "j / n" in t, timeout=20)
+        tmux("send-keys", "-t", name, "y")
+    finally:
+        tmux("kill-session", "-t", name)
+
+
+def xterm_rgb(index: int) -> str:
+    """The #rrggbb an xterm draws colour `index` of its 256 in."""
+    if index >= 232:
+        grey = 8 + 10 * (index - 232)
+        return f"{grey:02x}" * 3
+    if index >= 16:
+        steps = [0, 95, 135, 175, 215, 255]
+        index -= 16
+        return "".join(f"{steps[c]:02x}" for c in (index // 36, index // 6 % 6, index % 6))
+    raise ValueError(f"a palette colour of the terminal's own: {index}")
+
+
+def log_colour(ansi: str, shown: str) -> str:
+    """The foreground colour the log line holding `shown` is drawn in (256 or true colour)."""
+    line = next(line for line in ansi.splitlines() if shown in line)
+    found = re.search(r"\x1b\[38;5;(\d+)m[^\x1b]*" + re.escape(shown), line)
+    if found:
+        return xterm_rgb(int(found.group(1)))
+    true = re.search(r"\x1b\[38;2;(\d+);(\d+);(\d+)m[^\x1b]*" + re.escape(shown), line)
+    assert true, repr(line)
+    return "".join(f"{int(c):02x}" for c in true.groups())
+
+
+def test_the_log_is_readable_on_a_light_and_a_dark_terminal(tmp_path):
+    """Family issue (30): the log was `ansigray`, near invisible on white. Captured from
+    the real terminal with ROMMY_THEME=light and =dark, the log's colour has a contrast
+    ratio of at least 4.5 against that background (WCAG AA)."""
+    need_tmux()
+    from tests.test_tui_family import contrast
+
+    for palette, background in (("light", "ffffff"), ("dark", "000000")):
+        name = f"rommy{palette}{os.getpid()}"
+        command = (
+            f"env ROMMY_THEME={palette} {sys.executable} -m p2p_rommy play --variant rummy "
+            f"--bots 1 --seed 4 --name Tester --ascii --lang en --data-dir {tmp_path / palette}"
+        )
+        tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+        try:
+            press_until(name, "d", lambda t: "You draw from the stock" in t, timeout=120)
+            ansi = tmux("capture-pane", "-e", "-p", "-t", name)
+            colour = log_colour(ansi, "You draw from the stock")
+            ratio = contrast(colour, background)
+            print(f"{palette}: the log in #{colour}, {ratio:.1f}:1 against #{background}")
+            assert ratio >= 4.5, (palette, colour, ratio)
+            tmux("send-keys", "-t", name, "q")
+            wait_for(name, lambda t: "Quit the game?" in t, timeout=20)
+            tmux("send-keys", "-t", name, "y")
+        finally:
+            tmux("kill-session", "-t", name)

@@ -18,14 +18,15 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.frontends.local import local_table
 from p2p_rommy.tui import render
 from p2p_rommy.tui.app import build_app
-from p2p_rommy.tui.model import LABELS, ClientModel
+from p2p_rommy.tui.model import ClientModel
 
 LP_SEED = 4  # v5 deals other cards from a seed: at seed 2 Ann did not open within the limit
 """A seed whose deal lets the key-driven player open round 1 within a few turns."""
 
 
 def label_of(model: ClientModel, slot: int) -> str:
-    return next(LABELS[i] for i, (s, _) in enumerate(model.hand()) if s == slot)
+    model.hand()
+    return model.label(slot)
 
 
 def keys_for_turn(model: ClientModel, want_lay_off: bool) -> str:
@@ -46,7 +47,7 @@ def keys_for_turn(model: ClientModel, want_lay_off: bool) -> str:
         for meld in lay_downs[0].melds:
             keys += "".join(label_of(model, p.slot) for p in meld.cards) + "m"
         return keys + "\r"
-    return "cAx"
+    return "c" + model.label(model.hand()[0][0]) + "x"
 
 
 @contextlib.asynccontextmanager
@@ -127,10 +128,12 @@ def test_the_score_sheet_shows_between_rounds():
     def second_round(model: ClientModel) -> bool:
         return len(model.table.state.round_scores) >= 1 and not model.show_scores
 
-    _, sheets = asyncio.run(
+    model, sheets = asyncio.run(
         drive("rummy", ["normal"], {"target_score": "500"}, 3, second_round, limit=280)
     )
-    assert sheets and "After round 1" in sheets[0] and "Total" in sheets[0]
+    assert sheets and "Round 1 is over: " in sheets[0] and "Total" in sheets[0]
+    assert "went out" in sheets[0]  # who went out (or that nobody did), on screen and in the log
+    assert any(line.endswith("went out") for line in model.log), list(model.log)
 
 
 def test_r_cycles_the_readings_of_an_ambiguous_meld():

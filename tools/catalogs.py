@@ -1331,6 +1331,183 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "tom bunke: bland afkastbunken undtagen det øverste kort, eller vend den",
         "tom bunke: stokk kastebunken unntatt det øverste kortet, eller snu den",
     ),
+    # --- issue 30, the full-screen client (family-screen): summary, labels, progress,
+    # overlays, whose turn, hints and refusals; the help in parts that follow the rules
+    "Keys\n"
+    "  1-9 0 B F G L N U Y  select or unselect a card of your hand (either case)\n"
+    "  Z and a key   a card labelled Z1, ZB, ... (a big hand)\n"
+    "  c        clear the selection and staged melds\n"
+    "  d        draw from the stock          t   take the discard\n"
+    "  m        stage the selected cards as a meld\n"
+    "  r        another reading of the last staged meld (set or run, joker)": (
+        "Taster\n"
+        "  1-9 0 B F G L N U Y  vælg eller fravælg et kort på hånden (store eller små)\n"
+        "  Z og en tast  et kort mærket Z1, ZB, ... (en stor hånd)\n"
+        "  c        ryd valget og de forberedte meldinger\n"
+        "  d        træk fra bunken              t   tag det kastede kort\n"
+        "  m        forbered de valgte kort som en melding\n"
+        "  r        en anden tolkning af den sidste melding (slags melding, jokerens værdi)",
+        "Taster\n"
+        "  1-9 0 B F G L N U Y  velg eller fjern et kort på hånden (store eller små)\n"
+        "  Z og en tast  et kort merket Z1, ZB, ... (en stor hånd)\n"
+        "  c        tøm valget og de forberedte kombinasjonene\n"
+        "  d        trekk fra bunken             t   ta det kastede kortet\n"
+        "  m        forbered de valgte kortene som en kombinasjon\n"
+        "  r        en annen tolkning av den siste kombinasjonen (type, jokerens verdi)",
+    ),
+    "  Enter    lay down the staged melds (your opening: the whole contract)": (
+        "  Enter    meld de forberedte meldinger (åbning: hele kravet på én gang)",
+        "  Enter    legg ut de forberedte kombinasjonene (åpning: hele kravet på én gang)",
+    ),
+    "  Enter    lay down the staged melds": (
+        "  Enter    meld de forberedte meldinger",
+        "  Enter    legg ut de forberedte kombinasjonene",
+    ),
+    "  o N      lay off the selected card on meld N (type N, Enter if needed)": (
+        "  o N      læg det valgte kort til melding N (skriv N, evt. Enter)",
+        "  o N      legg det valgte kortet til kombinasjon N (skriv N, ev. Enter)",
+    ),
+    "  w N      swap the selected card for the joker in meld N": (
+        "  w N      byt det valgte kort med jokeren i melding N",
+        "  w N      bytt det valgte kortet med jokeren i kombinasjon N",
+    ),
+    "  x        discard the selected card": (
+        "  x        kast det valgte kort",
+        "  x        kast det valgte kortet",
+    ),
+    "  k / p    Køb! (buy the discard) / pass, while the buy window is open\n"
+    "  a        auto-pass every Køb! window (again: off)": (
+        "  k / p    Køb! (køb det kastede kort) / pas, mens købsvinduet er åbent\n"
+        "  a        meld altid pas til Køb! (igen: slået fra)",
+        "  k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent\n"
+        "  a        meld alltid pass på Kjøp! (igjen: slått av)",
+    ),
+    "  s        sort by suit or by rank      h   melds you could make\n"
+    "  v        the score sheet of every round so far\n"
+    "  PgUp/Dn  scroll the table (Tab: scroll the log instead)\n"
+    "  e        end the game without a player the table has long waited for\n"
+    "  i        the game code, the fingerprints, how to resume\n"
+    "  /        say something (Enter sends)  ?   this help    q   quit": (
+        "  s        sortér efter kulør eller værdi   h   meldinger du kan lave\n"
+        "  v        pointtavlen for alle runder indtil nu\n"
+        "  PgUp/Dn  rul bordet (Tab: rul loggen i stedet)\n"
+        "  e        afslut spillet uden en spiller, bordet længe har ventet på\n"
+        "  i        spilkoden, fingeraftrykkene, hvordan man fortsætter\n"
+        "  /        sig noget (Enter sender)  ?   denne hjælp   q   afslut",
+        "  s        sorter etter farge eller verdi   h   kombinasjoner du kan lage\n"
+        "  v        poengtavlen for alle runder til nå\n"
+        "  PgUp/Dn  rull bordet (Tab: rull loggen i stedet)\n"
+        "  e        avslutt spillet uten en spiller bordet lenge har ventet på\n"
+        "  i        spillkoden, fingeravtrykkene, hvordan man fortsetter\n"
+        "  /        si noe (Enter sender)  ?   denne hjelpen   q   avslutt",
+    ),
+    "Your turn: discard a card (the dealer starts with {count} cards and does not draw); "
+    "m and Enter meld first": (
+        "Din tur: kast et kort (giveren starter med {count} kort og trækker ikke); "
+        "m og Enter melder først",
+        "Din tur: kast et kort (giveren starter med {count} kort og trekker ikke); "
+        "m og Enter legger ut først",
+    ),
+    "w+N swaps a joker, ": ("w+N bytter en joker, ", "w+N bytter en joker, "),
+    "Your turn: card keys select, m meld, Enter lays down, o+N lays off, {swap}x discards, "
+    "? help": (
+        "Din tur: korttasterne vælger, m forbereder, Enter melder, o+N lægger til, "
+        "{swap}x kaster, ? hjælp",
+        "Din tur: korttastene velger, m forbereder, Enter legger ut, o+N legger til, "
+        "{swap}x kaster, ? hjelp",
+    ),
+    "to open: {melds}": ("til åbning: {melds}", "til åpning: {melds}"),
+    "a meld needs at least one natural card, not only jokers": (
+        "en melding skal have mindst ét naturligt kort, ikke kun jokere",
+        "en kombinasjon må ha minst ett naturlig kort, ikke bare jokere",
+    ),
+    "a {set} is cards of one rank, a {run} cards of one suit in sequence": (
+        "en {set} er kort af samme værdi, en {run} kort i samme kulør i rækkefølge",
+        "en {set} er kort av samme verdi, en {run} kort i samme farge i rekkefølge",
+    ),
+    "the key {key} does nothing here; ? shows the keys": (
+        "tasten {key} gør ingenting her; ? viser tasterne",
+        "tasten {key} gjør ingenting her; ? viser tastene",
+    ),
+    "those cards are not a meld: {why}": (
+        "de kort er ikke en melding: {why}",
+        "de kortene er ikke en kombinasjon: {why}",
+    ),
+    "{worth} of {points} points": ("{worth} af {points} point", "{worth} av {points} poeng"),
+    "{have} of {wanted} {name}": ("{have} af {wanted} {name}", "{have} av {wanted} {name}"),
+    "a new game can start when this one is over": (
+        "et nyt spil kan begynde, når dette er slut",
+        "et nytt spill kan begynne når dette er slutt",
+    ),
+    "the house rule '{rule}' is off at this table: a joker on the table stays there": (
+        "husreglen '{rule}' er slået fra ved dette bord: en joker på bordet bliver liggende",
+        "husregelen '{rule}' er slått av ved dette bordet: en joker på bordet blir liggende",
+    ),
+    "{game} has no Køb!": ("i {game} er der ingen Køb!", "i {game} er det ingen Kjøp!"),
+    "{game} has no joker swaps": (
+        "i {game} bytter man ikke jokere",
+        "i {game} bytter man ikke jokere",
+    ),
+    "{name} (you)": ("{name} (dig)", "{name} (deg)"),
+    "staged ({progress}): {melds}": (
+        "forberedt ({progress}): {melds}",
+        "forberedt ({progress}): {melds}",
+    ),
+    "you went out": ("du gik ud", "du gikk ut"),
+    "went out": ("gik ud", "gikk ut"),
+    "{name} went out": ("{name} gik ud", "{name} gikk ut"),
+    "the stock ran out and nobody went out": (
+        "bunken slap op, og ingen gik ud",
+        "bunken tok slutt, og ingen gikk ut",
+    ),
+    "the stock was turned twice without a meld: nobody went out": (
+        "bunken blev vendt to gange uden en melding: ingen gik ud",
+        "bunken ble snudd to ganger uten en kombinasjon: ingen gikk ut",
+    ),
+    "{names} share first place with {score} points": (
+        "{names} deler førstepladsen med {score} point",
+        "{names} deler førsteplassen med {score} poeng",
+    ),
+    "You win with {score} points!": (
+        "Du vinder med {score} point!",
+        "Du vinner med {score} poeng!",
+    ),
+    "{name} wins with {score} points": (
+        "{name} vinder med {score} point",
+        "{name} vinner med {score} poeng",
+    ),
+    "The game is over": ("Spillet er slut", "Spillet er slutt"),
+    "ended without {name}, who left (forfeited)": (
+        "afsluttet uden {name}, der forlod bordet (opgav)",
+        "avsluttet uten {name}, som forlot bordet (ga opp)",
+    ),
+    "abandoned without {name}, who left: no standing": (
+        "opgivet uden {name}, der forlod bordet: ingen stilling",
+        "oppgitt uten {name}, som forlot bordet: ingen stilling",
+    ),
+    "Round {number} is over": ("Runde {number} er slut", "Runde {number} er slutt"),
+    "n: new game at this table   q: quit": (
+        "n: nyt spil ved dette bord   q: afslut",
+        "n: nytt spill ved dette bordet   q: avslutt",
+    ),
+    "q: quit": ("q: afslut", "q: avslutt"),
+    "  Colours for a light or dark terminal: start with ROMMY_THEME=light (or dark)": (
+        "  Farver til en lys eller mørk terminal: start med ROMMY_THEME=light (eller dark)",
+        "  Farger for en lys eller mørk terminal: start med ROMMY_THEME=light (eller dark)",
+    ),
+    "house rule 'joker swaps' is off: a joker on the table stays there": (
+        "husreglen 'jokerbytte' er slået fra: en joker på bordet bliver liggende",
+        "husregelen 'jokerbytte' er slått av: en joker på bordet blir liggende",
+    ),
+    "Z_ (the second key of a card's label; Esc cancels)": (
+        "Z_ (den anden tast i kortets mærke; Esc fortryder)",
+        "Z_ (den andre tasten i kortets merke; Esc avbryter)",
+    ),
+    "space: next round": ("mellemrum: næste runde", "mellomrom: neste runde"),
+    "PgUp/PgDn: more ({first}-{last} of {count})": (
+        "PgUp/PgDn: mere ({first}-{last} af {count})",
+        "PgUp/PgDn: mer ({first}-{last} av {count})",
+    ),
 }
 
 
@@ -1345,19 +1522,14 @@ def source_strings() -> list[str]:
 
 
 def main() -> None:
-    from p2p_rommy.tui.render import HELP_TEXT
-
     strings = source_strings()
-    missing = [s for s in strings if s not in TRANSLATIONS and s != HELP_TEXT]
+    missing = [s for s in strings if s not in TRANSLATIONS]
     if missing:
         raise SystemExit(f"untranslated strings: {missing}")
     for index, language in enumerate(("da", "nb")):
         catalog = Catalog(locale=language, project="p2p-rommy", domain="rommy")
         for message in strings:
-            if message == HELP_TEXT:
-                catalog.add(message, (HELP_DA, HELP_NB)[index])
-            else:
-                catalog.add(message, TRANSLATIONS[message][index])
+            catalog.add(message, TRANSLATIONS[message][index])
         _write(catalog, language)
     english = Catalog(locale="en", project="p2p-rommy", domain="rommy")
     for message in strings:

@@ -464,7 +464,7 @@ def _swap_joker(state: GameState, move: SwapJoker) -> GameState:
     seat = _own_turn(state, move.seat)
     rules, deck = state.rules, deck_of(state)
     if not rules.joker_swap:
-        raise IllegalMove(N_("joker swaps are off in this game"))
+        raise IllegalMove(N_("house rule 'joker swaps' is off: a joker on the table stays there"))
     if not state.opened[seat]:
         raise IllegalMove(N_("only a player who has opened may swap a joker"))
     check_may_build(state, seat, N_("swapping a joker"))

@@ -99,23 +99,27 @@ async def play(
     from p2p_rommy.tui.app import build_app
     from p2p_rommy.tui.model import ClientModel
 
-    human, others = await local_table(variant, bots, house, name, seed, data_dir)
-    robots = [asyncio.create_task(session.run()) for session in others]
-    human.start()
-    model = ClientModel(human, ascii_only, four_colour)
-    app = build_app(model)
-    try:
-        await app.run_async()
-    finally:
-        for task in robots:
-            task.cancel()
-        await asyncio.gather(*robots, return_exceptions=True)
-        await human.close()
-    if human.store is not None:
-        path = shell_word(str(human.store.transcript_path))
-        print(_("transcript: {path}").format(path=path))
-        print(_("check it: rommy verify {path}").format(path=path))
-    return 0
+    while True:  # `n` on the final summary: another game, same seats, a new game id
+        human, others = await local_table(variant, bots, house, name, seed, data_dir)
+        robots = [asyncio.create_task(session.run()) for session in others]
+        human.start()
+        model = ClientModel(human, ascii_only, four_colour)
+        model.new_game_offered = True
+        app = build_app(model)
+        try:
+            await app.run_async()
+        finally:
+            for task in robots:
+                task.cancel()
+            await asyncio.gather(*robots, return_exceptions=True)
+            await human.close()
+        if human.store is not None:
+            path = shell_word(str(human.store.transcript_path))
+            print(_("transcript: {path}").format(path=path))
+            print(_("check it: rommy verify {path}").format(path=path))
+        if not model.new_game:
+            return 0
+        seed = None if seed is None else seed + 1  # another deal, another game id
 
 
 def shell_word(text: str) -> str:

@@ -22,7 +22,7 @@ from p2p_rommy.engine.moves import (
     SwapJoker,
     TakeDiscard,
 )
-from p2p_rommy.engine.state import Phase
+from p2p_rommy.engine.state import Phase, RoundEnd
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import N_, _
@@ -30,16 +30,35 @@ from p2p_rommy.limits import END_CONFIRM_S
 from p2p_rommy.log.events import Chat, Committed, Note, Refused, Stalled
 from p2p_rommy.log.messages import BuyStep, MoveStep
 from p2p_rommy.narrate import describe_move
-from p2p_rommy.rules.finder import candidate_melds
-from p2p_rommy.rules.melds import Placed, interpretations, meld_name
+from p2p_rommy.rules.finder import Candidate, candidate_melds, find_opening
+from p2p_rommy.rules.house_words import NAMES as HOUSE_NAMES
+from p2p_rommy.rules.melds import (
+    MeldKind,
+    Placed,
+    check_meld,
+    interpretations,
+    meld_name,
+    opening_value,
+)
 from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
 
-LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789"
-"""Card labels in hand order: a Løbere og Passere hand that bought often passes 26
-cards. The digits select cards unless a meld number is being typed (after o or w)."""
+STATUS_SECONDS = 8.0
+"""How long a key's message stays on the status line before the prompt comes back."""
+
+COMMAND_KEYS = "acdehikmopqrstvwx"
+"""The letters that are commands (lower or upper case): never a card's label."""
+LABEL_KEYS = "1234567890BFGLNUY"
+"""Keys that are card labels only (letters in either case): not a rank's letter (A, J,
+Q, K would read as ranks; the digits are the labels the issue asked for) and not a
+command. The digits select cards unless a meld number is being typed (after o or w)."""
+LABEL_PREFIX = "Z"
+"""The key before a second-row label (Z1, ZB, ...): a Løbere og Passere hand that
+bought often passes 17 cards."""
+LABELS: tuple[str, ...] = (*LABEL_KEYS, *(LABEL_PREFIX + key for key in LABEL_KEYS))
+"""Every label, in the order they are handed out (34)."""
 
 
 class ClientModel:
@@ -61,6 +80,13 @@ class ClientModel:
         self.order: list[int] = []
         """The hand's slots in the order shown: stable within a round (a drawn card goes
         last) until the player sorts with `s`."""
+        self.labels: dict[int, str] = {}
+        """Each card's label (slot -> label): a card keeps its label for the whole round
+        until the player sorts; a card that joins takes the first free label."""
+        self.label_prefix = False
+        """Z was pressed: the next label key picks a second-row card (Z1, ZB, ...)."""
+        self._dealt_round = -1
+        """The round whose dealt hand was seen whole: from then on the order stays."""
         self.fresh: set[int] = set()
         """Cards drawn or bought since this player's last discard (highlighted)."""
         self._order_round = -1
@@ -76,8 +102,11 @@ class ClientModel:
         """The score sheet of every round so far (the `v` key)."""
         self.selected: set[int] = set()
         self.staged: list[NewMeld] = []
+        self._handed_in: list[NewMeld] = []
+        """The staged melds of a lay-down handed to the session, back if it refuses."""
         self.sort_by = "suit"
-        self.status = ""
+        self._status = ""
+        self._status_at = 0.0
         self.deal_estimate = DealEstimate()
         self.log: deque[str] = deque(maxlen=200)
         self.show_help = False
@@ -88,7 +117,19 @@ class ClientModel:
         self.quit = False
         self.rounds_logged = 0
         self.show_scores = False
-        """The score sheet after a round, until the player goes on."""
+        """The round's summary after a round, until the player goes on (space)."""
+        self.round_ends: list[tuple[RoundEnd | None, int | None]] = []
+        """Why each scored round ended and who went out (shown on the summary)."""
+        self.summary_scroll = 0
+        """PageUp/PageDown on the summary screen (a long game's rows)."""
+        self.overlay_scroll = 0
+        """PageUp/PageDown in the help, info and score overlays on a small screen."""
+        self.new_game = False
+        """`n` on the final summary: the player asked for a new game at this table (the
+        command that started the app reads it after the app exits)."""
+        self.new_game_offered = False
+        """The command can start a new game at this table after this one (`rommy play`
+        does; a network table's seats do not yet)."""
         self._buys = self.table.state.buys
         self._last_offer: str | None = None
         """The card the open Køb! window offers, with its discarder (for the log)."""
@@ -99,6 +140,23 @@ class ClientModel:
         session.listeners.append(self._published)
 
     # --- what is shown ------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        """A message from the last key press (a refusal, a confirmation), or ""."""
+        return self._status
+
+    @status.setter
+    def status(self, text: str) -> None:
+        self._status = text
+        self._status_at = self.session.clock()
+
+    def status_text(self) -> str:
+        """The status line: a key's message for `STATUS_SECONDS`, then the prompt again
+        (an error used to stay up instead of "Your turn")."""
+        if self._status and self.session.clock() - self._status_at < STATUS_SECONDS:
+            return self._status
+        return self.prompt()
 
     @property
     def table(self) -> TableView:
@@ -122,11 +180,18 @@ class ClientModel:
             return []
         slots = view.state.hands[self.seat]
         known = {slot: face for slot in slots if (face := view.face(slot)) is not None}
-        dealing = len(known) < len(slots)
-        if dealing or view.state.round_index != self._order_round or not self.order:
-            self._order_round = view.state.round_index
+        round_index = view.state.round_index
+        if round_index != self._order_round:
+            self._order_round = round_index
+            self.order = []
+            self.labels = {}
+        dealing = self._dealt_round != round_index
+        if len(known) == len(slots):  # a drawn card in flight later on keeps the order
+            self._dealt_round = round_index
+        if dealing or not self.order:
             self.order = self._sorted(known)
             self.fresh.clear()
+            self._relabel()
         else:
             shown = set(self.order)
             new = [slot for slot in known if slot not in shown]
@@ -134,7 +199,24 @@ class ClientModel:
             self.order = [slot for slot in self.order if slot in known] + self._sorted(
                 {slot: known[slot] for slot in new}
             )
+            self._keep_labels()
         return [(slot, known[slot]) for slot in self.order]
+
+    def _relabel(self) -> None:
+        """Labels in display order (a new round, the deal, a sort)."""
+        self.labels = dict(zip(self.order, LABELS, strict=False))
+
+    def _keep_labels(self) -> None:
+        """Cards that left give up their labels; cards that joined take the first free."""
+        self.labels = {slot: label for slot, label in self.labels.items() if slot in self.order}
+        free = [label for label in LABELS if label not in self.labels.values()]
+        for slot in self.order:
+            if slot not in self.labels and free:
+                self.labels[slot] = free.pop(0)
+
+    def label(self, slot: int) -> str:
+        """The label a card of the hand is selected by ("?" beyond the 34th)."""
+        return self.labels.get(slot, "?")
 
     def _sorted(self, cards: dict[int, int]) -> list[int]:
         def key(slot: int) -> tuple[object, ...]:
@@ -183,6 +265,8 @@ class ClientModel:
             return _("{doing} {digits}_ (type its number, Enter; Esc cancels)").format(
                 doing=doing, digits=digits
             )
+        if self.label_prefix:
+            return _("Z_ (the second key of a card's label; Esc cancels)")
         if state.phase is Phase.BUY:
             offer = self.offer_text()
             if self.seat in state.buy_eligible and not self.table.answered_buy:
@@ -223,35 +307,110 @@ class ClientModel:
             return _("Your turn: d draws from the stock, t takes the discard")
         if state.phase is Phase.PLAY:
             if self.staged:
-                return _("{count} meld(s) staged: Enter lays them down, m stages more").format(
+                line = _("{count} meld(s) staged: Enter lays them down, m stages more").format(
                     count=len(self.staged)
                 )
-            return _("A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help")
+                progress = self.staged_progress()
+                return f"{line} ({progress})" if progress else line
+            rules = self.config.rules
+            if rules.dealer_starts and state.turn == state.dealer and len(state.discard) == 1:
+                return _(
+                    "Your turn: discard a card (the dealer starts with {count} cards and "
+                    "does not draw); m and Enter meld first"
+                ).format(count=len(state.hands[self.seat]))
+            swap = _("w+N swaps a joker, ") if rules.joker_swap else ""
+            return _(
+                "Your turn: card keys select, m meld, Enter lays down, o+N lays off, "
+                "{swap}x discards, ? help"
+            ).format(swap=swap)
         return ""
 
     def hints(self) -> list[str]:
+        """Melds the hand could make, the best first: a lay-down that meets this round's
+        opening (the contract, the points), then melds that share no card with it or
+        each other, those with fewer jokers first (one joker is never offered twice)."""
         view = self.view
         try:
             hand = view.hand()
         except ValueError:
             return []
+        rules, state = self.config.rules, self.table.state
+        candidates = candidate_melds(hand, self.deck, rules)
         texts: list[str] = []
-        for meld in candidate_melds(hand, self.deck, self.config.rules):
-            text = " ".join(self.card_text(p.card) for p in meld.cards)
-            if text not in texts:
-                texts.append(text)
+        used: set[int] = set()
+        if rules.opening != "none" and state.hands and not state.opened[self.seat]:
+            round_index = min(state.round_index, max(0, len(rules.contracts) - 1))
+            found = find_opening(candidates, self.deck, rules, round_index)
+            if found:
+                melds = " | ".join(self._meld_text(m.cards) for m in found[0])
+                texts.append(_("to open: {melds}").format(melds=melds))
+                used = {slot for meld in found[0] for slot in meld.slots}
+
+        def jokers(candidate: Candidate) -> int:
+            return sum(1 for p in candidate.cards if self.deck.card(p.card).is_joker)
+
+        for meld in sorted(candidates, key=lambda c: (jokers(c), -len(c.cards))):
+            if meld.slots & used:
+                continue
+            used |= meld.slots
+            texts.append(self._meld_text(meld.cards))
         return texts[:6]
+
+    def _meld_text(self, cards: tuple[Placed, ...]) -> str:
+        return " ".join(self.card_text(p.card) for p in cards)
+
+    def why_not_a_meld(self, cards: list[tuple[int, int]]) -> str:
+        """The rule a selection breaks (a passer needs different suits, a run has no
+        gaps, ...), in the rules' own words."""
+        rules = self.config.rules
+        faces = [(slot, card, self.deck.card(card)) for slot, card in cards]
+        naturals = [(slot, card, face) for slot, card, face in faces if not face.is_joker]
+        if not naturals:
+            return _("a meld needs at least one natural card, not only jokers")
+        jokers = [(slot, card) for slot, card, face in faces if face.is_joker]
+        ranks = {face.rank for _, _, face in naturals}
+        suits = {face.suit for _, _, face in naturals}
+        tries: list[tuple[MeldKind, list[Placed]]] = []
+        if len(ranks) == 1:
+            (rank,) = ranks
+            placed = [Placed(slot, card, rank) for slot, card, _ in naturals]
+            tries.append((MeldKind.SET, placed + [Placed(s, c, rank) for s, c in jokers]))
+        if len(suits) == 1:
+            ordered = sorted(naturals, key=lambda item: item[2].rank)
+            placed = [Placed(slot, card, face.rank) for slot, card, face in ordered]
+            tries.append((MeldKind.RUN, placed))
+        for kind, placed in tries:
+            try:
+                check_meld(kind, tuple(placed), self.deck, rules)
+            except IllegalMove as error:
+                return error.say(_)
+        return _("a {set} is cards of one rank, a {run} cards of one suit in sequence").format(
+            set=rules.set_name, run=rules.run_name
+        )
 
     # --- intents ---------------------------------------------------------------
 
     def select(self, label: str) -> None:
-        hand = self.hand()
-        index = LABELS.find(label)
-        if not 0 <= index < len(hand):
+        """A label key (either case); after Z, a second-row label."""
+        label = label.upper()
+        if self.label_prefix:
+            self.label_prefix = False
+            label = LABEL_PREFIX + label
+        self.hand()
+        slots = [slot for slot, have in self.labels.items() if have == label]
+        if not slots:
             self.status = _("there is no card {label}").format(label=label)
             return
-        slot = hand[index][0]
-        self.selected ^= {slot}
+        self.selected ^= {slots[0]}
+        self.status = ""
+
+    def begin_second_row(self) -> None:
+        """Z: the next label key picks a card labelled Z1, ZB, ..."""
+        self.label_prefix = True
+
+    def unknown_key(self, key: str) -> None:
+        """A key that does nothing says so (it used to be silent)."""
+        self.status = _("the key {key} does nothing here; ? shows the keys").format(key=key)
 
     def clear(self) -> None:
         self.selected.clear()
@@ -285,7 +444,16 @@ class ClientModel:
     def cancel_meld_entry(self) -> None:
         self.meld_entry = None
 
+    def _no_buying(self) -> bool:
+        """Rummy and Rommé have no Køb!: say so instead of offering it."""
+        if self.config.rules.buying:
+            return False
+        self.status = _("{game} has no Køb!").format(game=self.config.rules.name)
+        return True
+
     def toggle_auto_pass(self) -> None:
+        if self._no_buying():
+            return
         self.auto_pass = not self.auto_pass
         self.status = _("auto-pass Køb! on") if self.auto_pass else _("auto-pass Køb! off")
         if self.auto_pass:
@@ -321,7 +489,9 @@ class ClientModel:
         cards = [(slot, card) for slot, card in self.hand() if slot in self.selected]
         readings = interpretations(cards, self.deck, self.config.rules)
         if not readings:
-            self.status = _("those cards are not a meld")
+            self.status = _("those cards are not a meld: {why}").format(
+                why=self.why_not_a_meld(cards)
+            )
             return
         self.readings = [NewMeld(kind, placed) for kind, placed in readings]
         self.staged.append(self.readings[0])
@@ -336,6 +506,29 @@ class ClientModel:
         index = self.readings.index(self.staged[-1])
         self.staged[-1] = self.readings[(index + 1) % len(self.readings)]
         self._describe_staged(len(self.readings))
+
+    def staged_progress(self) -> str:
+        """How far the staged melds go toward this round's opening, before opening:
+        "30 of 40 points", "1 of 2 løbere, 0 of 1 passer"; empty when there is none."""
+        rules, state = self.config.rules, self.table.state
+        if rules.opening == "none" or not state.hands or state.opened[self.seat]:
+            return ""
+        if rules.opening == "points":
+            worth = sum(opening_value(m.kind, m.cards, self.deck, rules) for m in self.staged)
+            return _("{worth} of {points} points").format(worth=worth, points=rules.opening_points)
+        contract = rules.contracts[min(state.round_index, len(rules.contracts) - 1)]
+        parts = []
+        for kind, wanted, name in (
+            (MeldKind.RUN, contract.runs, rules.run_name),
+            (MeldKind.SET, contract.sets, rules.set_name),
+        ):
+            if wanted:
+                have = sum(1 for meld in self.staged if meld.kind is kind)
+                plural = name if wanted == 1 else name + "e"
+                parts.append(
+                    _("{have} of {wanted} {name}").format(have=have, wanted=wanted, name=plural)
+                )
+        return ", ".join(parts)
 
     def _describe_staged(self, readings: int) -> None:
         meld = self.staged[-1]
@@ -392,14 +585,47 @@ class ClientModel:
     def hide_scores(self) -> None:
         self.show_scores = False
 
+    def why_round_ended(self, number: int) -> str:
+        """Why round `number` (1-based) ended: who went out, or that nobody could."""
+        if not 0 < number <= len(self.round_ends):
+            return ""
+        reason, closer = self.round_ends[number - 1]
+        if reason is RoundEnd.WENT_OUT and closer is not None:
+            if closer == self.seat:
+                return _("you went out")
+            return _("{name} went out").format(name=self.names[closer])
+        if reason is RoundEnd.STOCK_EXHAUSTED:
+            return _("the stock ran out and nobody went out")
+        if reason is RoundEnd.STALLED:
+            return _("the stock was turned twice without a meld: nobody went out")
+        return ""
+
+    def summary_shown(self) -> bool:
+        """The full-screen summary is up: after a round (until space) and at the end."""
+        return self.show_scores or self.match_over()
+
+    def match_over(self) -> bool:
+        return self.table.state.phase is Phase.MATCH_OVER or self.table.ended is not None
+
+    def ask_new_game(self) -> bool:
+        """`n` on the final summary: a new game at this table is wanted (True when the
+        app should exit so the command can start it)."""
+        if not self.new_game_offered:
+            return False
+        if not self.match_over():
+            self.status = _("a new game can start when this one is over")
+            return False
+        self.new_game = True
+        return True
+
     def lay_down(self) -> None:
         if self.selected:
             self.stage()
         if not self.staged:
             self.status = _("select cards and press m to stage a meld first")
             return
-        melds, self.staged = tuple(self.staged), []
-        self._submit(LayDown(self.seat, melds))
+        # the staged melds stay until the lay-down is accepted: a refused opening keeps them
+        self._submit(LayDown(self.seat, tuple(self.staged)))
 
     def lay_off(self, meld_number: int) -> None:
         self._matching(LayOff, meld_number, _("lay off"))
@@ -422,6 +648,15 @@ class ClientModel:
                 self._submit(move)
                 return
         state = self.table.state
+        rules = self.config.rules
+        if kind is SwapJoker and not rules.joker_swap:
+            if "joker_swap" in rules.house.as_dict():
+                self.status = _(
+                    "the house rule '{rule}' is off at this table: a joker on the table stays there"
+                ).format(rule=_(HOUSE_NAMES["joker_swap"]))
+            else:
+                self.status = _("{game} has no joker swaps").format(game=rules.name)
+            return
         if not 0 < meld_number <= len(state.melds):
             self.status = _("there is no meld {number}").format(number=meld_number)
             return
@@ -452,6 +687,8 @@ class ClientModel:
         self._submit(Discard(self.seat, slot, card))
 
     def buy(self, claim: bool) -> None:
+        if self._no_buying():
+            return
         state = self.table.state
         if state.phase is not Phase.BUY or self.seat not in state.buy_eligible:
             self.status = _("there is nothing to buy now")
@@ -464,6 +701,7 @@ class ClientModel:
         self.sort_by = "rank" if self.sort_by == "suit" else "suit"
         hand = dict(self.hand())
         self.order = self._sorted(hand)
+        self._relabel()
 
     def _submit(self, move: Move) -> None:
         """Check the move against the rules here (the engine is pure and fast), then hand
@@ -477,9 +715,15 @@ class ClientModel:
             return
         self.session.submit(move, on_refused=self._refused)
         self.selected.clear()
+        if isinstance(move, LayDown):
+            self._handed_in = list(self.staged)
+            self.staged = []
         self.status = ""
 
     def _refused(self, error: Exception) -> None:
+        if self._handed_in and not self.staged:  # the session refused a lay-down: keep it
+            self.staged = self._handed_in
+        self._handed_in = []
         self.status = error.say(_) if isinstance(error, IllegalMove) else str(error)
 
     # --- the log ------------------------------------------------------------------
@@ -565,7 +809,13 @@ class ClientModel:
             self._auto_pass()
         if len(state.round_scores) > self.rounds_logged:
             self.rounds_logged = len(state.round_scores)
+            while len(self.round_ends) < self.rounds_logged:
+                self.round_ends.append((state.round_end, state.closer))
             self.show_scores = True
+            self.summary_scroll = 0
+            why = self.why_round_ended(self.rounds_logged)
+            if why:  # nobody "went out" on screen before
+                self.log.append(why[0].upper() + why[1:])
             scores = ", ".join(f"{self.names[s]} {state.scores[s]}" for s in range(len(self.names)))
             self.log.append(
                 _("round {number} over; totals: {scores}").format(
