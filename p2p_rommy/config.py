@@ -19,7 +19,7 @@ from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, pack, text
 from p2p_rommy.wire.identity import fingerprint, valid_public_key
 from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """The wire protocol's version (protocol/SPEC.md, changelog): in the config, the
 handshake and the mDNS advert; peers of different versions refuse each other."""
 GAME_ID_DOMAIN = b"p2p-rommy/v1/game-id\x00"

@@ -106,10 +106,16 @@ def _deliver(table: PeerTable, posts: list[tuple[int, bytes]]) -> None:
 
 def test_a_slow_claimant_nearest_the_discarder_wins_against_fast_bots():
     """Trust issue, attack 3: the resolution waits for every eligible seat's own answer,
-    so bots answering in milliseconds cannot close the window on a person; under the
-    default (buy_priority = seat) the person nearest after the discarder buys."""
+    so bots answering in milliseconds cannot close the window on a person; under
+    buy_priority = seat the person nearest after the discarder buys."""
     released: list[bool] = []
-    table = PeerTable("lp", 4, {}, seed=5, players_factory=lambda s: SlowNearest(s, released))
+    table = PeerTable(
+        "lp",
+        4,
+        {"buy_priority": "seat"},
+        seed=5,
+        players_factory=lambda s: SlowNearest(s, released),
+    )
     table.run(until=lambda: False)  # runs until quiet: the table waits in the buy window
     states = [p.replica.state for p in table.peers]
     assert all(s.phase is Phase.BUY for s in states)

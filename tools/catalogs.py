@@ -902,6 +902,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
     "fixed number of deals": ("fast antal spil", "fast antall runder"),
     "shuffle the discards": ("bland afkastbunken", "stokk kastebunken"),
     "turn the discards over": ("vend afkastbunken", "snu kastebunken"),
+    "the first caller": ("den første, der råber", "den første som roper"),
     "nearest seat": ("nærmeste plads", "nærmeste plass"),
     "drawn by lot": ("lodtrækning", "loddtrekning"),
     "unlimited": ("ubegrænset", "ubegrenset"),
@@ -986,9 +987,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "spillere, der har åbnet, må også købe",
         "spillere som har åpnet, kan også kjøpe",
     ),
-    "who wins when several buy: the claimant nearest after the discarder (seat), or a lot drawn from the round's seed commitments (lot)": (
-        "hvem vinder, når flere køber: den nærmeste efter den, der kastede (seat), eller lodtrækning ud fra rundens forseglede hemmeligheder (lot)",
-        "hvem vinner når flere kjøper: den nærmeste etter den som kastet (seat), eller loddtrekning ut fra rundens forseglede hemmeligheter (lot)",
+    "who wins when several buy: the first caller, as most seats saw it (first), the claimant nearest after the discarder (seat), or a lot drawn from the round's seed commitments (lot)": (
+        "hvem vinder, når flere køber: den første, der råber, sådan som de fleste pladser så det (first), den nærmeste efter den, der kastede (seat), eller lodtrækning ud fra rundens forseglede hemmeligheder (lot)",
+        "hvem vinner når flere kjøper: den første som roper, slik de fleste plassene så det (first), den nærmeste etter den som kastet (seat), eller loddtrekning ut fra rundens forseglede hemmeligheter (lot)",
     ),
     "how long the buy window stays open (milliseconds)": (
         "hvor længe købsvinduet er åbent (millisekunder)",

@@ -413,8 +413,9 @@ def transcript(config: Any, players: list[Identity], records: list[Any]) -> byte
 
 
 def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """§4.7: a Løbere og Passere buy window in which a seat claims the card: every eligible
-    seat's signed answer, the step that resolves it (carrying those answers) and who won,
+    """§4.7: a Løbere og Passere buy window in which a seat claims the card: every seat's
+    signed answer with its observation, the step that resolves it (carrying those
+    answers), the votes and who won,
     with the transcript of the game up to that step and every seat's key."""
     config, players, peers = _table("lp", "buy", (), 4)
     order = deliver(peers, lambda: bool(peers[0].replica.last_claims))
@@ -432,6 +433,7 @@ def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     opened = open_envelope(step_record.step, observer.roster)
     observer.check_certificate(decode_log(opened.body, opened.seat), step_record.acks)
     observer.commit()
+    race = observer.last_race  # buy_priority = first: one vote per seat (§4.7)
     answers = [
         [_signer(envelope, players), envelope.hex()] for envelope in step_body["body"]["answers"]
     ]
@@ -449,6 +451,7 @@ def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         "window": window,
         "answers": answers,
         "claims": claims,
+        "votes": {str(seat): n for seat, n in (race.votes if race else {}).items()},
         "winner": observer.last_claims[0],
         "step": step_record.step.hex(),
         "state_before": encode_state(before).hex(),

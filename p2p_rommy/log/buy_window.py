@@ -7,7 +7,9 @@ resolves the window with all of them. This class keeps, per window, the answers 
 seat has seen (bounded: closed windows are forgotten), whether this seat has answered,
 and when the open window opened *on this seat's clock*: a person who has not answered
 when `buy_window_ms` runs out passes by themself, and the client shows the same clock
-(`seconds_left`). Sans-IO: time is passed in.
+(`seconds_left`). Under `buy_priority = first` it also keeps the order in which calls
+reached this seat: its observation, signed with its answer (SPEC §4.7). Sans-IO: time
+is passed in.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ class BuyWindows:
         """How long a window stays open for a person (the `buy_window_ms` house rule)."""
         self._answers: dict[int, list[tuple[int, bytes]]] = {}
         """window -> (seat, signed answer) in the order they arrived."""
+        self._calls: dict[int, list[int]] = {}
+        """window -> the seats whose calls (claims) reached this seat, in that order."""
         self._answered: set[int] = set()
         self._clock: tuple[int, float] | None = None
         """(window, when it opened on this seat's clock)."""
@@ -53,17 +57,27 @@ class BuyWindows:
         """Whether this seat has answered `window`."""
         return window is not None and window in self._answered
 
-    def answer(self, window: int, envelope: bytes) -> None:
+    def answer(self, window: int, envelope: bytes, claim: bool) -> None:
         """This seat's own signed answer."""
         self._answered.add(window)
-        self.add(window, self.seat, envelope)
+        self.add(window, self.seat, envelope, claim)
 
     def held(self, window: int, seat: int) -> bytes | None:
         """`seat`'s answer in `window`, if this seat has it."""
         return next((e for s, e in self._answers.get(window, []) if s == seat), None)
 
-    def add(self, window: int, seat: int, envelope: bytes) -> None:
+    def add(self, window: int, seat: int, envelope: bytes, claim: bool) -> None:
         self._answers.setdefault(window, []).append((seat, envelope))
+        if claim:
+            self._calls.setdefault(window, []).append(seat)
+
+    def calls(self, window: int) -> tuple[int, ...]:
+        """The seats whose calls in `window` reached this seat, in the order they did."""
+        return tuple(self._calls.get(window, ()))
+
+    def opened_at(self, window: int) -> float | None:
+        """When `window` opened on this seat's clock, if it saw it open."""
+        return self._clock[1] if self._clock is not None and self._clock[0] == window else None
 
     def answers(self, window: int | None) -> list[bytes]:
         """Every answer held for `window`, in arrival order."""
@@ -79,3 +93,4 @@ class BuyWindows:
         for windows ahead of the committed step (they may open here soon)."""
         self._answers = {w: a for w, a in self._answers.items() if w > committed or w == still_open}
         self._answered = {w for w in self._answered if w > committed or w == still_open}
+        self._calls = {w: c for w, c in self._calls.items() if w > committed or w == still_open}

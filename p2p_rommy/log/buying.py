@@ -2,12 +2,16 @@
 and the complete set the seat in turn resolves the window with.
 
 Every eligible seat broadcasts its own signed claim or pass (a client passes by itself
-when the window's time runs out on its own clock); the seat in turn, which declined
-the card and cannot claim it, proposes the resolution once it holds every eligible
-seat's answer. A resolution must carry all of them, and the winner follows from the
-set by the house rule (nearest after the discarder, or the window's lot), so no seat
-chooses who buys: not by the order it lists claims in, not by leaving one out. A seat
-that never answers is a stall like any other, named and ended by agreement.
+when the window's time runs out on its own clock). Under `buy_priority = first` every
+other seat answers too, and every answer carries the seat's observation: the order in
+which calls reached it (`log/buy_race.py`); the discarder and the seat in turn send
+theirs once every eligible seat has answered (or their own clock runs out). The seat in
+turn, which declined the card and cannot claim it, proposes the resolution once it
+holds every answer. A resolution must carry all of them, and the winner follows from
+the set by the house rule (the race, nearest after the discarder, or the window's lot),
+so no seat chooses who buys: not by the order it lists claims in, not by leaving one
+out. A seat that never answers is a stall like any other, named and ended by agreement;
+a seat that signs two different answers for one window is named, both kept as proof.
 """
 
 from __future__ import annotations
@@ -18,12 +22,13 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import FUTURE_STEPS
+from p2p_rommy.log.buy_race import answerers
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.events import Event, Send
-from p2p_rommy.log.messages import BuyAnswer
+from p2p_rommy.log.messages import BuyAnswer, BuyStep, decode
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.trouble import Trouble
-from p2p_rommy.wire.identity import same_body
+from p2p_rommy.wire.identity import open_envelope, same_body
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +55,7 @@ class Buying:
         if (
             window is None
             or replica.state.phase is not Phase.BUY
-            or replica.seat not in replica.state.buy_eligible
+            or replica.seat not in answerers(replica.state)
             or self.windows.answered(window)
         ):
             return None
@@ -62,16 +67,30 @@ class Buying:
         if window is None:
             return []
         replica = self.replica
-        answer = BuyAnswer(replica.game, window, replica.seat, claim)
+        if claim and replica.seat not in replica.state.buy_eligible:
+            return []
+        seen: tuple[int, ...] = ()
+        if replica.config.rules.buy_priority == "first":
+            # what reached this seat before its answer, then its own call (SPEC §4.7)
+            seen = self.windows.calls(window) + ((replica.seat,) if claim else ())
+        answer = BuyAnswer(replica.game, window, replica.seat, claim, seen)
         envelope = replica.identity.sign(answer.encode())
-        self.windows.answer(window, envelope)
+        self.windows.answer(window, envelope, claim)
         return [Send(envelope)]
 
     def answer_due(self, now: float) -> list[Event]:
         """A bot answers at once; a client that has not answered when the window's time
-        runs out (on this seat's own clock) passes."""
+        runs out (on this seat's own clock) passes. A seat that observes the race but
+        cannot claim (under `first`) answers once every eligible seat has, or when its
+        own clock runs out."""
         window = self._open()
         if window is None:
+            return []
+        eligible = self.replica.state.buy_eligible
+        if self.replica.seat not in eligible:
+            heard_all = not self.windows.unanswered(window, eligible)
+            if heard_all or self.windows.time_is_up(window, now):
+                return self.answer(False)
             return []
         if self.player is not None:
             decision = self.player.wants_buy(self.replica.view())
@@ -97,23 +116,37 @@ class Buying:
             )
         held = self.windows.held(answer.window, answer.seat)
         if held is not None:
-            if not same_body(held, envelope):
-                return self.trouble.refuse(
-                    f"seat {answer.seat}: a second, different answer in one buy window"
-                )
+            if not same_body(held, envelope):  # two signed answers for one window: proof
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
             return []
         if is_open:
             try:
                 replica.open_buy_answer(envelope)
             except ProtocolError as error:
                 return self.trouble.refuse(str(error))
-        self.windows.add(answer.window, answer.seat, envelope)
+        self.windows.add(answer.window, answer.seat, envelope, answer.claim)
+        return []
+
+    def two_faced(self, body: BuyStep) -> list[Event]:
+        """A resolution whose answer from seat s differs from the one this seat holds
+        from s: s signed both, so s is named, both kept as proof (SPEC §4.7)."""
+        for envelope in body.answers:
+            try:
+                opened = open_envelope(envelope, self.replica.roster)
+                answer = decode(opened.body, opened.seat)
+            except ProtocolError:
+                continue  # the step's own validation refuses it, naming its proposer
+            if not isinstance(answer, BuyAnswer) or answer.window != body.window:
+                continue
+            held = self.windows.held(body.window, answer.seat)
+            if held is not None and not same_body(held, envelope):
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
         return []
 
     def complete(self) -> list[bytes] | None:
         """Every eligible seat's answer in the open window, or None while one is missing."""
         replica = self.replica
-        if self.windows.unanswered(replica.buy_window, replica.state.buy_eligible):
+        if self.windows.unanswered(replica.buy_window, answerers(replica.state)):
             return None
         return self.windows.answers(replica.buy_window)
 

@@ -188,12 +188,15 @@ class Nack:
 @dataclass(frozen=True, slots=True)
 class BuyAnswer:
     """A seat's signed answer in a buy window: claim (Køb!) or pass. `window` is the
-    step number that opened it."""
+    step number that opened it. `seen` is the seat's observation under `buy_priority =
+    first` (SPEC §4.7): the seats whose calls reached it, in the order they did, its own
+    call at the moment it sent it (empty under `seat` and `lot`)."""
 
     game: bytes
     window: int
     seat: int
     claim: bool
+    seen: tuple[int, ...] = ()
 
     def encode(self) -> bytes:
         return pack(
@@ -203,6 +206,7 @@ class BuyAnswer:
                 "window": self.window,
                 "seat": self.seat,
                 "claim": int(self.claim),
+                "seen": list(self.seen),
             }
         )
 
@@ -262,7 +266,14 @@ _SCHEMAS = {
     ),
     "chat/say": Schema("chat/say", {"game": _GAME, "seat": integer(0, 5), "text": text(CHAT_MAX)}),
     "buy/answer": Schema(
-        "buy/answer", {"game": _GAME, "window": _N, "seat": integer(0, 5), "claim": integer(0, 1)}
+        "buy/answer",
+        {
+            "game": _GAME,
+            "window": _N,
+            "seat": integer(0, 5),
+            "claim": integer(0, 1),
+            "seen": array(integer(0, 5), 6),
+        },
     ),
 }
 
@@ -286,7 +297,10 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
         return Chat(f["game"], f["seat"], f["text"])
     if kind == "log/sync":
         return Sync(f["game"], f["seat"], f["n"], bool(f["ask"]))
-    return BuyAnswer(f["game"], f["window"], f["seat"], bool(f["claim"]))
+    claim, seen = bool(f["claim"]), f["seen"]
+    if len(set(seen)) != len(seen):
+        raise ProtocolError(sender, "an observation lists a seat twice")
+    return BuyAnswer(f["game"], f["window"], f["seat"], claim, seen)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
+from p2p_rommy.log.buy_race import Race, answerers, race
 from p2p_rommy.log.messages import (
     END_REASON_MAX,
     Ack,
@@ -90,6 +91,8 @@ class Tentative:
     kind: str
     claims: tuple[int, ...] = ()
     """A buy step's claimants, in the order the window's priority ranks them."""
+    race: Race | None = None
+    """Under `buy_priority = first`: how the race settled (votes per claimant)."""
 
 
 @dataclass
@@ -123,7 +126,9 @@ class Replica:
         """The step number whose commit opened the current buy window."""
         self.last_claims: tuple[int, ...] = ()
         """Who called Køb! in the last resolved window, in the order its priority ranked
-        them (seat order from the discarder, or the lot): the first is the buyer."""
+        them (the race, seat order from the discarder, or the lot): the first is the buyer."""
+        self.last_race: Race | None = None
+        """Under `first`: the last resolved window's votes (the screen shows them)."""
         self.ended: tuple[int, str] | None = None
         """(absent seat, reason) once the others ended the game by agreement."""
         self._pending_end: tuple[int, str] | None = None
@@ -217,14 +222,15 @@ class Replica:
             )
         body = step.body
         claims: tuple[int, ...] = ()
+        race: Race | None = None
         if isinstance(body, DeckStep):
             after = self._check_deck(step, body)
         elif isinstance(body, MoveStep):
             after = self._check_move(step, body)
         else:
-            after, claims = self._check_buy(step, body)
+            after, claims, race = self._check_buy(step, body)
         self.tentative = Tentative(
-            step.n, sender, after, self._hash_after(step.n, after), step.kind, claims
+            step.n, sender, after, self._hash_after(step.n, after), step.kind, claims, race
         )
         return self.tentative
 
@@ -290,32 +296,41 @@ class Replica:
         """A seat's own deck message coming back from its log after a restart (an
         observer has none)."""
 
-    def _check_buy(self, step: Step, body: BuyStep) -> tuple[GameState, tuple[int, ...]]:
+    def _check_buy(
+        self, step: Step, body: BuyStep
+    ) -> tuple[GameState, tuple[int, ...], Race | None]:
         if self.state.phase is not Phase.BUY:
             raise ProtocolError(step.seat, "no buy window to resolve", step.n)
         if body.window != self.buy_window:
             raise ProtocolError(step.seat, "the resolution is for another buy window", step.n)
-        claims = []
-        seen = set()
+        answers: list[BuyAnswer] = []
         for envelope in body.answers:
-            answer = self.open_buy_answer(envelope)
-            if answer.seat in seen:
+            try:
+                answer = self.open_buy_answer(envelope)
+            except ProtocolError as error:  # the proposer put it in its step (issue 24)
+                raise ProtocolError(step.seat, f"in the resolution: {error}", step.n) from None
+            if any(answer.seat == held.seat for held in answers):
                 raise ProtocolError(step.seat, f"seat {answer.seat} answers twice", step.n)
-            seen.add(answer.seat)
-            if answer.claim:
-                claims.append(answer.seat)
-        missing = [seat for seat in self.state.buy_eligible if seat not in seen]
+            answers.append(answer)
+        seen = {answer.seat for answer in answers}
+        missing = [seat for seat in answerers(self.state) if seat not in seen]
         if missing:
-            # SPEC §4.6: every eligible seat's own signed answer decides; none may be left out
+            # SPEC §4.7: every seat's own signed answer decides; none may be left out
             raise ProtocolError(
                 step.seat, f"the resolution leaves out the answers of seats {missing}", step.n
             )
-        if self.config.rules.buy_priority == "lot":
+        claims = [answer.seat for answer in answers if answer.claim]
+        outcome: Race | None = None
+        priority = self.config.rules.buy_priority
+        if priority == "first":
+            outcome = race(answers, self.state.buy_eligible)
+            claims = list(outcome.order)
+        elif priority == "lot":
             claims.sort(key=self.buy_lot)
         else:  # the seat nearest the discarder first (the engine decides the same)
             claims.sort(key=self.state.buy_eligible.index)
         try:
-            return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims)
+            return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims), outcome
         except IllegalMove as error:
             raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
 
@@ -343,8 +358,15 @@ class Replica:
             raise ProtocolError(opened.seat, "not a buy answer for this game")
         if answer.window != self.buy_window or self.state.phase is not Phase.BUY:
             raise ProtocolError(opened.seat, "a buy answer outside its window")
-        if answer.seat not in self.state.buy_eligible:
+        if answer.seat not in answerers(self.state):
+            raise ProtocolError(opened.seat, "this seat does not answer in this window")
+        if answer.claim and answer.seat not in self.state.buy_eligible:
             raise ProtocolError(opened.seat, "this seat may not buy the card")
+        if self.config.rules.buy_priority != "first":
+            if answer.seen:
+                raise ProtocolError(opened.seat, "an observation where no race is run")
+        elif answer.claim and answer.seat not in answer.seen:
+            raise ProtocolError(opened.seat, "a call whose observation leaves it out")
         return answer
 
     def _hash_after(self, n: int, after: GameState) -> bytes:
@@ -411,6 +433,7 @@ class Replica:
             return
         if tentative.kind == "buy":
             self.last_claims = tentative.claims
+            self.last_race = tentative.race
         if tentative.kind == "move" or tentative.kind == "buy":
             self._after_move(before)
         if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:
@@ -603,8 +626,8 @@ class SeatedReplica(Replica):
         assert self.buy_window is not None
         body = BuyStep(self.buy_window, tuple(answers))
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
-        after, claims = self._check_buy(step, body)
-        return self._own(step, after, claims)
+        after, claims, outcome = self._check_buy(step, body)
+        return self._own(step, after, claims, outcome)
 
     def propose_end(self, absent: int, reason: str) -> Step:
         """End the game without `absent` (every other seat must sign): the scores so far
@@ -618,12 +641,16 @@ class SeatedReplica(Replica):
         return step
 
     def _own(
-        self, step: Step, after: GameState | None = None, claims: tuple[int, ...] = ()
+        self,
+        step: Step,
+        after: GameState | None = None,
+        claims: tuple[int, ...] = (),
+        outcome: Race | None = None,
     ) -> Step:
         if after is None:
             after = self.state
         self.tentative = Tentative(
-            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims
+            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims, outcome
         )
         return step
 
