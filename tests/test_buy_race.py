@@ -15,7 +15,9 @@ from collections import deque
 
 import pytest
 
+from p2p_rommy.bench import kob_race
 from p2p_rommy.bots.random_player import RandomPlayer
+from p2p_rommy.bots.reaction import Reacting
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_race import race
@@ -50,8 +52,9 @@ def answer_of(envelope: bytes) -> BuyAnswer:
 class Window:
     """A 5-seat lp table stopped in its first Køb! window (nobody has answered)."""
 
-    def __init__(self, seed: int = 5) -> None:
-        self.table = PeerTable("lp", 5, {}, seed=seed, players_factory=Holder)
+    def __init__(self, seed: int = 5, players=Holder) -> None:
+        self.table = PeerTable("lp", 5, {}, seed=seed, players_factory=players)
+        self.now = 0.0
         self.table.run()  # until quiet: every eligible seat waits for its person
         self.peers: list[Peer] = self.table.peers
         self.dropped: set[int] = set()
@@ -74,7 +77,7 @@ class Window:
         return envelope
 
     def give(self, recipient: int, sender: int, envelope: bytes) -> None:
-        events = self.peers[recipient].receive(envelope, 0.0, sender)
+        events = self.peers[recipient].receive(envelope, self.now, sender)
         self.flood([(recipient, e) for e in sends(events)])
 
     def flood(self, posts: list[tuple[int, bytes]], skip=lambda sender, to, e: False) -> None:
@@ -86,7 +89,8 @@ class Window:
             for peer in self.peers:
                 if peer.seat == sender or skip(sender, peer.seat, envelope):
                     continue
-                queue += [(peer.seat, e) for e in sends(peer.receive(envelope, 0.0, sender))]
+                events = peer.receive(envelope, self.now, sender)
+                queue += [(peer.seat, e) for e in sends(events)]
 
     def transcript(self) -> bytes:
         config, identities = self.table.config, self.table.identities
@@ -280,3 +284,57 @@ def test_a_seat_that_never_sends_its_observation_is_the_named_stall():
         assert "Køb" in str(waiting.what)
         stalls = [e for e in peer.tick(STALL_AFTER_S + 1) if isinstance(e, Stalled)]
         assert [s.stall.seat for s in stalls] == [discarder]
+
+
+# --- bots react like people (issue 25: a person can win) ---------------------------
+
+
+class Eager:
+    """Calls Køb! on every discard it may (a bot that always wants the card)."""
+
+    def __init__(self, seat: int) -> None:
+        self.inner = RandomPlayer(random.Random(seat))
+
+    def choose(self, view):
+        return self.inner.choose(view)
+
+    def wants_buy(self, view):
+        return True
+
+
+def test_a_bot_calls_after_its_reaction_time_and_a_prompt_person_wins():
+    # bots/reaction.py: a bot calls 0.7-2 s after the window opened on its clock; a
+    # person pressing k at 0.4 s is first on every screen and buys
+    w = Window(players=lambda seat: Reacting(Eager(seat), "random", seat))
+    person = w.eligible[-1]  # farthest from the discarder: a tie would not be theirs
+    bots = [s for s in w.eligible if s != person]
+    reaction = {s: w.peers[s].player.call_after_s(w.window) for s in bots}
+    assert all(0.7 <= r <= 2.0 for r in reaction.values())
+    w.now = 0.4
+    w.flood([(person, e) for e in sends(w.peers[person].answer_buy(True, w.now))])
+    called_at: dict[int, float] = {}
+    for tick in range(5, 25):
+        w.now = tick / 10
+        for peer in w.peers:
+            out = sends(peer.tick(w.now))
+            if any(answer_of(e).claim for e in out if _is_answer(e)):
+                called_at.setdefault(peer.seat, w.now)
+            w.flood([(peer.seat, e) for e in out])
+        if any(p.replica.state.phase is not Phase.BUY for p in w.peers):
+            break
+    for seat, when in called_at.items():
+        assert when >= reaction[seat], (seat, when, reaction[seat])  # never before it
+    assert winner_everywhere(w) == person
+    settled = w.peers[0].replica.last_race
+    assert settled is not None and settled.order[0] == person
+    assert settled.votes[person] == 5  # first on every screen
+
+
+def _is_answer(envelope: bytes) -> bool:
+    return isinstance(decode(unpack(envelope)[2]), BuyAnswer)
+
+
+def test_the_bench_reports_how_often_a_prompt_person_wins_against_each_level():
+    figures = kob_race(200)
+    for level in ("easy", "normal", "hard"):
+        assert figures[f"bots.kob.prompt_person_vs_{level}.wins"] >= 0.9, figures

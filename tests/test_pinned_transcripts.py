@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "cd17e64a6b098052ad5065d576ba445802f899a0f544c362ed06c9e7709a246e",
-    "rummy/4": "40306e22110f72ebd307482781474cc20d3528f62439652e71f19e92dec56fa0",
-    "romme/6": "003d37f0987d8de6bf961bc991d90e0b294fb45745c00690ec94cf4ab22e16a1",
+    "lp/3": "76f3e1ebf4270934fa4da55fc7cf559404616f858a6358bafe73b43c55f9ea83",
+    "rummy/4": "6d652782807bea9482fdad5984401acad4de87f88efb9bfacbbef619c3ef0aa6",
+    "romme/6": "6169474deb5ee3b44feeedacf9ee60eada51ebbe375ff4666b616f76b0a6da2c",
 }
 
 

@@ -17,6 +17,7 @@ a seat that signs two different answers for one window is named, both kept as pr
 from __future__ import annotations
 
 import logging
+from typing import Protocol, runtime_checkable
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
@@ -33,6 +34,14 @@ from p2p_rommy.wire.identity import open_envelope, same_body
 log = logging.getLogger(__name__)
 
 
+@runtime_checkable
+class Reacts(Protocol):
+    """A bot that calls Køb! only after a human-like reaction time (`bots/reaction.py`):
+    under `first` a bot calling at once would beat every person."""
+
+    def call_after_s(self, window: int) -> float: ...
+
+
 class Buying:
     """This seat's answers in Køb! windows and the answers it holds from the others."""
 
@@ -47,6 +56,8 @@ class Buying:
         self.player = player
         self.windows = windows
         self.trouble = trouble
+        self._decided: tuple[int, bool] | None = None
+        """(window, the bot's decision) once it has decided (it is asked once)."""
 
     def _open(self) -> int | None:
         """The open window this seat may answer in and has not, or None."""
@@ -93,11 +104,34 @@ class Buying:
                 return self.answer(False)
             return []
         if self.player is not None:
-            decision = self.player.wants_buy(self.replica.view())
-            return [] if decision is None else self.answer(decision)
+            decision = self._bot_decision(window)
+            if decision is None or (decision and self._reacting(window, now)):
+                return []
+            return self.answer(decision)
         if self.windows.time_is_up(window, now):
             return self.answer(False)
         return []
+
+    def _bot_decision(self, window: int) -> bool | None:
+        if self._decided is not None and self._decided[0] == window:
+            return self._decided[1]
+        assert self.player is not None
+        decision = self.player.wants_buy(self.replica.view())
+        if decision is not None:
+            self._decided = (window, decision)
+        return decision
+
+    def _reacting(self, window: int, now: float) -> bool:
+        """Whether a bot's call waits for its reaction time still (under `first`,
+        counted from when the window opened on this seat's clock)."""
+        player = self.player
+        if self.replica.config.rules.buy_priority != "first" or not isinstance(player, Reacts):
+            return False
+        opened = self.windows.opened_at(window)
+        if opened is None:  # it restarted inside the window: the clock starts now
+            self.windows.opened(window, now)
+            opened = now
+        return now - opened < player.call_after_s(window)
 
     def on_answer(self, answer: BuyAnswer, envelope: bytes) -> list[Event]:
         """Another seat's answer: held for its window, dropped if it came too late, or
