@@ -21,6 +21,7 @@ from p2p_rommy.bots.reaction import Reacting
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_race import race
+from p2p_rommy.log.buy_seal import nonce_of
 from p2p_rommy.log.events import Stalled, sends
 from p2p_rommy.log.messages import BuyAnswer, BuyStep, decode
 from p2p_rommy.log.peer import Peer
@@ -52,8 +53,8 @@ def answer_of(envelope: bytes) -> BuyAnswer:
 class Window:
     """A 5-seat lp table stopped in its first Køb! window (nobody has answered)."""
 
-    def __init__(self, seed: int = 5, players=Holder) -> None:
-        self.table = PeerTable("lp", 5, {}, seed=seed, players_factory=players)
+    def __init__(self, seed: int = 5, players=Holder, house=None) -> None:
+        self.table = PeerTable("lp", 5, house or {}, seed=seed, players_factory=players)
         self.now = 0.0
         self.table.run()  # until quiet: every eligible seat waits for its person
         self.peers: list[Peer] = self.table.peers
@@ -65,7 +66,7 @@ class Window:
         state = self.peers[0].replica.state
         assert state.discarder is not None
         assert all(p.replica.state.phase is Phase.BUY for p in self.peers)
-        assert LP_DEFAULT(self.peers[0]) == "first"
+        assert LP_DEFAULT(self.peers[0]) == (house or {}).get("buy_priority", "first")
         self.eligible = state.buy_eligible
         self.turn = state.turn  # the sequencer: it declined the card and resolves
         self.window = self.peers[0].replica.buy_window
@@ -338,3 +339,56 @@ def test_the_bench_reports_how_often_a_prompt_person_wins_against_each_level():
     figures = kob_race(200)
     for level in ("easy", "normal", "hard"):
         assert figures[f"bots.kob.prompt_person_vs_{level}.wins"] >= 0.9, figures
+
+
+# --- seat and lot: sealed answers, no last look (issue 24 item 4) -------------------
+
+
+def _kinds(envelopes: list[bytes]) -> list[str]:
+    return [unpack(unpack(e)[2])["kind"] for e in envelopes]
+
+
+def test_under_seat_answers_are_sealed_and_opened_only_once_every_seal_is_in():
+    # SPEC §4.7: nobody can see a rival's answer before its own is fixed
+    w = Window(house={"buy_priority": "seat"})
+    near, *rest = w.eligible
+    last = rest[-1]
+    sent: list[bytes] = []
+    for seat in [near, *rest[:-1]]:
+        out = sends(w.peers[seat].answer_buy(seat == near, 0.0))
+        assert _kinds(out) == ["buy/seal"], "sealed, not opened"
+        sent += out
+        w.flood([(seat, e) for e in out])
+    # every peer holds those seals and nobody has opened anything yet
+    assert all(p.replica.state.phase is Phase.BUY for p in w.peers)
+    assert all(not p.buy_windows.answers(w.window) for p in w.peers if p.seat != last)
+    waiting = w.peers[w.turn].waiting(1.0)
+    assert waiting is not None and waiting.seat == last  # the one seal missing
+    out = sends(w.peers[last].answer_buy(True, 0.0))
+    assert _kinds(out) == ["buy/seal", "buy/answer"]  # the last seal opens at once
+    w.flood([(last, e) for e in out])
+    assert winner_everywhere(w) == near  # seat priority: nearest after the discarder
+    assert verify_winner(w) == near
+    _, body = resolution(w.peers[0])
+    assert len(body.seals) == len(w.eligible) == len(body.answers)
+
+
+def test_an_opening_that_does_not_match_its_seal_names_its_seat():
+    w = Window(house={"buy_priority": "seat"})
+    cheat = w.eligible[-1]
+    identity, game = w.table.identities[cheat], w.table.config.game_id
+    # it seals a pass like everyone, then "opens" a claim (its honest opening dropped)
+    (seal,) = sends(w.peers[cheat].answer_buy(False, 0.0))
+    w.flood([(cheat, seal)])
+    w.dropped.add(cheat)
+    for seat in w.eligible[:-1]:
+        w.flood([(seat, e) for e in sends(w.peers[seat].answer_buy(False, 0.0))])
+    nonce = nonce_of(identity, game, w.window)
+    lie = identity.sign(BuyAnswer(game, w.window, cheat, True, (), nonce).encode())
+    for peer in w.peers:
+        if peer.seat != cheat:
+            w.give(peer.seat, cheat, lie)
+    sequencer = w.peers[w.turn]
+    assert sequencer.culprit == cheat, sequencer.frozen
+    assert "does not open its seal" in (sequencer.frozen or "")
+    assert not any(p.replica.state.buys[cheat] for p in w.peers)

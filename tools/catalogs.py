@@ -137,6 +137,15 @@ TRANSLATIONS: dict[str, tuple[str, str]] = {
         "{others} ropte også, {name} {how}",
     ),
     "you": ("du", "du"),
+    "{first} and {second}": ("{first} og {second}", "{first} og {second}"),
+    "Køb! from {callers}: you were first on {votes} of {screens} screens": (
+        "Køb! fra {callers}: du var først på {votes} af {screens} skærme",
+        "Kjøp! fra {callers}: du var først på {votes} av {screens} skjermer",
+    ),
+    "Køb! from {callers}: {name} was first on {votes} of {screens} screens": (
+        "Køb! fra {callers}: {name} var først på {votes} af {screens} skærme",
+        "Kjøp! fra {callers}: {name} var først på {votes} av {screens} skjermer",
+    ),
     ", about {seconds} s left": (", cirka {seconds} s tilbage", ", omtrent {seconds} s igjen"),
     "Shuffling and dealing: {name}, {what}": (
         "Blander og giver: venter på {name} ({what})",

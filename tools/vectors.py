@@ -460,6 +460,15 @@ def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
     }
 
 
+def sealed_window_vectors() -> list[dict[str, Any]]:
+    """§4.7: under `buy_priority = seat` a seat's sealed answer (`buy/seal`), from a
+    real window; its opening is the `buy/answer` with its nonce."""
+    _config, players, peers = _table("lp", "sealed buy", (("buy_priority", "seat"),), 4)
+    order = deliver(peers, lambda: bool(peers[0].replica.last_claims))
+    sender, envelope = next((s, e) for s, e in order if _kind(e) == "buy/seal")
+    return [envelope_vector("buy/seal", "§4.7", envelope, players[sender])]
+
+
 def _signer(envelope: bytes, players: list[Identity]) -> int:
     key_id = unpack(envelope)[1]
     return next(s for s, p in enumerate(players) if p.key_id == key_id)
@@ -676,6 +685,7 @@ def describe(check: Any) -> str:
         "_address": "(str ≤64, int 1–65535)",
         "_any": "map (a step body)",
         "_nil_or_blob": "bin ≤1048576 or nil",
+        "_nonce": "bin 0 or bin 32",
         "<lambda>": "move (§4.5)",
     }[name.split(".")[-1]]
 
@@ -743,6 +753,7 @@ def build() -> dict[str, Any]:
             },
         )
     buy_vectors, buy = buy_window()
+    buy_vectors += sealed_window_vectors()
     end_vectors, ended = ended_game()
     for vector in buy_vectors + end_vectors:
         kinds.pop(vector["kind"], None)

@@ -26,6 +26,10 @@ class BuyWindows:
         """window -> (seat, signed answer) in the order they arrived."""
         self._calls: dict[int, list[int]] = {}
         """window -> the seats whose calls (claims) reached this seat, in that order."""
+        self._seals: dict[int, dict[int, bytes]] = {}
+        """window -> seat -> its signed seal (under `seat`/`lot`)."""
+        self._sealed: dict[int, bool] = {}
+        """window -> the claim this seat sealed and has not opened yet."""
         self._answered: set[int] = set()
         self._clock: tuple[int, float] | None = None
         """(window, when it opened on this seat's clock)."""
@@ -54,8 +58,12 @@ class BuyWindows:
     # --- the answers -------------------------------------------------------------
 
     def answered(self, window: int | None) -> bool:
-        """Whether this seat has answered `window`."""
-        return window is not None and window in self._answered
+        """Whether this seat has answered (or sealed) `window` — also before a restart,
+        when catch-up brought its own signed answer back (a second would be two-faced)."""
+        if window is None:
+            return False
+        own = self.held(window, self.seat) or self.held_seal(window, self.seat)
+        return window in self._answered or own is not None
 
     def answer(self, window: int, envelope: bytes, claim: bool) -> None:
         """This seat's own signed answer."""
@@ -70,6 +78,35 @@ class BuyWindows:
         self._answers.setdefault(window, []).append((seat, envelope))
         if claim:
             self._calls.setdefault(window, []).append(seat)
+
+    def seal(self, window: int, claim: bool, envelope: bytes) -> None:
+        """This seat sealed `claim` in `window` (it opens it once every seal is in)."""
+        self._answered.add(window)
+        self._sealed[window] = claim
+        self.add_seal(window, self.seat, envelope)
+
+    def sealed_claim(self, window: int) -> bool | None:
+        """The claim this seat sealed in `window` and has not opened, if any."""
+        return self._sealed.get(window)
+
+    def opened_seal(self, window: int) -> None:
+        self._sealed.pop(window, None)
+
+    def add_seal(self, window: int, seat: int, envelope: bytes) -> None:
+        self._seals.setdefault(window, {})[seat] = envelope
+
+    def held_seal(self, window: int, seat: int) -> bytes | None:
+        return self._seals.get(window, {}).get(seat)
+
+    def seals(self, window: int | None) -> list[bytes]:
+        """Every seal held for `window`, by seat."""
+        held = self._seals.get(window, {}) if window is not None else {}
+        return [held[seat] for seat in sorted(held)]
+
+    def unsealed(self, window: int | None, eligible: tuple[int, ...]) -> list[int]:
+        """The eligible seats whose seal in `window` this seat has not seen."""
+        held = self._seals.get(window, {}) if window is not None else {}
+        return [seat for seat in eligible if seat not in held]
 
     def calls(self, window: int) -> tuple[int, ...]:
         """The seats whose calls in `window` reached this seat, in the order they did."""
@@ -94,3 +131,5 @@ class BuyWindows:
         self._answers = {w: a for w, a in self._answers.items() if w > committed or w == still_open}
         self._answered = {w for w in self._answered if w > committed or w == still_open}
         self._calls = {w: c for w, c in self._calls.items() if w > committed or w == still_open}
+        self._seals = {w: c for w, c in self._seals.items() if w > committed or w == still_open}
+        self._sealed = {w: c for w, c in self._sealed.items() if w > committed or w == still_open}

@@ -24,9 +24,10 @@ from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import FUTURE_STEPS
 from p2p_rommy.log.buy_race import answerers
+from p2p_rommy.log.buy_seal import nonce_of, seal_of, sealed
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.events import Event, Send
-from p2p_rommy.log.messages import BuyAnswer, BuyStep, decode
+from p2p_rommy.log.messages import BuyAnswer, BuySeal, BuyStep, Step, decode
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.trouble import Trouble
 from p2p_rommy.wire.identity import open_envelope, same_body
@@ -80,20 +81,63 @@ class Buying:
         replica = self.replica
         if claim and replica.seat not in replica.state.buy_eligible:
             return []
-        seen: tuple[int, ...] = ()
-        if replica.config.rules.buy_priority == "first":
-            # what reached this seat before its answer, then its own call (SPEC §4.7)
-            seen = self.windows.calls(window) + ((replica.seat,) if claim else ())
+        if sealed(replica.state):  # no race: seal now, open once every seal is in
+            nonce = nonce_of(replica.identity, replica.game, window)
+            seal = seal_of(replica.game, window, replica.seat, claim, nonce)
+            envelope = replica.identity.sign(
+                BuySeal(replica.game, window, replica.seat, seal).encode()
+            )
+            self.windows.seal(window, claim, envelope)
+            return [Send(envelope), *self._opening()]
+        # what reached this seat before its answer, then its own call (SPEC §4.7)
+        seen = self.windows.calls(window) + ((replica.seat,) if claim else ())
         answer = BuyAnswer(replica.game, window, replica.seat, claim, seen)
         envelope = replica.identity.sign(answer.encode())
         self.windows.answer(window, envelope, claim)
         return [Send(envelope)]
 
+    def _opening(self) -> list[Event]:
+        """This seat opens its sealed answer once it holds every eligible seat's seal
+        (then no answer can change: nobody answers with a last look)."""
+        replica = self.replica
+        window = replica.buy_window
+        if window is None or replica.state.phase is not Phase.BUY or not sealed(replica.state):
+            return []
+        claim = self.windows.sealed_claim(window)
+        nonce = nonce_of(replica.identity, replica.game, window)
+        if claim is None:
+            claim = self._recovered_claim(window, nonce)
+        if claim is None or self.windows.unsealed(window, replica.state.buy_eligible):
+            return []
+        answer = BuyAnswer(replica.game, window, replica.seat, claim, (), nonce)
+        envelope = replica.identity.sign(answer.encode())
+        self.windows.opened_seal(window)
+        self.windows.answer(window, envelope, claim)
+        return [Send(envelope)]
+
+    def _recovered_claim(self, window: int, nonce: bytes) -> bool | None:
+        """After a restart inside the window: the claim this seat sealed before (its
+        seal came back by catch-up; the nonce is derived, so the seal tells which)."""
+        replica = self.replica
+        own = self.windows.held_seal(window, replica.seat)
+        if own is None or self.windows.held(window, replica.seat) is not None:
+            return None
+        seal = decode(open_envelope(own, replica.roster).body, replica.seat)
+        assert isinstance(seal, BuySeal)
+        for claim in (False, True):
+            if seal_of(replica.game, window, replica.seat, claim, nonce) == seal.seal:
+                return claim
+        return None
+
     def answer_due(self, now: float) -> list[Event]:
         """A bot answers at once; a client that has not answered when the window's time
         runs out (on this seat's own clock) passes. A seat that observes the race but
         cannot claim (under `first`) answers once every eligible seat has, or when its
-        own clock runs out."""
+        own clock runs out. Under `seat`/`lot` a sealed answer is opened once every seal
+        is in."""
+        opening = self._opening()
+        if opening:
+            return opening
         window = self._open()
         if window is None:
             return []
@@ -133,9 +177,11 @@ class Buying:
             opened = now
         return now - opened < player.call_after_s(window)
 
-    def on_answer(self, answer: BuyAnswer, envelope: bytes) -> list[Event]:
-        """Another seat's answer: held for its window, dropped if it came too late, or
-        refused with a reason."""
+    def on_answer(self, answer: BuyAnswer | BuySeal, envelope: bytes) -> list[Event]:
+        """Another seat's answer (or seal): held for its window, dropped if it came too
+        late, or refused with a reason."""
+        if isinstance(answer, BuySeal):
+            return self._on_seal(answer, envelope)
         replica = self.replica
         is_open = answer.window == replica.buy_window and replica.state.phase is Phase.BUY
         if not is_open and answer.window <= replica.n:
@@ -161,34 +207,69 @@ class Buying:
         self.windows.add(answer.window, answer.seat, envelope, answer.claim)
         return []
 
+    def _on_seal(self, seal: BuySeal, envelope: bytes) -> list[Event]:
+        replica = self.replica
+        is_open = seal.window == replica.buy_window and replica.state.phase is Phase.BUY
+        if not is_open and seal.window <= replica.n:
+            return []  # too late: the window closed with it already (jitter)
+        if seal.window > replica.n + FUTURE_STEPS:
+            return self.trouble.refuse(
+                f"seat {seal.seat}: a seal for window {seal.window}, too far ahead"
+            )
+        held = self.windows.held_seal(seal.window, seal.seat)
+        if held is not None:
+            if not same_body(held, envelope):  # two signed seals for one window: proof
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
+            return []
+        if is_open:
+            try:
+                replica.open_buy_seal(envelope)
+            except ProtocolError as error:
+                return self.trouble.refuse(str(error))
+        self.windows.add_seal(seal.window, seal.seat, envelope)
+        return []
+
     def two_faced(self, body: BuyStep) -> list[Event]:
         """A resolution whose answer from seat s differs from the one this seat holds
         from s: s signed both, so s is named, both kept as proof (SPEC §4.7)."""
-        for envelope in body.answers:
+        for envelope in (*body.answers, *body.seals):
             try:
                 opened = open_envelope(envelope, self.replica.roster)
                 answer = decode(opened.body, opened.seat)
             except ProtocolError:
                 continue  # the step's own validation refuses it, naming its proposer
-            if not isinstance(answer, BuyAnswer) or answer.window != body.window:
+            if not isinstance(answer, BuyAnswer | BuySeal) or answer.window != body.window:
                 continue
-            held = self.windows.held(body.window, answer.seat)
+            if isinstance(answer, BuySeal):
+                held = self.windows.held_seal(body.window, answer.seat)
+            else:
+                held = self.windows.held(body.window, answer.seat)
             if held is not None and not same_body(held, envelope):
                 return self.trouble.equivocation(held, envelope, "Køb! answers")
         return []
 
     def complete(self) -> list[bytes] | None:
-        """Every eligible seat's answer in the open window, or None while one is missing."""
+        """Every answering seat's answer in the open window, or None while one is missing."""
         replica = self.replica
         if self.windows.unanswered(replica.buy_window, answerers(replica.state)):
             return None
         return self.windows.answers(replica.buy_window)
 
+    def propose(self) -> Step | None:
+        """The resolution of the open window once every answer (and seal) is in."""
+        answers = self.complete()
+        if answers is None:
+            return None
+        replica = self.replica
+        if not sealed(replica.state):
+            return replica.propose_buy(answers)
+        return replica.propose_buy(answers, self.windows.seals(replica.buy_window))
+
     def open_answers(self) -> list[bytes]:
-        """The answers held for the open window (for a seat catching up)."""
+        """The seals and answers held for the open window (for a seat catching up)."""
         replica = self.replica
         window = replica.buy_window if replica.state.phase is Phase.BUY else None
-        return self.windows.answers(window)
+        return [*self.windows.seals(window), *self.windows.answers(window)]
 
     def forget_closed(self) -> None:
         """Answers of windows that have closed are no longer needed (bounded memory)."""

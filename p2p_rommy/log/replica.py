@@ -49,10 +49,12 @@ from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.log.buy_race import Race, answerers, race
+from p2p_rommy.log.buy_seal import seal_of, sealed
 from p2p_rommy.log.messages import (
     END_REASON_MAX,
     Ack,
     BuyAnswer,
+    BuySeal,
     BuyStep,
     DeckStep,
     EndStep,
@@ -312,6 +314,7 @@ class Replica:
             if any(answer.seat == held.seat for held in answers):
                 raise ProtocolError(step.seat, f"seat {answer.seat} answers twice", step.n)
             answers.append(answer)
+        self._check_seals(step, body, answers)
         seen = {answer.seat for answer in answers}
         missing = [seat for seat in answerers(self.state) if seat not in seen]
         if missing:
@@ -333,6 +336,45 @@ class Replica:
             return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims), outcome
         except IllegalMove as error:
             raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
+
+    def _check_seals(self, step: Step, body: BuyStep, answers: list[BuyAnswer]) -> None:
+        """Under `seat`/`lot`: every eligible seat's seal, each answer opening its own."""
+        if not sealed(self.state):
+            if body.seals:
+                raise ProtocolError(step.seat, "seals where the answers race", step.n)
+            return
+        seals: dict[int, bytes] = {}
+        for envelope in body.seals:
+            try:
+                seal = self.open_buy_seal(envelope)
+            except ProtocolError as error:
+                raise ProtocolError(step.seat, f"in the resolution: {error}", step.n) from None
+            if seal.seat in seals:
+                raise ProtocolError(step.seat, f"seat {seal.seat} seals twice", step.n)
+            seals[seal.seat] = seal.seal
+        missing = [seat for seat in self.state.buy_eligible if seat not in seals]
+        if missing:
+            raise ProtocolError(
+                step.seat, f"the resolution leaves out the seals of seats {missing}", step.n
+            )
+        for answer in answers:
+            opened = seal_of(self.game, answer.window, answer.seat, answer.claim, answer.nonce)
+            if opened != seals[answer.seat]:  # both signed by that seat: its own doing
+                raise CheatDetected(answer.seat, "its Køb! answer does not open its seal", step.n)
+
+    def open_buy_seal(self, envelope: Any) -> BuySeal:
+        """A seat's signed seal for the open window, or `ProtocolError`."""
+        if not isinstance(envelope, bytes):
+            raise ProtocolError(None, "a buy seal must be an envelope")
+        opened = open_envelope(envelope, self.roster)
+        seal = decode_log(opened.body, opened.seat)
+        if not isinstance(seal, BuySeal) or seal.game != self.game:
+            raise ProtocolError(opened.seat, "not a buy seal for this game")
+        if seal.window != self.buy_window or self.state.phase is not Phase.BUY:
+            raise ProtocolError(opened.seat, "a buy seal outside its window")
+        if not sealed(self.state) or seal.seat not in self.state.buy_eligible:
+            raise ProtocolError(opened.seat, "this seat does not seal an answer here")
+        return seal
 
     def buy_lot(self, seat: int) -> bytes:
         """`seat`'s place in the open window's lot (lowest first): a hash of values fixed
@@ -362,9 +404,11 @@ class Replica:
             raise ProtocolError(opened.seat, "this seat does not answer in this window")
         if answer.claim and answer.seat not in self.state.buy_eligible:
             raise ProtocolError(opened.seat, "this seat may not buy the card")
-        if self.config.rules.buy_priority != "first":
-            if answer.seen:
-                raise ProtocolError(opened.seat, "an observation where no race is run")
+        if sealed(self.state):
+            if answer.seen or len(answer.nonce) != 32:
+                raise ProtocolError(opened.seat, "a sealed answer needs its nonce, no observation")
+        elif answer.nonce:
+            raise ProtocolError(opened.seat, "a nonce where the answers race")
         elif answer.claim and answer.seat not in answer.seen:
             raise ProtocolError(opened.seat, "a call whose observation leaves it out")
         return answer
@@ -621,10 +665,11 @@ class SeatedReplica(Replica):
         face = self.state.faces[slot]
         return known[slot] if face is None else face
 
-    def propose_buy(self, answers: list[bytes]) -> Step:
-        """The resolution of the open window: every eligible seat's signed answer."""
+    def propose_buy(self, answers: list[bytes], seals: list[bytes] | None = None) -> Step:
+        """The resolution of the open window: every answering seat's signed answer (and
+        under `seat`/`lot` every eligible seat's seal)."""
         assert self.buy_window is not None
-        body = BuyStep(self.buy_window, tuple(answers))
+        body = BuyStep(self.buy_window, tuple(answers), tuple(seals or ()))
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
         after, claims, outcome = self._check_buy(step, body)
         return self._own(step, after, claims, outcome)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
 from p2p_rommy.log.events import Event, Frozen, Note, Refused
-from p2p_rommy.log.messages import Ack, BuyAnswer, Step, decode
+from p2p_rommy.log.messages import Ack, BuyAnswer, BuySeal, Step, decode
 from p2p_rommy.wire.codec import unpack
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ def decode_number(envelope: bytes) -> int:
     """The step number of a checked step or ACK envelope."""
     _, _, body, _ = unpack(envelope)
     message = decode(body)
-    if isinstance(message, BuyAnswer):  # two answers in the window opened by step n
+    if isinstance(message, BuyAnswer | BuySeal):  # two answers in the window of step n
         return message.window
     assert isinstance(message, Step | Ack), "equivocation is proven by steps, ACKs or answers"
     return message.n
