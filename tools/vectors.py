@@ -846,7 +846,9 @@ def v2_vectors() -> dict[str, Any]:
     from p2p_rommy.log.replica import BUY_LOT_DOMAIN
     from p2p_rommy.net.lobby import table_code
 
+    nonces = [hashlib.sha256(b"v5 nonce %d" % seat).digest() for seat in (1, 2, 3)]
     fixed = BUY_LOT_DOMAIN + V2_GAME + (41).to_bytes(8, "big") + b"".join(V2_COMMITMENTS)
+    fixed += b"".join(nonces)  # the eligible seats' nonces, field 19's order (v5)
     lots = [hashlib.sha256(fixed + bytes([seat])).digest() for seat in range(4)]
     for data, _ in REFUSED_ENCODINGS:
         try:
@@ -882,6 +884,7 @@ def v2_vectors() -> dict[str, Any]:
             "game": V2_GAME.hex(),
             "window": 41,
             "commitments": [c.hex() for c in V2_COMMITMENTS],
+            "nonces": [n.hex() for n in nonces],
             "lots": [lot.hex() for lot in lots],
             "order": sorted(range(len(lots)), key=lambda seat: lots[seat]),
         },

@@ -65,7 +65,7 @@ from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.wire.identity import Entropy, Identity, open_envelope, roster_of
 
 STATE_DOMAIN = b"p2p-rommy/v1/log-state\x00"
-BUY_LOT_DOMAIN = b"p2p-rommy/v1/buy-lot\x00"
+BUY_LOT_DOMAIN = b"p2p-rommy/v5/buy-lot\x00"
 
 
 def shown_faces(move: Move) -> list[tuple[int, int]]:
@@ -329,7 +329,9 @@ class Replica:
             outcome = race(answers, self.state.buy_eligible)
             claims = list(outcome.order)
         elif priority == "lot":
-            claims.sort(key=self.buy_lot)
+            by_seat = {answer.seat: answer.nonce for answer in answers}
+            nonces = b"".join(by_seat[seat] for seat in self.state.buy_eligible)
+            claims.sort(key=lambda seat: self.buy_lot(seat, nonces))
         else:  # the seat nearest the discarder first (the engine decides the same)
             claims.sort(key=self.state.buy_eligible.index)
         try:
@@ -376,9 +378,11 @@ class Replica:
             raise ProtocolError(opened.seat, "this seat does not seal an answer here")
         return seal
 
-    def buy_lot(self, seat: int) -> bytes:
-        """`seat`'s place in the open window's lot (lowest first): a hash of values fixed
-        before the round's deal (every seat's seed commitment), so nobody can steer it."""
+    def buy_lot(self, seat: int, nonces: bytes) -> bytes:
+        """`seat`'s place in the open window's lot (lowest first): a hash of the round's
+        seed commitments (fixed before the deal) and the nonces every eligible seat
+        sealed in this window (fixed before any was opened), so nobody steers it — not
+        the discarder by moving the window's number, not a claimant by its own nonce."""
         assert self.deck is not None and self.buy_window is not None
         commitments = self.deck.seat.commitments
         fixed = b"".join(commitments[s] for s in sorted(commitments))
@@ -387,6 +391,7 @@ class Replica:
             + self.game
             + self.buy_window.to_bytes(8, "big")
             + fixed
+            + nonces
             + seat.to_bytes(1, "big")
         ).digest()
 
