@@ -22,12 +22,14 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_race import race
 from p2p_rommy.log.buy_seal import nonce_of
-from p2p_rommy.log.events import Stalled, sends
+from p2p_rommy.log.events import Stalled, sends, sends_to
 from p2p_rommy.log.messages import BuyAnswer, BuyStep, decode
 from p2p_rommy.log.peer import Peer
+from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.codec import unpack
+from tests.deck_table import Counter
 from tests.peer_table import PeerTable
 
 
@@ -78,20 +80,29 @@ class Window:
         return envelope
 
     def give(self, recipient: int, sender: int, envelope: bytes) -> None:
-        events = self.peers[recipient].receive(envelope, self.now, sender)
-        self.flood([(recipient, e) for e in sends(events)])
+        self.post(recipient, self.peers[recipient].receive(envelope, self.now, sender))
 
     def flood(self, posts: list[tuple[int, bytes]], skip=lambda sender, to, e: False) -> None:
-        queue = deque(posts)
+        """Deliver broadcasts (and what they give rise to, messages to one seat too)."""
+        queue = deque((sender, envelope, None) for sender, envelope in posts)
         while queue:
-            sender, envelope = queue.popleft()
+            sender, envelope, to = queue.popleft()
             if sender in self.dropped:
                 continue
             for peer in self.peers:
                 if peer.seat == sender or skip(sender, peer.seat, envelope):
                     continue
+                if to is not None and peer.seat != to:
+                    continue
                 events = peer.receive(envelope, self.now, sender)
-                queue += [(peer.seat, e) for e in sends(events)]
+                queue += [(peer.seat, e, None) for e in sends(events)]
+                queue += [(peer.seat, e, seat) for seat, e in sends_to(events)]
+
+    def post(self, seat: int, events) -> None:
+        """`seat`'s events: its broadcasts and its messages to one seat."""
+        self.flood([(seat, e) for e in sends(events)])
+        for to, envelope in sends_to(events):
+            self.give(to, seat, envelope)
 
     def transcript(self) -> bytes:
         config, identities = self.table.config, self.table.identities
@@ -392,3 +403,32 @@ def test_an_opening_that_does_not_match_its_seal_names_its_seat():
     assert sequencer.culprit == cheat, sequencer.frozen
     assert "does not open its seal" in (sequencer.frozen or "")
     assert not any(p.replica.state.buys[cheat] for p in w.peers)
+
+
+def test_a_seat_restarted_inside_a_sealed_window_opens_what_it_sealed():
+    # the nonce is derived from the seat's own signature: after a restart it can still
+    # open its seal (its own seal comes back by catch-up), and it never seals twice
+    w = Window(house={"buy_priority": "seat"})
+    seat = w.eligible[0]
+    w.flood([(seat, e) for e in sends(w.peers[seat].answer_buy(True, 0.0))])
+    old = w.peers[seat]
+    deck = old.replica.deck
+    assert deck is not None  # what its secrets file keeps: the round's seed
+    seeds = {deck.seat.params.round_no: deck.seat.seed.value}
+    replica = SeatedReplica(
+        w.table.config,
+        seat,
+        w.table.identities[seat],
+        Counter(b"restarted"),
+        seeds=seeds,
+    )
+    for record in old.records:
+        replica.restore(record.step, record.acks)
+    restarted = Peer(replica, Holder(seat), records=list(old.records))
+    w.peers[seat] = restarted
+    w.post(seat, restarted.start(0.0))
+    assert restarted.answered_buy()  # its seal came back: the person is not asked again
+    assert sends(restarted.answer_buy(False, 0.0)) == []
+    for other in w.eligible[1:]:
+        w.flood([(other, e) for e in sends(w.peers[other].answer_buy(False, 0.0))])
+    assert winner_everywhere(w) == seat  # it opened the claim it sealed before the crash
