@@ -432,3 +432,31 @@ def test_a_seat_restarted_inside_a_sealed_window_opens_what_it_sealed():
     for other in w.eligible[1:]:
         w.flood([(other, e) for e in sends(w.peers[other].answer_buy(False, 0.0))])
     assert winner_everywhere(w) == seat  # it opened the claim it sealed before the crash
+
+
+@pytest.mark.parametrize(
+    ("seats", "honest_a", "honest_b", "liars", "winner"),
+    [
+        (5, 4, 0, 1, "A"),  # one liar, every honest screen saw A first: A
+        (3, 2, 0, 1, "A"),  # ... even at a table of 3 (2 honest screens against 1)
+        (4, 2, 1, 1, "B"),  # one liar tips a 2-1 split into a tie: B sits nearer
+        (5, 3, 1, 1, "A"),  # a split by two survives one liar
+        (3, 1, 0, 2, "B"),  # two colluders at 3: one honest screen left
+        (4, 2, 0, 2, "B"),  # two colluders at 4: a 2-2 tie, B nearer
+        (5, 3, 0, 2, "A"),  # two colluders at 5 cannot flip a unanimous race
+    ],
+)
+def test_how_close_a_race_lying_seats_can_flip(seats, honest_a, honest_b, liars, winner):
+    # docs/fairness.md and SPEC §4.7: k liars flip A's race to B exactly when
+    # h_B + k > h_A, or h_B + k = h_A and B sits nearer after the discarder
+    a, b = 1, 0  # eligible order (b, a): B is nearest
+    votes = [(a,)] * honest_a + [(b,)] * honest_b + [(b,)] * liars
+    assert len(votes) == seats
+    answers = [
+        BuyAnswer(b"g" * 32, 9, seat, seat in (a, b), seen) for seat, seen in enumerate(votes)
+    ]
+    # a claimant's own observation must list itself: give A and B theirs explicitly
+    answers[a] = BuyAnswer(b"g" * 32, 9, a, True, (b, a) if votes[a] == (b,) else (a,))
+    answers[b] = BuyAnswer(b"g" * 32, 9, b, True, (a, b) if votes[b] == (a,) else (b,))
+    order = race(answers, (b, a)).order
+    assert order[0] == (a if winner == "A" else b)
