@@ -595,12 +595,8 @@ def _bots(quick: bool) -> Figures:
     return figures
 
 
-PROMPT_PERSON_S = 0.4
-"""A prompt person's reaction to a Køb! window (seconds) in the bench's race."""
 KOB_WINDOWS = 2000
 """Contested Køb! windows per bot level in the bench's race."""
-KOB_HOP_S = 0.005
-"""One message's way from seat to seat on a home LAN, in the bench's race."""
 
 
 def kob_race(windows: int) -> Figures:
@@ -610,6 +606,7 @@ def kob_race(windows: int) -> Figures:
     (`log/buy_race.py`) picks the winner from the four signed observations."""
     from p2p_rommy.bots import make_bot
     from p2p_rommy.bots.reaction import Reacting
+    from p2p_rommy.limits import PROMPT_PERSON_S
     from p2p_rommy.log.buy_race import race
     from p2p_rommy.log.messages import BuyAnswer
 
@@ -633,6 +630,8 @@ def kob_race(windows: int) -> Figures:
 def _observed(called: dict[int, float], seat: int) -> tuple[int, ...]:
     """The order in which the calls (caller -> when) reached `seat`; a caller lists
     what reached it before its own call, then itself."""
+
+    from p2p_rommy.limits import KOB_HOP_S
 
     def reached(caller: int) -> float:
         return called[caller] + (0.0 if caller == seat else KOB_HOP_S)

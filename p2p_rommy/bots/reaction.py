@@ -14,14 +14,7 @@ import random
 
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.view import Player, View
-
-REACTION_S: dict[str, tuple[float, float]] = {
-    "random": (0.7, 2.0),
-    "reference": (0.8, 1.8),
-}
-"""Reaction ranges (seconds) of the bots that carry none of their own; the heuristic
-levels carry theirs (`reaction_s` in `bots/heuristic.py`: easy 1.2-2.6 s, normal
-0.8-1.8 s, hard 0.5-1.2 s)."""
+from p2p_rommy.limits import BOT_REACTION_HIGH_S, BOT_REACTION_LOW_S
 
 
 class Reacting:
@@ -33,8 +26,11 @@ class Reacting:
         self.kind = kind
         self.seed = seed
         span = getattr(inner, "reaction_s", None)
-        self.span: tuple[float, float] = span if isinstance(span, tuple) else REACTION_S[kind]
-        """The level's reaction range, uniform between these (seconds)."""
+        default = (BOT_REACTION_LOW_S, BOT_REACTION_HIGH_S)
+        self.span: tuple[float, float] = span if isinstance(span, tuple) else default
+        """The level's reaction range, uniform between these (seconds): the heuristic
+        levels' own (easy 1.2-2.6 s, normal 0.8-1.8 s, hard 0.5-1.2 s), else
+        `BOT_REACTION_LOW_S` to `BOT_REACTION_HIGH_S`."""
 
     def choose(self, view: View) -> Move:
         return self.inner.choose(view)
