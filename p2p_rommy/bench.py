@@ -591,7 +591,55 @@ def _bots(quick: bool) -> Figures:
             figures[f"bots.decision_ms.{level}.p50"] = round(_percentile(values, 0.5) * 1000, 2)
             figures[f"bots.decision_ms.{level}.p99"] = round(_percentile(values, 0.99) * 1000, 2)
             figures[f"bots.decision_ms.{level}.max"] = round(max(values) * 1000, 2)
+    figures.update(kob_race(KOB_WINDOWS // 5 if quick else KOB_WINDOWS))
     return figures
+
+
+KOB_WINDOWS = 2000
+"""Contested Køb! windows per bot level in the bench's race."""
+
+
+def kob_race(windows: int) -> Figures:
+    """How often a prompt person (`PROMPT_PERSON_S`) wins a contested Køb! against each
+    bot level at a table of four: the person and the bot call, each seat's observation
+    is the order the calls reached it (`KOB_HOP_S` a hop), and the production rule
+    (`log/buy_race.py`) picks the winner from the four signed observations."""
+    from p2p_rommy.bots import make_bot
+    from p2p_rommy.bots.reaction import Reacting
+    from p2p_rommy.limits import PROMPT_PERSON_S
+    from p2p_rommy.log.buy_race import race
+    from p2p_rommy.log.messages import BuyAnswer
+
+    person, bot = 1, 2  # seat 0 discarded, seat 3 declined; the person sits nearest
+    figures: Figures = {}
+    for level in ("easy", "normal", "hard"):
+        wins = 0
+        for window in range(1, windows + 1):
+            player = make_bot(level, random.Random(5000 + window))
+            assert isinstance(player, Reacting)
+            called = {person: PROMPT_PERSON_S, bot: player.call_after_s(window)}
+            answers = [
+                BuyAnswer(b"", window, seat, seat in called, _observed(called, seat))
+                for seat in range(4)
+            ]
+            wins += race(answers, (person, bot)).order[0] == person
+        figures[f"bots.kob.prompt_person_vs_{level}.wins"] = round(wins / windows, 3)
+    return figures
+
+
+def _observed(called: dict[int, float], seat: int) -> tuple[int, ...]:
+    """The order in which the calls (caller -> when) reached `seat`; a caller lists
+    what reached it before its own call, then itself."""
+
+    from p2p_rommy.limits import KOB_HOP_S
+
+    def reached(caller: int) -> float:
+        return called[caller] + (0.0 if caller == seat else KOB_HOP_S)
+
+    seen = sorted(called, key=lambda caller: (reached(caller), caller))
+    if seat in called:
+        seen = [caller for caller in seen if reached(caller) <= called[seat]]
+    return tuple(seen)
 
 
 def _verify(quick: bool) -> Figures:

@@ -207,3 +207,14 @@ def jittered(delay: float, unit: float) -> float:
 DECISION_BUDGET_S = 0.12
 """Seconds a ``hard`` bot looks ahead before it plays its best so far (a decision's
 limit is 200 ms; the rest is margin for a loaded machine). Local: not on the wire."""
+
+BOT_REACTION_LOW_S = 0.7
+"""A `random` or `reference` bot calls Køb! no sooner than this after a window opens on
+its clock (the heuristic levels carry their own range, bots/heuristic.py)..."""
+BOT_REACTION_HIGH_S = 2.0
+"""...and no later than this, drawn uniformly per window from the bot's seed, so a
+person who presses `k` promptly wins the race. Local: not on the wire."""
+PROMPT_PERSON_S = 0.4
+"""The bench's prompt person calls Køb! this long after a window opens."""
+KOB_HOP_S = 0.005
+"""One message's way from seat to seat on a home LAN, in the bench's Køb! race."""

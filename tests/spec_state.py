@@ -188,13 +188,15 @@ class SpecState:
         self._fresh_turn()
 
     def _buy(self, claims: list[int]) -> None:
-        """§4.7, `buy_priority = seat`: the claimant nearest after the discarder takes the
-        card and the stock's top card as its penalty."""
-        assert self.f[7] == "buy" and self.house_rule("buy_priority") == "seat"
+        """§4.7: under `buy_priority = seat` the claimant nearest after the discarder,
+        under `first` and `lot` the first claimant listed (the log layer ranks them),
+        takes the card and the stock's top card as its penalty."""
+        priority = self.house_rule("buy_priority")
+        assert self.f[7] == "buy" and priority in ("first", "seat", "lot")
         eligible = self.f[19]
         self.f.update({7: "play", 19: [], 17: None, 18: None})
         if claims:
-            winner = min(claims, key=eligible.index)
+            winner = min(claims, key=eligible.index) if priority == "seat" else claims[0]
             card, penalty = self.f[11].pop(), self.f[10].pop(0)
             self.f[12][winner] += [card, penalty]
             self.f[16][winner] += 1

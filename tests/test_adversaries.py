@@ -128,20 +128,17 @@ def test_a_chat_line_with_escapes_and_newlines_is_shown_inert():
     assert_nothing_bad_committed(table)
 
 
-def test_a_second_different_buy_answer_is_refused():
-    def answered_twice(honest):
-        done = all(
-            any("second, different answer" in r for r in s.peer.trouble.refused) for s in honest
-        )
-        return done or adv.all_over(honest)
+def test_a_second_different_buy_answer_is_proof_naming_its_seat():
+    # SPEC §4.7 (v5): two different signed answers from one seat for one window are
+    # equivocation, kept as proof (issue 25; before v5 the second was only refused)
+    def named(honest):
+        return all(s.peer.frozen for s in honest) or adv.all_over(honest)
 
-    table = run(
-        Cheat(session=adv.DoubleAnswer), 2, answered_twice, variant="lp", house={}, timeout=300
-    )
+    table = run(Cheat(session=adv.DoubleAnswer), 2, named, variant="lp", house={}, timeout=300)
+    assert_frozen_naming(table, "two different Køb! answers")
     for session in table.honest:
-        assert session.peer.frozen is None
-        assert any("seat 2: a second, different answer" in r for r in session.peer.trouble.refused)
-    assert_nothing_bad_committed(table)
+        (first, second) = session.peer.trouble.evidence[0]
+        assert first != second
 
 
 def test_claims_listed_in_another_order_change_nothing():

@@ -9,6 +9,7 @@ import pytest
 
 from p2p_rommy.bench import bot_match, wilson
 from p2p_rommy.bots import make_bot, parse_bots
+from p2p_rommy.bots.reaction import Reacting
 from p2p_rommy.bots.reference import ReferenceBot
 
 
@@ -29,4 +30,5 @@ def test_a_bench_match_is_the_same_for_the_same_seed():
 
 def test_the_reference_bot_can_be_seated():
     assert parse_bots("reference,normal", 2) == ["reference", "normal"]
-    assert isinstance(make_bot("reference", random.Random(1)), ReferenceBot)
+    bot = make_bot("reference", random.Random(1))
+    assert isinstance(bot, Reacting) and isinstance(bot.inner, ReferenceBot)  # Køb! timing

@@ -275,19 +275,58 @@ def _declined_discard(house=None) -> OpenTable:
     return table.play(DrawStock(2))
 
 
-def test_buy_after_the_next_player_declines_the_nearest_claimant_wins():
-    # lp:24 "Siger vedkommende nej, må alle andre råbe »Køb!« – den første vinder.
-    # Prisen er ét strafkort fra den lukkede bunke, så hånden vokser med to."
-    # "Den første" cannot be told apart over a network without trusting someone's
-    # clock; the default (buy_priority = seat, docs/decisions.md) gives it to the
-    # claimant nearest after the discarder.
+def test_the_next_player_has_the_first_right_to_the_discard():
+    # lp:24 "Når et kort smides, har næste spiller første ret til at tage det som sit
+    # træk." No window opens while seat 2 may still take it; taking it is its draw.
+    table = draw(opener(), 1)
+    table = table.play(discard(table, 1, "5S"))
+    assert table.state.phase is Phase.DRAW and table.state.turn == 2
+    thrown = table.state.discard[-1]
+    taken = table.play(TakeDiscard(2))
+    assert thrown in taken.state.hands[2] and taken.state.phase is Phase.PLAY
+    with pytest.raises(IllegalMove):
+        table.play(ResolveBuy((3,)))  # nobody else may claim it before seat 2 declines
+
+
+def test_the_first_call_wins_by_default():
+    # lp:24 "Siger vedkommende nej, må alle andre råbe »Køb!« – den første vinder."
+    # The default buy_priority is `first`: the log layer lists the claims in the order
+    # the table saw the calls (SPEC §4.7, the call most seats saw first), and the
+    # engine gives the card to the first of them, not to the nearest seat.
+    assert LP.buy_priority == "first"
     table = _declined_discard()
     state = table.state
     assert state.phase is Phase.BUY
     assert state.buy_eligible == (3, 0)  # not the discarder (1), not the decliner (2)
+    bought = table.play(ResolveBuy((0, 3)))  # seat 0 called first
+    assert len(bought.state.hands[0]) == 13 and len(bought.state.hands[3]) == 11
+    assert bought.state.buys[0] == 1
+    bought = table.play(ResolveBuy((3, 0)))  # seat 3 called first
+    assert len(bought.state.hands[3]) == 13 and len(bought.state.hands[0]) == 11
+
+
+def test_the_price_and_the_timing_of_a_buy_are_unchanged():
+    # lp:24 "Prisen er ét strafkort fra den lukkede bunke, så hånden vokser med to.
+    # Købte kort må først lægges ned i ens egen tur."
+    table = _declined_discard()
+    state = table.state
+    assert LP.buy_window_ms == 5000  # RULES-DECISIONS Køb: timeout 5 s by default
+    bought = table.play(ResolveBuy((0,)))
+    assert state.offer in bought.state.hands[0] and state.stock[0] in bought.state.hands[0]
+    assert len(bought.state.hands[0]) == len(state.hands[0]) + 2
+    assert bought.state.stock == state.stock[1:]
+    assert bought.state.phase is Phase.PLAY and bought.state.turn == 2  # the decliner plays
+    with pytest.raises(IllegalMove, match="not your turn"):
+        bought.play(discard(bought, 0, first_card(bought, 0)))
+
+
+def test_buy_priority_seat_gives_it_to_the_nearest_claimant():
+    # House rule (RULES-DECISIONS Køb: `seat` and `lot` are house rules): the claimant
+    # nearest after the discarder wins, whatever order the calls came in.
+    table = _declined_discard({"buy_priority": "seat"})
+    assert table.state.rules.buy_priority == "seat"
     bought = table.play(ResolveBuy((0, 3)))
     assert len(bought.state.hands[3]) == 13 and len(bought.state.hands[0]) == 11
-    assert state.offer in bought.state.hands[3] and state.stock[0] in bought.state.hands[3]
     assert bought.state.buys[3] == 1
     assert bought.state.phase is Phase.PLAY and bought.state.turn == 2
 
@@ -295,9 +334,16 @@ def test_buy_after_the_next_player_declines_the_nearest_claimant_wins():
 def test_buy_priority_lot_gives_it_to_the_first_claim_in_the_lot_order():
     # docs/decisions.md: with buy_priority = lot the log layer lists the claims in the
     # order of the window's lot; the engine takes the first.
-    bought = _declined_discard({"buy_priority": "lot"}).play(ResolveBuy((0, 3)))
+    table = _declined_discard({"buy_priority": "lot"})
+    assert table.state.rules.buy_priority == "lot"
+    bought = table.play(ResolveBuy((0, 3)))
     assert len(bought.state.hands[0]) == 13 and len(bought.state.hands[3]) == 11
     assert bought.state.buys[0] == 1
+
+
+def test_buy_priority_is_first_seat_or_lot():
+    with pytest.raises(ConfigError, match="first, seat, lot"):
+        ruleset("lp", {"buy_priority": "fastest"})
 
 
 def test_no_claims_closes_the_window():

@@ -29,7 +29,7 @@ HOUSE_CHOICES = {
         "max_buys": [None, 0, 1, 3],
         "new_melds_after_opening": [True, False],
         "open_players_may_buy": [True, False],
-        "buy_priority": ["seat", "lot"],
+        "buy_priority": ["first", "seat", "lot"],
         "swapped_joker_must_be_played": [False, True],
         "no_adjacent_jokers": [False, True],
         "jokers_not_more_than_naturals": [False, True],

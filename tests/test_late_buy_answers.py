@@ -81,7 +81,9 @@ def play_with_late_answers(table: PeerTable, enough: int) -> tuple[list[Refused]
 
 
 def test_passes_after_the_window_closed_are_dropped_quietly_and_cut_no_link():
-    table = PeerTable("lp", 3, {}, seed=3)
+    # under `seat` the window closes with the eligible answers alone; under `first` the
+    # observers would wait for them too (their clock: tests/test_buy_race.py)
+    table = PeerTable("lp", 3, {"buy_priority": "seat"}, seed=3)
     refused, delivered = play_with_late_answers(table, enough=3 * MAX_STRIKES)
     assert delivered[False] >= 2 * MAX_STRIKES
     assert refused == []
@@ -89,7 +91,7 @@ def test_passes_after_the_window_closed_are_dropped_quietly_and_cut_no_link():
 
 
 def test_a_claim_after_the_window_closed_is_simply_too_late():
-    table = PeerTable("lp", 4, {}, seed=3, players_factory=lambda s: Claimer(s))
+    table = PeerTable("lp", 4, {"buy_priority": "seat"}, seed=3, players_factory=Claimer)
     refused, delivered = play_with_late_answers(table, enough=MAX_STRIKES + 5)
     assert delivered[True] > MAX_STRIKES
     assert refused == []

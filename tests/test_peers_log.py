@@ -63,7 +63,7 @@ def test_concurrent_claims_one_winner_everywhere(priority, order_seed):
     assert sorted(claimants) == sorted(eligible) and len(claimants) >= 3
     if priority == "lot":
         replica = table.peers[0].replica
-        lot = sorted(claimants, key=lambda seat: _lot(table, step, seat))
+        lot = sorted(claimants, key=lambda seat: _lot(table, step, seat, eligible))
         assert winner == lot[0]  # the window's lot, whatever the order they were listed in
         assert replica.config.rules.buy_priority == "lot"
     else:
@@ -71,7 +71,7 @@ def test_concurrent_claims_one_winner_everywhere(priority, order_seed):
     assert all(p.records == table.peers[0].records for p in table.peers)
     # the client's log names the others who called: every peer ranks them the same way
     ranked = (
-        sorted(claimants, key=lambda seat: _lot(table, step, seat))
+        sorted(claimants, key=lambda seat: _lot(table, step, seat, eligible))
         if priority == "lot"
         else [seat for seat in eligible if seat in claimants]
     )
@@ -106,10 +106,16 @@ def _deliver(table: PeerTable, posts: list[tuple[int, bytes]]) -> None:
 
 def test_a_slow_claimant_nearest_the_discarder_wins_against_fast_bots():
     """Trust issue, attack 3: the resolution waits for every eligible seat's own answer,
-    so bots answering in milliseconds cannot close the window on a person; under the
-    default (buy_priority = seat) the person nearest after the discarder buys."""
+    so bots answering in milliseconds cannot close the window on a person; under
+    buy_priority = seat the person nearest after the discarder buys."""
     released: list[bool] = []
-    table = PeerTable("lp", 4, {}, seed=5, players_factory=lambda s: SlowNearest(s, released))
+    table = PeerTable(
+        "lp",
+        4,
+        {"buy_priority": "seat"},
+        seed=5,
+        players_factory=lambda s: SlowNearest(s, released),
+    )
     table.run(until=lambda: False)  # runs until quiet: the table waits in the buy window
     states = [p.replica.state for p in table.peers]
     assert all(s.phase is Phase.BUY for s in states)
@@ -127,18 +133,21 @@ def test_a_slow_claimant_nearest_the_discarder_wins_against_fast_bots():
     assert counts[slow] == 1 and sum(counts) == 1
 
 
-def _lot(table: PeerTable, record, seat: int) -> bytes:
-    """`seat`'s lot in the window `record` resolved, from SPEC §4.6's formula."""
+def _lot(table: PeerTable, record, seat: int, eligible) -> bytes:
+    """`seat`'s lot in the window `record` resolved, from SPEC §4.7's formula: the
+    round's commitments, then the eligible seats' sealed nonces in field 19's order."""
     import hashlib
 
     body = decode(unpack(record.step)[2]).body
     game = table.config.game_id
     commitments = _round_commitments(table, body.window)
+    answers = {a.seat: a.nonce for a in (decode(unpack(e)[2]) for e in body.answers)}
     return hashlib.sha256(
-        b"p2p-rommy/v1/buy-lot\x00"
+        b"p2p-rommy/v5/buy-lot\x00"
         + game
         + body.window.to_bytes(8, "big")
         + b"".join(commitments)
+        + b"".join(answers[s] for s in eligible)
         + bytes([seat])
     ).digest()
 

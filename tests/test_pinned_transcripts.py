@@ -13,7 +13,7 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "c20c00a276b78eb16ddd717d313dd0c38c6c626ff5e4bca157f6eb915e1b66d4",
+    "lp/3": "2fdddb28e2d44e3b694fc18b7bdcd1f8d64cce7f8f949868eeb1a73478e9b9e8",
     "rummy/4": "31a33f72f2636ae7630fa72c697f647cf35f4f7a7768afab7f9818733861a20b",
     "romme/6": "f5cbec9c6546d0bf9a15bce2dc73a7812aec5e332031e248859259912501d21c",
 }

@@ -281,17 +281,20 @@ def test_the_end_step_passes_the_replicas_end_rule_and_the_wrong_proposer_does_n
 
 
 def test_the_buy_window_from_the_text():
-    """§4.7: every eligible seat's answer, signed by its key; the resolution carries them
-    all; with `buy_priority = seat` the claimant nearest after the discarder (§2 field
-    18; the dealer for the upcard) takes the card and a penalty card from the stock."""
+    """§4.7: under `buy_priority = first` (the default) every seat's answer, signed by
+    its key, with its observation; the resolution carries them all; each answer votes
+    for the first claimant its `seen` lists, most votes win (ties to the seat nearest
+    after the discarder, §2 field 19's order), and the winner takes the card and a
+    penalty card from the stock."""
     b = V["buy_window"]
     keys = [h(k) for k in b["keys"]]
     game = game_id(h(b["config"]))
     config = canonical(h(b["config"]))
-    assert dict(config["house"])["buy_priority"] == "seat"
+    assert dict(config["house"])["buy_priority"] == "first"
     before, after = canonical(h(b["state_before"])), canonical(h(b["state_after"]))
     assert before[7] == "buy"
-    claims = []
+    eligible = before[19]
+    answers = {}
     for seat, envelope in b["answers"]:
         answer = open_spec(h(envelope), keys[seat])
         assert (answer["kind"], answer["game"], answer["window"], answer["seat"]) == (
@@ -300,16 +303,24 @@ def test_the_buy_window_from_the_text():
             b["window"],
             seat,
         )
+        assert len(set(answer["seen"])) == len(answer["seen"]) <= 6
         if answer["claim"]:
-            claims.append(seat)
+            assert seat in eligible and seat in answer["seen"], "a call lists itself"
+        answers[seat] = answer
+    claims = [seat for seat, _ in b["answers"] if answers[seat]["claim"]]
     assert claims == b["claims"] and claims, "a window with a claim"
-    assert sorted(seat for seat, _ in b["answers"]) == sorted(before[19]), "every eligible seat"
+    assert sorted(answers) == list(range(before[3])), "every seat answers under first"
+    votes = dict.fromkeys(claims, 0)
+    for answer in answers.values():
+        first = next((s for s in answer["seen"] if s in claims), None)
+        if first is not None:
+            votes[first] += 1
+    assert {str(s): n for s, n in votes.items()} == b["votes"]
     step = open_spec(h(b["step"]), keys[_seat(h(b["step"]), keys)])
     assert step["body"]["kind"] == "buy" and step["body"]["window"] == b["window"]
     assert sorted(step["body"]["answers"]) == sorted(h(e) for _, e in b["answers"])
     assert step["seat"] == before[8], "the seat in turn sequences the window"
-    players, discarder = before[3], before[18] if before[18] is not None else before[6]
-    winner = min(claims, key=lambda seat: (seat - discarder) % players)
+    winner = min(claims, key=lambda seat: (-votes[seat], eligible.index(seat)))
     assert winner == b["winner"]
     card, penalty = before[11][-1], before[10][0]
     assert after[12][winner] == before[12][winner] + [card, penalty]

@@ -507,3 +507,58 @@ def test_the_log_is_readable_on_a_light_and_a_dark_terminal(tmp_path):
             tmux("send-keys", "-t", name, "y")
         finally:
             tmux("kill-session", "-t", name)
+
+
+def test_a_person_pressing_k_promptly_wins_koeb_against_normal_bots(tmp_path):
+    """Issue 25, end to end: in a real terminal, a person who presses `k` as soon as a
+    Køb! prompt shows buys in most of 10 windows against `normal` bots (they call after
+    a person-like reaction time), and where a bot called too the log names who was
+    first on how many screens."""
+    need_tmux()
+    name = f"rommykob{os.getpid()}"
+    command = (
+        f"{sys.executable} -m p2p_rommy play --variant lp --bots 3 --bot-level normal "
+        f"--seed 11 --name Tester --ascii --lang en --data-dir {tmp_path}"
+    )
+    tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "40", command)
+    outcomes: list[bool] = []
+    races: set[str] = set()
+    try:
+        deadline = time.monotonic() + 400
+        wait_for(name, lambda t: len(hand_of(t)) >= 11, timeout=120)
+        while time.monotonic() < deadline and len(outcomes) < 10:
+            text = screen(name)
+            races |= {line.strip("│ ") for line in text.splitlines() if "was first on" in line}
+            races |= {line.strip("│ ") for line in text.splitlines() if "were first on" in line}
+            status = status_line(text)
+            if KOEB.search(status):
+                size = len(hand_of(text))
+                tmux("send-keys", "-t", name, "k")
+                bought = False
+                until = time.monotonic() + 10
+                while time.monotonic() < until and not bought:
+                    time.sleep(0.1)
+                    bought = len(hand_of(screen(name))) == size + 2
+                outcomes.append(bought)
+                continue
+            if "Your turn: d draws" in status:
+                size = len(hand_of(text))
+                text = press_until(name, "d", lambda t, s=size: len(hand_of(t)) > s, timeout=30)
+                last = hand_of(text)[-1].split(":")[0]
+                tmux("send-keys", "-t", name, last)
+                press_until(name, "x", lambda t, s=size: len(hand_of(t)) <= s, timeout=30)
+                continue
+            if "After round" in text:
+                tmux("send-keys", "-t", name, " ")
+            time.sleep(0.05)
+        print(outcomes, races)
+        assert len(outcomes) >= 10, outcomes
+        assert sum(outcomes) > len(outcomes) // 2, outcomes  # most windows
+        for line in races:  # a race the person was in: first on every screen
+            if "from you and" in line or "and you:" in line:
+                assert "you were first on 4 of 4 screens" in line, line
+        tmux("send-keys", "-t", name, "q")
+        wait_for(name, lambda t: "Quit the game?" in t, timeout=20)
+        tmux("send-keys", "-t", name, "y")
+    finally:
+        tmux("kill-session", "-t", name)

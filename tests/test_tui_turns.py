@@ -20,7 +20,7 @@ from p2p_rommy.tui import render
 from p2p_rommy.tui.app import build_app
 from p2p_rommy.tui.model import ClientModel
 
-LP_SEED = 4  # v5 deals other cards from a seed: at seed 2 Ann did not open within the limit
+LP_SEED = 3  # v5 (with Køb races) deals other cards: at seeds 1, 2, 4 Ann did not open in time
 """A seed whose deal lets the key-driven player open round 1 within a few turns."""
 
 

@@ -41,12 +41,14 @@ def test_buy_lot():
     b = V["buy_lot"]
     game, window = bytes.fromhex(b["game"]), b["window"]
     commitments = b"".join(bytes.fromhex(c) for c in b["commitments"])
+    nonces = b"".join(bytes.fromhex(n) for n in b["nonces"])  # v5: the sealed nonces
     lots = [
         hashlib.sha256(
-            b"p2p-rommy/v1/buy-lot\x00"
+            b"p2p-rommy/v5/buy-lot\x00"
             + game
             + window.to_bytes(8, "big")
             + commitments
+            + nonces
             + bytes([s])
         ).hexdigest()
         for s in range(len(b["commitments"]))

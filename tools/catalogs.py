@@ -408,6 +408,15 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "{others} ropte også, {name} {how}",
     ),
     "you": ("du", "du"),
+    "{first} and {second}": ("{first} og {second}", "{first} og {second}"),
+    "Køb! from {callers}: you were first on {votes} of {screens} screens": (
+        "Køb! fra {callers}: du var først på {votes} af {screens} skærme",
+        "Kjøp! fra {callers}: du var først på {votes} av {screens} skjermer",
+    ),
+    "Køb! from {callers}: {name} was first on {votes} of {screens} screens": (
+        "Køb! fra {callers}: {name} var først på {votes} af {screens} skærme",
+        "Kjøp! fra {callers}: {name} var først på {votes} av {screens} skjermer",
+    ),
     ", about {seconds} s left": (", cirka {seconds} s tilbage", ", omtrent {seconds} s igjen"),
     "Shuffling and dealing: {name}, {what}": (
         "Blander og giver: venter på {name} ({what})",
@@ -1173,6 +1182,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "fixed number of deals": ("fast antal spil", "fast antall runder"),
     "shuffle the discards": ("bland afkastbunken", "stokk kastebunken"),
     "turn the discards over": ("vend afkastbunken", "snu kastebunken"),
+    "the first caller": ("den første, der råber", "den første som roper"),
     "nearest seat": ("nærmeste plads", "nærmeste plass"),
     "drawn by lot": ("lodtrækning", "loddtrekning"),
     "unlimited": ("ubegrænset", "ubegrenset"),
@@ -1267,9 +1277,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "spillere, der har åbnet, må også købe",
         "spillere som har åpnet, kan også kjøpe",
     ),
-    "who wins when several buy: the claimant nearest after the discarder (seat), or a lot drawn from the round's seed commitments (lot)": (
-        "hvem vinder, når flere køber: den nærmeste efter den, der kastede (seat), eller lodtrækning ud fra rundens forseglede hemmeligheder (lot)",
-        "hvem vinner når flere kjøper: den nærmeste etter den som kastet (seat), eller loddtrekning ut fra rundens forseglede hemmeligheter (lot)",
+    "who wins when several buy: the first caller, as most seats saw it (first), the claimant nearest after the discarder (seat), or a lot drawn from the round's seed commitments (lot)": (
+        "hvem vinder, når flere køber: den første, der råber, sådan som de fleste pladser så det (first), den nærmeste efter den, der kastede (seat), eller lodtrækning ud fra rundens forseglede hemmeligheder (lot)",
+        "hvem vinner når flere kjøper: den første som roper, slik de fleste plassene så det (first), den nærmeste etter den som kastet (seat), eller loddtrekning ut fra rundens forseglede hemmeligheter (lot)",
     ),
     "how long the buy window stays open (milliseconds)": (
         "hvor længe købsvinduet er åbent (millisekunder)",

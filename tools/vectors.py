@@ -418,8 +418,9 @@ def transcript(config: Any, players: list[Identity], records: list[Any]) -> byte
 
 
 def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """§4.7: a Løbere og Passere buy window in which a seat claims the card: every eligible
-    seat's signed answer, the step that resolves it (carrying those answers) and who won,
+    """§4.7: a Løbere og Passere buy window in which a seat claims the card: every seat's
+    signed answer with its observation, the step that resolves it (carrying those
+    answers), the votes and who won,
     with the transcript of the game up to that step and every seat's key."""
     config, players, peers = _table("lp", "buy", (), 4)
     order = deliver(peers, lambda: bool(peers[0].replica.last_claims))
@@ -441,6 +442,7 @@ def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         decode_log(opened.body, opened.seat), step_record.acks, step_digest(step_record.step)
     )
     observer.commit()
+    race = observer.last_race  # buy_priority = first: one vote per seat (§4.7)
     answers = [
         [_signer(envelope, players), envelope.hex()] for envelope in step_body["body"]["answers"]
     ]
@@ -458,12 +460,22 @@ def buy_window() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         "window": window,
         "answers": answers,
         "claims": claims,
+        "votes": {str(seat): n for seat, n in (race.votes if race else {}).items()},
         "winner": observer.last_claims[0],
         "step": step_record.step.hex(),
         "state_before": encode_state(before).hex(),
         "state_after": encode_state(observer.state).hex(),
         "transcript": transcript(config, players, records).hex(),
     }
+
+
+def sealed_window_vectors() -> list[dict[str, Any]]:
+    """§4.7: under `buy_priority = seat` a seat's sealed answer (`buy/seal`), from a
+    real window; its opening is the `buy/answer` with its nonce."""
+    _config, players, peers = _table("lp", "sealed buy", (("buy_priority", "seat"),), 4)
+    order = deliver(peers, lambda: bool(peers[0].replica.last_claims))
+    sender, envelope = next((s, e) for s, e in order if _kind(e) == "buy/seal")
+    return [envelope_vector("buy/seal", "§4.7", envelope, players[sender])]
 
 
 def _signer(envelope: bytes, players: list[Identity]) -> int:
@@ -683,6 +695,7 @@ def describe(check: Any) -> str:
         "_address": "(str ≤64, int 1–65535)",
         "_any": "map (a step body)",
         "_nil_or_blob": "bin ≤1048576 or nil",
+        "_nonce": "bin 0 or bin 32",
         "<lambda>": "move (§4.5)",
     }[name.split(".")[-1]]
 
@@ -750,6 +763,7 @@ def build() -> dict[str, Any]:
             },
         )
     buy_vectors, buy = buy_window()
+    buy_vectors += sealed_window_vectors()
     end_vectors, ended = ended_game()
     for vector in buy_vectors + end_vectors:
         kinds.pop(vector["kind"], None)
@@ -842,7 +856,9 @@ def v2_vectors() -> dict[str, Any]:
     from p2p_rommy.log.replica import BUY_LOT_DOMAIN
     from p2p_rommy.net.lobby import table_code
 
+    nonces = [hashlib.sha256(b"v5 nonce %d" % seat).digest() for seat in (1, 2, 3)]
     fixed = BUY_LOT_DOMAIN + V2_GAME + (41).to_bytes(8, "big") + b"".join(V2_COMMITMENTS)
+    fixed += b"".join(nonces)  # the eligible seats' nonces, field 19's order (v5)
     lots = [hashlib.sha256(fixed + bytes([seat])).digest() for seat in range(4)]
     for data, _ in REFUSED_ENCODINGS:
         try:
@@ -878,6 +894,7 @@ def v2_vectors() -> dict[str, Any]:
             "game": V2_GAME.hex(),
             "window": 41,
             "commitments": [c.hex() for c in V2_COMMITMENTS],
+            "nonces": [n.hex() for n in nonces],
             "lots": [lot.hex() for lot in lots],
             "order": sorted(range(len(lots)), key=lambda seat: lots[seat]),
         },

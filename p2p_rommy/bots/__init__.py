@@ -13,17 +13,19 @@ BOT_KINDS = ("random", "easy", "normal", "hard", "reference")
 
 def make_bot(kind: str, rng: random.Random) -> Player:
     """A player of this kind: ``random`` (random-legal), a heuristic level, or
-    ``reference`` (the frozen yardstick, `bots/reference.py`)."""
+    ``reference`` (the frozen yardstick, `bots/reference.py`), calling Køb! after a
+    human-like reaction time (`bots/reaction.py`)."""
     from p2p_rommy.bots.heuristic import HeuristicBot
     from p2p_rommy.bots.random_player import RandomPlayer
+    from p2p_rommy.bots.reaction import reacting
     from p2p_rommy.bots.reference import ReferenceBot
 
     if kind == "random":
-        return RandomPlayer(rng)
+        return reacting(RandomPlayer(rng), kind, rng)
     if kind in ("easy", "normal", "hard"):
-        return HeuristicBot(kind, rng)
+        return reacting(HeuristicBot(kind, rng), kind, rng)
     if kind == "reference":
-        return ReferenceBot("normal", rng)
+        return reacting(ReferenceBot("normal", rng), kind, rng)
     raise ConfigError(f"no bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
 
 

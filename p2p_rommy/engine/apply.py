@@ -293,9 +293,10 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
     """Give the discard and a penalty card to the winning claimant, if any.
 
     lp "Køb": "Prisen er ét strafkort fra den lukkede bunke, så hånden vokser med to."
-    ``buy_priority=seat``: the claimant nearest after the discarder wins; ``lot``: the
-    first of `move.claims`, which the log layer lists in the order of the window's lot
-    (no player's speed or choice decides: docs/decisions.md).
+    lp:24 "den første vinder": ``buy_priority=first`` (the default) and ``lot`` give it to
+    the first of `move.claims`, which the log layer lists in the window's order (the
+    call most seats saw first, SPEC §4.7; or the window's lot); ``seat``: the claimant
+    nearest after the discarder wins.
     """
     if len(set(move.claims)) != len(move.claims):
         raise IllegalMove(N_("a seat may claim a discard only once"))
@@ -305,7 +306,7 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
     closed = replace(state, phase=Phase.PLAY, buy_eligible=(), offer=None, discarder=None)
     if not move.claims:
         return closed
-    if state.rules.buy_priority == "lot":
+    if state.rules.buy_priority != "seat":
         winner = move.claims[0]
     else:
         winner = min(move.claims, key=state.buy_eligible.index)

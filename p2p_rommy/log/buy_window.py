@@ -7,7 +7,9 @@ resolves the window with all of them. This class keeps, per window, the answers 
 seat has seen (bounded: closed windows are forgotten), whether this seat has answered,
 and when the open window opened *on this seat's clock*: a person who has not answered
 when `buy_window_ms` runs out passes by themself, and the client shows the same clock
-(`seconds_left`). Sans-IO: time is passed in.
+(`seconds_left`). Under `buy_priority = first` it also keeps the order in which calls
+reached this seat: its observation, signed with its answer (SPEC §4.7). Sans-IO: time
+is passed in.
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ class BuyWindows:
         """How long a window stays open for a person (the `buy_window_ms` house rule)."""
         self._answers: dict[int, list[tuple[int, bytes]]] = {}
         """window -> (seat, signed answer) in the order they arrived."""
+        self._calls: dict[int, list[int]] = {}
+        """window -> the seats whose calls (claims) reached this seat, in that order."""
+        self._seals: dict[int, dict[int, bytes]] = {}
+        """window -> seat -> its signed seal (under `seat`/`lot`)."""
+        self._sealed: dict[int, bool] = {}
+        """window -> the claim this seat sealed and has not opened yet."""
         self._answered: set[int] = set()
         self._clock: tuple[int, float] | None = None
         """(window, when it opened on this seat's clock)."""
@@ -50,20 +58,63 @@ class BuyWindows:
     # --- the answers -------------------------------------------------------------
 
     def answered(self, window: int | None) -> bool:
-        """Whether this seat has answered `window`."""
-        return window is not None and window in self._answered
+        """Whether this seat has answered (or sealed) `window` — also before a restart,
+        when catch-up brought its own signed answer back (a second would be two-faced)."""
+        if window is None:
+            return False
+        own = self.held(window, self.seat) or self.held_seal(window, self.seat)
+        return window in self._answered or own is not None
 
-    def answer(self, window: int, envelope: bytes) -> None:
+    def answer(self, window: int, envelope: bytes, claim: bool) -> None:
         """This seat's own signed answer."""
         self._answered.add(window)
-        self.add(window, self.seat, envelope)
+        self.add(window, self.seat, envelope, claim)
 
     def held(self, window: int, seat: int) -> bytes | None:
         """`seat`'s answer in `window`, if this seat has it."""
         return next((e for s, e in self._answers.get(window, []) if s == seat), None)
 
-    def add(self, window: int, seat: int, envelope: bytes) -> None:
+    def add(self, window: int, seat: int, envelope: bytes, claim: bool) -> None:
         self._answers.setdefault(window, []).append((seat, envelope))
+        if claim:
+            self._calls.setdefault(window, []).append(seat)
+
+    def seal(self, window: int, claim: bool, envelope: bytes) -> None:
+        """This seat sealed `claim` in `window` (it opens it once every seal is in)."""
+        self._answered.add(window)
+        self._sealed[window] = claim
+        self.add_seal(window, self.seat, envelope)
+
+    def sealed_claim(self, window: int) -> bool | None:
+        """The claim this seat sealed in `window` and has not opened, if any."""
+        return self._sealed.get(window)
+
+    def opened_seal(self, window: int) -> None:
+        self._sealed.pop(window, None)
+
+    def add_seal(self, window: int, seat: int, envelope: bytes) -> None:
+        self._seals.setdefault(window, {})[seat] = envelope
+
+    def held_seal(self, window: int, seat: int) -> bytes | None:
+        return self._seals.get(window, {}).get(seat)
+
+    def seals(self, window: int | None) -> list[bytes]:
+        """Every seal held for `window`, by seat."""
+        held = self._seals.get(window, {}) if window is not None else {}
+        return [held[seat] for seat in sorted(held)]
+
+    def unsealed(self, window: int | None, eligible: tuple[int, ...]) -> list[int]:
+        """The eligible seats whose seal in `window` this seat has not seen."""
+        held = self._seals.get(window, {}) if window is not None else {}
+        return [seat for seat in eligible if seat not in held]
+
+    def calls(self, window: int) -> tuple[int, ...]:
+        """The seats whose calls in `window` reached this seat, in the order they did."""
+        return tuple(self._calls.get(window, ()))
+
+    def opened_at(self, window: int) -> float | None:
+        """When `window` opened on this seat's clock, if it saw it open."""
+        return self._clock[1] if self._clock is not None and self._clock[0] == window else None
 
     def answers(self, window: int | None) -> list[bytes]:
         """Every answer held for `window`, in arrival order."""
@@ -79,3 +130,6 @@ class BuyWindows:
         for windows ahead of the committed step (they may open here soon)."""
         self._answers = {w: a for w, a in self._answers.items() if w > committed or w == still_open}
         self._answered = {w for w in self._answered if w > committed or w == still_open}
+        self._calls = {w: c for w, c in self._calls.items() if w > committed or w == still_open}
+        self._seals = {w: c for w, c in self._seals.items() if w > committed or w == still_open}
+        self._sealed = {w: c for w, c in self._sealed.items() if w > committed or w == still_open}

@@ -2,30 +2,45 @@
 and the complete set the seat in turn resolves the window with.
 
 Every eligible seat broadcasts its own signed claim or pass (a client passes by itself
-when the window's time runs out on its own clock); the seat in turn, which declined
-the card and cannot claim it, proposes the resolution once it holds every eligible
-seat's answer. A resolution must carry all of them, and the winner follows from the
-set by the house rule (nearest after the discarder, or the window's lot), so no seat
-chooses who buys: not by the order it lists claims in, not by leaving one out. A seat
-that never answers is a stall like any other, named and ended by agreement.
+when the window's time runs out on its own clock). Under `buy_priority = first` every
+other seat answers too, and every answer carries the seat's observation: the order in
+which calls reached it (`log/buy_race.py`); the discarder and the seat in turn send
+theirs once every eligible seat has answered (or their own clock runs out). The seat in
+turn, which declined the card and cannot claim it, proposes the resolution once it
+holds every answer. A resolution must carry all of them, and the winner follows from
+the set by the house rule (the race, nearest after the discarder, or the window's lot),
+so no seat chooses who buys: not by the order it lists claims in, not by leaving one
+out. A seat that never answers is a stall like any other, named and ended by agreement;
+a seat that signs two different answers for one window is named, both kept as proof.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Protocol, runtime_checkable
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import FUTURE_STEPS
+from p2p_rommy.log.buy_race import answerers
+from p2p_rommy.log.buy_seal import nonce_of, seal_of, sealed
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.events import Event, Send
-from p2p_rommy.log.messages import BuyAnswer
+from p2p_rommy.log.messages import BuyAnswer, BuySeal, BuyStep, Step, decode
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.trouble import Trouble
-from p2p_rommy.wire.identity import same_body
+from p2p_rommy.wire.identity import open_envelope, same_body
 
 log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Reacts(Protocol):
+    """A bot that calls Køb! only after a human-like reaction time (`bots/reaction.py`):
+    under `first` a bot calling at once would beat every person."""
+
+    def call_after_s(self, window: int) -> float: ...
 
 
 class Buying:
@@ -42,6 +57,8 @@ class Buying:
         self.player = player
         self.windows = windows
         self.trouble = trouble
+        self._decided: tuple[int, bool] | None = None
+        """(window, the bot's decision) once it has decided (it is asked once)."""
 
     def _open(self) -> int | None:
         """The open window this seat may answer in and has not, or None."""
@@ -50,7 +67,7 @@ class Buying:
         if (
             window is None
             or replica.state.phase is not Phase.BUY
-            or replica.seat not in replica.state.buy_eligible
+            or replica.seat not in answerers(replica.state)
             or self.windows.answered(window)
         ):
             return None
@@ -62,27 +79,109 @@ class Buying:
         if window is None:
             return []
         replica = self.replica
-        answer = BuyAnswer(replica.game, window, replica.seat, claim)
+        if claim and replica.seat not in replica.state.buy_eligible:
+            return []
+        if sealed(replica.state):  # no race: seal now, open once every seal is in
+            nonce = nonce_of(replica.identity, replica.game, window)
+            seal = seal_of(replica.game, window, replica.seat, claim, nonce)
+            envelope = replica.identity.sign(
+                BuySeal(replica.game, window, replica.seat, seal).encode()
+            )
+            self.windows.seal(window, claim, envelope)
+            return [Send(envelope), *self._opening()]
+        # what reached this seat before its answer, then its own call (SPEC §4.7)
+        seen = self.windows.calls(window) + ((replica.seat,) if claim else ())
+        answer = BuyAnswer(replica.game, window, replica.seat, claim, seen)
         envelope = replica.identity.sign(answer.encode())
-        self.windows.answer(window, envelope)
+        self.windows.answer(window, envelope, claim)
         return [Send(envelope)]
+
+    def _opening(self) -> list[Event]:
+        """This seat opens its sealed answer once it holds every eligible seat's seal
+        (then no answer can change: nobody answers with a last look)."""
+        replica = self.replica
+        window = replica.buy_window
+        if window is None or replica.state.phase is not Phase.BUY or not sealed(replica.state):
+            return []
+        claim = self.windows.sealed_claim(window)
+        nonce = nonce_of(replica.identity, replica.game, window)
+        if claim is None:
+            claim = self._recovered_claim(window, nonce)
+        if claim is None or self.windows.unsealed(window, replica.state.buy_eligible):
+            return []
+        answer = BuyAnswer(replica.game, window, replica.seat, claim, (), nonce)
+        envelope = replica.identity.sign(answer.encode())
+        self.windows.opened_seal(window)
+        self.windows.answer(window, envelope, claim)
+        return [Send(envelope)]
+
+    def _recovered_claim(self, window: int, nonce: bytes) -> bool | None:
+        """After a restart inside the window: the claim this seat sealed before (its
+        seal came back by catch-up; the nonce is derived, so the seal tells which)."""
+        replica = self.replica
+        own = self.windows.held_seal(window, replica.seat)
+        if own is None or self.windows.held(window, replica.seat) is not None:
+            return None
+        seal = decode(open_envelope(own, replica.roster).body, replica.seat)
+        assert isinstance(seal, BuySeal)
+        for claim in (False, True):
+            if seal_of(replica.game, window, replica.seat, claim, nonce) == seal.seal:
+                return claim
+        return None
 
     def answer_due(self, now: float) -> list[Event]:
         """A bot answers at once; a client that has not answered when the window's time
-        runs out (on this seat's own clock) passes."""
+        runs out (on this seat's own clock) passes. A seat that observes the race but
+        cannot claim (under `first`) answers once every eligible seat has, or when its
+        own clock runs out. Under `seat`/`lot` a sealed answer is opened once every seal
+        is in."""
+        opening = self._opening()
+        if opening:
+            return opening
         window = self._open()
         if window is None:
             return []
+        eligible = self.replica.state.buy_eligible
+        if self.replica.seat not in eligible:
+            heard_all = not self.windows.unanswered(window, eligible)
+            if heard_all or self.windows.time_is_up(window, now):
+                return self.answer(False)
+            return []
         if self.player is not None:
-            decision = self.player.wants_buy(self.replica.view())
-            return [] if decision is None else self.answer(decision)
+            decision = self._bot_decision(window)
+            if decision is None or (decision and self._reacting(window, now)):
+                return []
+            return self.answer(decision)
         if self.windows.time_is_up(window, now):
             return self.answer(False)
         return []
 
-    def on_answer(self, answer: BuyAnswer, envelope: bytes) -> list[Event]:
-        """Another seat's answer: held for its window, dropped if it came too late, or
-        refused with a reason."""
+    def _bot_decision(self, window: int) -> bool | None:
+        if self._decided is not None and self._decided[0] == window:
+            return self._decided[1]
+        assert self.player is not None
+        decision = self.player.wants_buy(self.replica.view())
+        if decision is not None:
+            self._decided = (window, decision)
+        return decision
+
+    def _reacting(self, window: int, now: float) -> bool:
+        """Whether a bot's call waits for its reaction time still (under `first`,
+        counted from when the window opened on this seat's clock)."""
+        player = self.player
+        if self.replica.config.rules.buy_priority != "first" or not isinstance(player, Reacts):
+            return False
+        opened = self.windows.opened_at(window)
+        if opened is None:  # it restarted inside the window: the clock starts now
+            self.windows.opened(window, now)
+            opened = now
+        return now - opened < player.call_after_s(window)
+
+    def on_answer(self, answer: BuyAnswer | BuySeal, envelope: bytes) -> list[Event]:
+        """Another seat's answer (or seal): held for its window, dropped if it came too
+        late, or refused with a reason."""
+        if isinstance(answer, BuySeal):
+            return self._on_seal(answer, envelope)
         replica = self.replica
         is_open = answer.window == replica.buy_window and replica.state.phase is Phase.BUY
         if not is_open and answer.window <= replica.n:
@@ -97,31 +196,80 @@ class Buying:
             )
         held = self.windows.held(answer.window, answer.seat)
         if held is not None:
-            if not same_body(held, envelope):
-                return self.trouble.refuse(
-                    f"seat {answer.seat}: a second, different answer in one buy window"
-                )
+            if not same_body(held, envelope):  # two signed answers for one window: proof
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
             return []
         if is_open:
             try:
                 replica.open_buy_answer(envelope)
             except ProtocolError as error:
                 return self.trouble.refuse(str(error))
-        self.windows.add(answer.window, answer.seat, envelope)
+        self.windows.add(answer.window, answer.seat, envelope, answer.claim)
+        return []
+
+    def _on_seal(self, seal: BuySeal, envelope: bytes) -> list[Event]:
+        replica = self.replica
+        is_open = seal.window == replica.buy_window and replica.state.phase is Phase.BUY
+        if not is_open and seal.window <= replica.n:
+            return []  # too late: the window closed with it already (jitter)
+        if seal.window > replica.n + FUTURE_STEPS:
+            return self.trouble.refuse(
+                f"seat {seal.seat}: a seal for window {seal.window}, too far ahead"
+            )
+        held = self.windows.held_seal(seal.window, seal.seat)
+        if held is not None:
+            if not same_body(held, envelope):  # two signed seals for one window: proof
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
+            return []
+        if is_open:
+            try:
+                replica.open_buy_seal(envelope)
+            except ProtocolError as error:
+                return self.trouble.refuse(str(error))
+        self.windows.add_seal(seal.window, seal.seat, envelope)
+        return []
+
+    def two_faced(self, body: BuyStep) -> list[Event]:
+        """A resolution whose answer from seat s differs from the one this seat holds
+        from s: s signed both, so s is named, both kept as proof (SPEC §4.7)."""
+        for envelope in (*body.answers, *body.seals):
+            try:
+                opened = open_envelope(envelope, self.replica.roster)
+                answer = decode(opened.body, opened.seat)
+            except ProtocolError:
+                continue  # the step's own validation refuses it, naming its proposer
+            if not isinstance(answer, BuyAnswer | BuySeal) or answer.window != body.window:
+                continue
+            if isinstance(answer, BuySeal):
+                held = self.windows.held_seal(body.window, answer.seat)
+            else:
+                held = self.windows.held(body.window, answer.seat)
+            if held is not None and not same_body(held, envelope):
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
         return []
 
     def complete(self) -> list[bytes] | None:
-        """Every eligible seat's answer in the open window, or None while one is missing."""
+        """Every answering seat's answer in the open window, or None while one is missing."""
         replica = self.replica
-        if self.windows.unanswered(replica.buy_window, replica.state.buy_eligible):
+        if self.windows.unanswered(replica.buy_window, answerers(replica.state)):
             return None
         return self.windows.answers(replica.buy_window)
 
+    def propose(self) -> Step | None:
+        """The resolution of the open window once every answer (and seal) is in."""
+        answers = self.complete()
+        if answers is None:
+            return None
+        replica = self.replica
+        if not sealed(replica.state):
+            return replica.propose_buy(answers)
+        return replica.propose_buy(answers, self.windows.seals(replica.buy_window))
+
     def open_answers(self) -> list[bytes]:
-        """The answers held for the open window (for a seat catching up)."""
+        """The seals and answers held for the open window (for a seat catching up)."""
         replica = self.replica
         window = replica.buy_window if replica.state.phase is Phase.BUY else None
-        return self.windows.answers(window)
+        return [*self.windows.seals(window), *self.windows.answers(window)]
 
     def forget_closed(self) -> None:
         """Answers of windows that have closed are no longer needed (bounded memory)."""

@@ -21,6 +21,7 @@ from p2p_rommy.log.move_codec import decode_move, encode_move
 from p2p_rommy.wire.codec import (
     MAX_BODY_BYTES,
     Schema,
+    SchemaError,
     array,
     blob,
     integer,
@@ -63,14 +64,20 @@ class MoveStep:
 
 @dataclass(frozen=True, slots=True)
 class BuyStep:
-    """The resolution of the buy window opened by step `window`: every eligible seat's
-    signed answer (SPEC §4.7)."""
+    """The resolution of the buy window opened by step `window`: every answering seat's
+    signed answer, and under `seat`/`lot` every eligible seat's seal (SPEC §4.7)."""
 
     window: int
     answers: tuple[bytes, ...]
+    seals: tuple[bytes, ...] = ()
 
     def wire(self) -> dict[str, Any]:
-        return {"kind": "buy", "window": self.window, "answers": list(self.answers)}
+        return {
+            "kind": "buy",
+            "window": self.window,
+            "answers": list(self.answers),
+            "seals": list(self.seals),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +104,14 @@ def _nil_or_blob(value: Any, name: str) -> bytes | None:
 _BODIES = {
     "deck": Schema("deck", {"envelope": blob()}),
     "move": Schema("move", {"move": lambda value, name: value, "reveal": _nil_or_blob}),
-    "buy": Schema("buy", {"window": integer(0, 2**40), "answers": array(blob(max_size=1024), 6)}),
+    "buy": Schema(
+        "buy",
+        {
+            "window": integer(0, 2**40),
+            "answers": array(blob(max_size=1024), 6),
+            "seals": array(blob(max_size=1024), 6),
+        },
+    ),
     "end": Schema("end", {"absent": integer(0, 5), "reason": text(END_REASON_MAX)}),
 }
 
@@ -117,7 +131,7 @@ def decode_body(body: Any, sender: int | None) -> StepBody:
             raise ProtocolError(sender, "a move for another seat, or one nobody proposes")
         return MoveStep(move, f["reveal"])
     if kind == "buy":
-        return BuyStep(f["window"], f["answers"])
+        return BuyStep(f["window"], f["answers"], f["seals"])
     return EndStep(f["absent"], f["reason"])
 
 
@@ -209,12 +223,17 @@ class Nack:
 @dataclass(frozen=True, slots=True)
 class BuyAnswer:
     """A seat's signed answer in a buy window: claim (Køb!) or pass. `window` is the
-    step number that opened it."""
+    step number that opened it. `seen` is the seat's observation under `buy_priority =
+    first` (SPEC §4.7): the seats whose calls reached it, in the order they did, its own
+    call at the moment it sent it (empty under `seat` and `lot`). `nonce` opens the
+    seat's `BuySeal` under `seat` and `lot` (empty under `first`)."""
 
     game: bytes
     window: int
     seat: int
     claim: bool
+    seen: tuple[int, ...] = ()
+    nonce: bytes = b""
 
     def encode(self) -> bytes:
         return pack(
@@ -224,6 +243,30 @@ class BuyAnswer:
                 "window": self.window,
                 "seat": self.seat,
                 "claim": int(self.claim),
+                "seen": list(self.seen),
+                "nonce": self.nonce,
+            }
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BuySeal:
+    """Under `buy_priority = seat` or `lot`: a seat's answer, sealed (SPEC §4.7). Every
+    eligible seat seals before any opens, so nobody answers with a last look."""
+
+    game: bytes
+    window: int
+    seat: int
+    seal: bytes
+
+    def encode(self) -> bytes:
+        return pack(
+            {
+                "kind": "buy/seal",
+                "game": self.game,
+                "window": self.window,
+                "seat": self.seat,
+                "seal": self.seal,
             }
         )
 
@@ -266,7 +309,15 @@ class Chat:
 CHAT_MAX = 200
 """Characters in one chat line."""
 
-LogMessage = Step | Ack | Nack | BuyAnswer | Sync | Chat
+
+def _nonce(value: Any, name: str) -> bytes:
+    """A buy answer's nonce: empty (under `first`) or 32 bytes."""
+    if not isinstance(value, bytes) or len(value) not in (0, 32):
+        raise SchemaError(f"{name} must be 0 or 32 bytes")
+    return value
+
+
+LogMessage = Step | Ack | Nack | BuyAnswer | BuySeal | Sync | Chat
 
 _SCHEMAS = {
     "log/step": Schema(
@@ -284,7 +335,18 @@ _SCHEMAS = {
     ),
     "chat/say": Schema("chat/say", {"game": _GAME, "seat": integer(0, 5), "text": text(CHAT_MAX)}),
     "buy/answer": Schema(
-        "buy/answer", {"game": _GAME, "window": _N, "seat": integer(0, 5), "claim": integer(0, 1)}
+        "buy/answer",
+        {
+            "game": _GAME,
+            "window": _N,
+            "seat": integer(0, 5),
+            "claim": integer(0, 1),
+            "seen": array(integer(0, 5), 6),
+            "nonce": _nonce,
+        },
+    ),
+    "buy/seal": Schema(
+        "buy/seal", {"game": _GAME, "window": _N, "seat": integer(0, 5), "seal": blob(32)}
     ),
 }
 
@@ -308,7 +370,12 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
         return Chat(f["game"], f["seat"], f["text"])
     if kind == "log/sync":
         return Sync(f["game"], f["seat"], f["n"], bool(f["ask"]))
-    return BuyAnswer(f["game"], f["window"], f["seat"], bool(f["claim"]))
+    if kind == "buy/seal":
+        return BuySeal(f["game"], f["window"], f["seat"], f["seal"])
+    claim, seen = bool(f["claim"]), f["seen"]
+    if len(set(seen)) != len(seen):
+        raise ProtocolError(sender, "an observation lists a seat twice")
+    return BuyAnswer(f["game"], f["window"], f["seat"], claim, seen, f["nonce"])
 
 
 @dataclass(frozen=True, slots=True)

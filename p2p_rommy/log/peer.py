@@ -420,8 +420,7 @@ class Peer(Voting):
         if due.kind is DueKind.REVEAL:
             return replica.propose_reveal()
         if due.kind is DueKind.BUY:
-            answers = self.buying.complete()
-            return None if answers is None else replica.propose_buy(answers)
+            return self.buying.propose()
         if self.player is None:
             return None
         return replica.propose_move(self.player.choose(replica.view()))

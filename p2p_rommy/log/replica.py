@@ -48,10 +48,13 @@ from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
+from p2p_rommy.log.buy_race import Race, answerers, race
+from p2p_rommy.log.buy_seal import seal_of, sealed
 from p2p_rommy.log.messages import (
     END_REASON_MAX,
     Ack,
     BuyAnswer,
+    BuySeal,
     BuyStep,
     DeckStep,
     EndStep,
@@ -63,7 +66,7 @@ from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.wire.identity import Entropy, Identity, Opened, open_envelope, roster_of
 
 STATE_DOMAIN = b"p2p-rommy/v1/log-state\x00"
-BUY_LOT_DOMAIN = b"p2p-rommy/v1/buy-lot\x00"
+BUY_LOT_DOMAIN = b"p2p-rommy/v5/buy-lot\x00"
 
 
 def shown_faces(move: Move) -> list[tuple[int, int]]:
@@ -91,6 +94,8 @@ class Tentative:
     kind: str
     claims: tuple[int, ...] = ()
     """A buy step's claimants, in the order the window's priority ranks them."""
+    race: Race | None = None
+    """Under `buy_priority = first`: how the race settled (votes per claimant)."""
 
 
 @dataclass
@@ -128,7 +133,9 @@ class Replica:
         """The step number whose commit opened the current buy window."""
         self.last_claims: tuple[int, ...] = ()
         """Who called Køb! in the last resolved window, in the order its priority ranked
-        them (seat order from the discarder, or the lot): the first is the buyer."""
+        them (the race, seat order from the discarder, or the lot): the first is the buyer."""
+        self.last_race: Race | None = None
+        """Under `first`: the last resolved window's votes (the screen shows them)."""
         self.ended: tuple[int, str] | None = None
         """(absent seat, reason) once the others ended the game by agreement."""
         self._pending_end: tuple[int, str] | None = None
@@ -251,6 +258,7 @@ class Replica:
             )
         body = step.body
         claims: tuple[int, ...] = ()
+        race: Race | None = None
         self._before_another(step)
         try:
             if isinstance(body, DeckStep):
@@ -258,11 +266,11 @@ class Replica:
             elif isinstance(body, MoveStep):
                 after = self._check_move(step, body)
             else:
-                after, claims = self._check_buy(step, body)
+                after, claims, race = self._check_buy(step, body)
         except ProtocolError as error:
             raise _proposers_fault(step, error) from None
         self.tentative = Tentative(
-            step.n, sender, after, self._hash_after(step.n, after), step.kind, claims
+            step.n, sender, after, self._hash_after(step.n, after), step.kind, claims, race
         )
         return self.tentative
 
@@ -349,38 +357,91 @@ class Replica:
             raise ProtocolError(step.seat, f"{what} is signed by another seat", step.n)
         return opened
 
-    def _check_buy(self, step: Step, body: BuyStep) -> tuple[GameState, tuple[int, ...]]:
+    def _check_buy(
+        self, step: Step, body: BuyStep
+    ) -> tuple[GameState, tuple[int, ...], Race | None]:
         if self.state.phase is not Phase.BUY:
             raise ProtocolError(step.seat, "no buy window to resolve", step.n)
         if body.window != self.buy_window:
             raise ProtocolError(step.seat, "the resolution is for another buy window", step.n)
-        claims = []
-        seen = set()
+        answers: list[BuyAnswer] = []
         for envelope in body.answers:
-            answer = self.open_buy_answer(envelope)
-            if answer.seat in seen:
+            try:
+                answer = self.open_buy_answer(envelope)
+            except ProtocolError as error:  # the proposer put it in its step (issue 24)
+                raise ProtocolError(step.seat, f"in the resolution: {error}", step.n) from None
+            if any(answer.seat == held.seat for held in answers):
                 raise ProtocolError(step.seat, f"seat {answer.seat} answers twice", step.n)
-            seen.add(answer.seat)
-            if answer.claim:
-                claims.append(answer.seat)
-        missing = [seat for seat in self.state.buy_eligible if seat not in seen]
+            answers.append(answer)
+        self._check_seals(step, body, answers)
+        seen = {answer.seat for answer in answers}
+        missing = [seat for seat in answerers(self.state) if seat not in seen]
         if missing:
-            # SPEC §4.6: every eligible seat's own signed answer decides; none may be left out
+            # SPEC §4.7: every seat's own signed answer decides; none may be left out
             raise ProtocolError(
                 step.seat, f"the resolution leaves out the answers of seats {missing}", step.n
             )
-        if self.config.rules.buy_priority == "lot":
-            claims.sort(key=self.buy_lot)
+        claims = [answer.seat for answer in answers if answer.claim]
+        outcome: Race | None = None
+        priority = self.config.rules.buy_priority
+        if priority == "first":
+            outcome = race(answers, self.state.buy_eligible)
+            claims = list(outcome.order)
+        elif priority == "lot":
+            by_seat = {answer.seat: answer.nonce for answer in answers}
+            nonces = b"".join(by_seat[seat] for seat in self.state.buy_eligible)
+            claims.sort(key=lambda seat: self.buy_lot(seat, nonces))
         else:  # the seat nearest the discarder first (the engine decides the same)
             claims.sort(key=self.state.buy_eligible.index)
         try:
-            return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims)
+            return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims), outcome
         except IllegalMove as error:
             raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
 
-    def buy_lot(self, seat: int) -> bytes:
-        """`seat`'s place in the open window's lot (lowest first): a hash of values fixed
-        before the round's deal (every seat's seed commitment), so nobody can steer it."""
+    def _check_seals(self, step: Step, body: BuyStep, answers: list[BuyAnswer]) -> None:
+        """Under `seat`/`lot`: every eligible seat's seal, each answer opening its own."""
+        if not sealed(self.state):
+            if body.seals:
+                raise ProtocolError(step.seat, "seals where the answers race", step.n)
+            return
+        seals: dict[int, bytes] = {}
+        for envelope in body.seals:
+            try:
+                seal = self.open_buy_seal(envelope)
+            except ProtocolError as error:
+                raise ProtocolError(step.seat, f"in the resolution: {error}", step.n) from None
+            if seal.seat in seals:
+                raise ProtocolError(step.seat, f"seat {seal.seat} seals twice", step.n)
+            seals[seal.seat] = seal.seal
+        missing = [seat for seat in self.state.buy_eligible if seat not in seals]
+        if missing:
+            raise ProtocolError(
+                step.seat, f"the resolution leaves out the seals of seats {missing}", step.n
+            )
+        for answer in answers:
+            opened = seal_of(self.game, answer.window, answer.seat, answer.claim, answer.nonce)
+            if opened != seals[answer.seat]:  # both signed by that seat: its own doing
+                raise CheatDetected(answer.seat, "its Køb! answer does not open its seal", step.n)
+
+    def open_buy_seal(self, envelope: Any) -> BuySeal:
+        """A seat's signed seal for the open window, or `ProtocolError`."""
+        if not isinstance(envelope, bytes):
+            raise ProtocolError(None, "a buy seal must be an envelope")
+        opened = open_envelope(envelope, self.roster)
+        seal = decode_log(opened.body, opened.seat)
+        if not isinstance(seal, BuySeal) or seal.game != self.game:
+            raise ProtocolError(opened.seat, "not a buy seal for this game")
+        if seal.window != self.buy_window or self.state.phase is not Phase.BUY:
+            raise ProtocolError(opened.seat, "a buy seal outside its window")
+        if not sealed(self.state) or seal.seat not in self.state.buy_eligible:
+            raise ProtocolError(opened.seat, "this seat does not seal an answer here")
+        return seal
+
+    def buy_lot(self, seat: int, nonces: bytes) -> bytes:
+        """`seat`'s place in the open window's lot (lowest first): a hash of the round's
+        seed commitments (fixed before the deal) and the nonces every eligible seat
+        sealed in this window (fixed before any was opened), so nobody steers it — not
+        the discarder by moving the window's number, not a claimant by its own nonce."""
         assert self.deck is not None and self.buy_window is not None
         commitments = self.deck.seat.commitments
         fixed = b"".join(commitments[s] for s in sorted(commitments))
@@ -389,6 +450,7 @@ class Replica:
             + self.game
             + self.buy_window.to_bytes(8, "big")
             + fixed
+            + nonces
             + seat.to_bytes(1, "big")
         ).digest()
 
@@ -402,8 +464,17 @@ class Replica:
             raise ProtocolError(opened.seat, "not a buy answer for this game")
         if answer.window != self.buy_window or self.state.phase is not Phase.BUY:
             raise ProtocolError(opened.seat, "a buy answer outside its window")
-        if answer.seat not in self.state.buy_eligible:
+        if answer.seat not in answerers(self.state):
+            raise ProtocolError(opened.seat, "this seat does not answer in this window")
+        if answer.claim and answer.seat not in self.state.buy_eligible:
             raise ProtocolError(opened.seat, "this seat may not buy the card")
+        if sealed(self.state):
+            if answer.seen or len(answer.nonce) != 32:
+                raise ProtocolError(opened.seat, "a sealed answer needs its nonce, no observation")
+        elif answer.nonce:
+            raise ProtocolError(opened.seat, "a nonce where the answers race")
+        elif answer.claim and answer.seat not in answer.seen:
+            raise ProtocolError(opened.seat, "a call whose observation leaves it out")
         return answer
 
     def _hash_after(self, n: int, after: GameState) -> bytes:
@@ -497,6 +568,7 @@ class Replica:
             return
         if tentative.kind == "buy":
             self.last_claims = tentative.claims
+            self.last_race = tentative.race
         if tentative.kind == "move" or tentative.kind == "buy":
             self._after_move(before)
         if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:
@@ -711,13 +783,14 @@ class SeatedReplica(Replica):
         face = self.state.faces[slot]
         return known[slot] if face is None else face
 
-    def propose_buy(self, answers: list[bytes]) -> Step:
-        """The resolution of the open window: every eligible seat's signed answer."""
+    def propose_buy(self, answers: list[bytes], seals: list[bytes] | None = None) -> Step:
+        """The resolution of the open window: every answering seat's signed answer (and
+        under `seat`/`lot` every eligible seat's seal)."""
         assert self.buy_window is not None
-        body = BuyStep(self.buy_window, tuple(answers))
+        body = BuyStep(self.buy_window, tuple(answers), tuple(seals or ()))
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
-        after, claims = self._check_buy(step, body)
-        return self._own(step, after, claims)
+        after, claims, outcome = self._check_buy(step, body)
+        return self._own(step, after, claims, outcome)
 
     def propose_end(self, absent: int, reason: str) -> Step:
         """End the game without `absent` (every other seat must sign): the scores so far
@@ -731,12 +804,16 @@ class SeatedReplica(Replica):
         return step
 
     def _own(
-        self, step: Step, after: GameState | None = None, claims: tuple[int, ...] = ()
+        self,
+        step: Step,
+        after: GameState | None = None,
+        claims: tuple[int, ...] = (),
+        outcome: Race | None = None,
     ) -> Step:
         if after is None:
             after = self.state
         self.tentative = Tentative(
-            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims
+            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims, outcome
         )
         return step
 

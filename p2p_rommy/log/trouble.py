@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
 from p2p_rommy.log.events import Event, Frozen, Note, Refused
-from p2p_rommy.log.messages import Ack, EndStep, Step, decode
+from p2p_rommy.log.messages import Ack, BuyAnswer, BuySeal, EndStep, Step, decode
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.text import inert
 
@@ -132,5 +132,7 @@ def decode_number(envelope: bytes) -> int:
     """The step number of a checked step or ACK envelope."""
     _, _, body, _ = unpack(envelope)
     message = decode(body)
-    assert isinstance(message, Step | Ack), "equivocation is proven by steps or ACKs"
+    if isinstance(message, BuyAnswer | BuySeal):  # two answers in the window of step n
+        return message.window
+    assert isinstance(message, Step | Ack), "equivocation is proven by steps, ACKs or answers"
     return message.n

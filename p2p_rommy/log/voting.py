@@ -20,7 +20,7 @@ from p2p_rommy.log.buying import Buying
 from p2p_rommy.log.catch_up import CatchUp
 from p2p_rommy.log.committed import CommittedRecords
 from p2p_rommy.log.events import Acked, Committed, Event, Send
-from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, EndStep, Nack, Step, Sync
+from p2p_rommy.log.messages import Ack, BuyAnswer, BuyStep, Chat, EndStep, Nack, Step, Sync
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.stalls import Waiting
@@ -174,6 +174,11 @@ class Voting:
             return
         if pending is not None:
             return  # the same step again
+        if isinstance(step.body, BuyStep):
+            two_faced = self.buying.two_faced(step.body)
+            if two_faced:  # a seat answered one way here and another to the proposer
+                self.emit(two_faced)
+                return
         try:
             tentative = replica.validate(step)
         except ProtocolError as error:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import N_, Phrase
+from p2p_rommy.log.buy_race import answerers
+from p2p_rommy.log.buy_seal import sealed
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.pending import Pending
 from p2p_rommy.log.replica import Replica
@@ -34,7 +36,10 @@ def waiting_for(
         what = Phrase.of(N_("its confirmation of the last move"))
         return Waiting(missing[0], what, since)
     if replica.state.phase is Phase.BUY:
-        unanswered = windows.unanswered(replica.buy_window, replica.state.buy_eligible)
+        eligible = replica.state.buy_eligible  # the observers of a race wait for them
+        owed = (*eligible, *(s for s in answerers(replica.state) if s not in eligible))
+        unanswered = windows.unsealed(replica.buy_window, eligible) if sealed(replica.state) else []
+        unanswered = unanswered or windows.unanswered(replica.buy_window, owed)
         if unanswered:
             what = Phrase.of(N_("its answer to Køb!"))
             return Waiting(unanswered[0], what, since)

@@ -36,6 +36,7 @@ NAMES = {
 CHOICES = {
     "shuffle": N_("shuffle the discards"),
     "turn_over": N_("turn the discards over"),
+    "first": N_("the first caller"),
     "seat": N_("nearest seat"),
     "lot": N_("drawn by lot"),
 }
@@ -51,7 +52,8 @@ HELP = (
     N_("an opened player may lay new passere and løbere in later turns"),
     N_("players who have opened may also buy"),
     N_(
-        "who wins when several buy: the claimant nearest after the discarder (seat), "
+        "who wins when several buy: the first caller, as most seats saw it (first), "
+        "the claimant nearest after the discarder (seat), "
         "or a lot drawn from the round's seed commitments (lot)"
     ),
     N_("how long the buy window stays open (milliseconds)"),

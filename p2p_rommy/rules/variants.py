@@ -20,7 +20,7 @@ VARIANTS = ("lp", "rummy", "romme")
 
 Opening = Literal["none", "contract", "points"]
 EmptyStock = Literal["shuffle", "turn_over"]
-BuyPriority = Literal["seat", "lot"]
+BuyPriority = Literal["first", "seat", "lot"]
 Scoring = Literal["penalty", "winner_takes"]
 
 
@@ -197,11 +197,12 @@ LP_HOUSE_RULES: tuple[HouseRuleSpec, ...] = (
     HouseRuleSpec(
         "buy_priority",
         "choice",
-        "seat",
-        "who wins when several buy: the claimant nearest after the discarder (seat), "
+        "first",
+        "who wins when several buy: the first caller, as most seats saw it (first), "
+        "the claimant nearest after the discarder (seat), "
         "or a lot drawn from the round's seed commitments (lot)",
-        "RULES-DECISIONS: Køb; docs/decisions.md: why not the fastest claim",
-        choices=("seat", "lot"),
+        "Køb: »den første vinder«; RULES-DECISIONS: Køb; docs/fairness.md",
+        choices=("first", "seat", "lot"),
     ),
     HouseRuleSpec(
         "buy_window_ms",
@@ -541,11 +542,13 @@ def _empty_stock(house: HouseRules) -> EmptyStock:
 
 def _buy_priority(house: HouseRules) -> BuyPriority:
     value = house["buy_priority"]
+    if value == "first":
+        return "first"
     if value == "seat":
         return "seat"
     if value == "lot":
         return "lot"
-    raise ConfigError(f"house rule buy_priority is seat or lot, not {value!r}")
+    raise ConfigError(f"house rule buy_priority is first, seat or lot, not {value!r}")
 
 
 def ruleset(variant: str, house: Mapping[str, HouseValue | str] | None = None) -> RuleSet:

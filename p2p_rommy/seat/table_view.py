@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from p2p_rommy.engine.due import Due
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
+from p2p_rommy.log.buy_race import Race
 from p2p_rommy.log.events import Event
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.stalls import Waiting
@@ -55,6 +56,11 @@ class TableView:
     """(seat, whether its connection is up) for every other seat."""
     news: tuple[Event, ...] = ()
     """The peer's events since the view before this one."""
+    last_votes: tuple[tuple[int, int], ...] = ()
+    """Under `buy_priority = first`: (caller, on how many screens it was first) in the
+    last resolved window, in the order the race ranked them."""
+    last_screens: int = 0
+    """How many seats reported what they saw in that window."""
 
     @property
     def state(self) -> GameState:
@@ -96,4 +102,11 @@ def table_view(
         last_claims=replica.last_claims,
         connected=tuple(sorted(connected.items())),
         news=news,
+        last_votes=last_votes(replica.last_race),
+        last_screens=0 if replica.last_race is None else replica.last_race.observers,
     )
+
+
+def last_votes(race: Race | None) -> tuple[tuple[int, int], ...]:
+    """(caller, votes) of a settled race, ranked (empty when no race was run)."""
+    return () if race is None else tuple((seat, race.votes[seat]) for seat in race.order)

@@ -228,6 +228,28 @@ class ClientModel:
 
         return sorted(cards, key=key)
 
+    def _race_text(self) -> str:
+        """How a contested Køb! under `first` settled, from the signed reports:
+        "Køb! from Bo and you: Bo was first on 3 of 4 screens"."""
+        ranked = self.table.last_votes
+
+        def name(seat: int) -> str:
+            return _("you") if seat == self.seat else self.names[seat]
+
+        callers = [name(seat) for seat, _votes in ranked]
+        together = _("{first} and {second}").format(
+            first=", ".join(callers[:-1]), second=callers[-1]
+        )
+        winner, votes = ranked[0]
+        screens = self.table.last_screens
+        if winner == self.seat:
+            return _("Køb! from {callers}: you were first on {votes} of {screens} screens").format(
+                callers=together, votes=votes, screens=screens
+            )
+        return _("Køb! from {callers}: {name} was first on {votes} of {screens} screens").format(
+            callers=together, name=name(winner), votes=votes, screens=screens
+        )
+
     def offer_text(self) -> str:
         """The card a Køb! window offers and who discarded it ("5♣ from Bo")."""
         state = self.table.state
@@ -791,7 +813,9 @@ class ClientModel:
                     name=self.names[buyers[0]], offer=offer
                 )
             others = [seat for seat in self.table.last_claims if seat not in buyers]
-            if buyers and others:
+            if buyers and others and self.table.last_votes:
+                line += " — " + self._race_text()
+            elif buyers and others:
                 how = (
                     _("won the lot")
                     if self.config.rules.buy_priority == "lot"
