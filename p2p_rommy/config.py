@@ -17,7 +17,7 @@ from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.wire.codec import SchemaError, array, blob, fixed, integer, text, unpack
 from p2p_rommy.wire.identity import fingerprint, valid_public_key
-from p2p_rommy.wire.message import Message, Out
+from p2p_rommy.wire.message import In, Message, Out
 from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem
 
 PROTOCOL_VERSION = 4
@@ -46,6 +46,10 @@ def _seat_pairs(seats: tuple[Seat, ...]) -> list[tuple[str, bytes]]:
     return [(seat.name, seat.public_key) for seat in seats]
 
 
+def _seats(pairs: tuple[tuple[str, bytes], ...]) -> tuple[Seat, ...]:
+    return tuple(Seat(name, key) for name, key in pairs)
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig(Message):
     """The config every seat signs; `encode` gives its canonical bytes (SPEC §4.1)."""
@@ -63,7 +67,9 @@ class GameConfig(Message):
     """SPEC §4.1's key order (the constructor takes the version and the table last)."""
     variant: Annotated[str, text(16)]
     house: Annotated[tuple[tuple[str, HouseValue], ...], array(fixed(text(64), _house_value), 32)]
-    seats: Annotated[tuple[Seat, ...], array(fixed(text(32), blob(32)), 6, 2), Out(_seat_pairs)]
+    seats: Annotated[
+        tuple[Seat, ...], array(fixed(text(32), blob(32)), 6, 2), Out(_seat_pairs), In(_seats)
+    ]
     first_dealer: Annotated[int, integer(0, 5)]
     table: Annotated[str, text(64)] = "table"
     nonce: Annotated[bytes, blob(16)] = bytes(16)
@@ -136,8 +142,7 @@ def decode_config(data: bytes, sender: int | str | None = None) -> GameConfig:
             sender, f"protocol version {fields['version']} is not {PROTOCOL_VERSION}"
         )
     try:
-        seats = tuple(Seat(name, key) for name, key in fields["seats"])
-        config = GameConfig(**{**fields, "seats": seats})
+        config = GameConfig(**fields)
     except ConfigError as error:
         raise ProtocolError(sender, f"bad game config: {error}") from None
     if config.encode() != data:

@@ -9,7 +9,7 @@ import pytest
 
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.wire.codec import array, blob, integer, pack, text, unpack
-from p2p_rommy.wire.message import Key, Message, Out
+from p2p_rommy.wire.message import In, Key, Message, Out
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Reordered(Message):
 
     KIND: ClassVar[str] = "test/reordered"
     ORDER: ClassVar[tuple[str, ...] | None] = ("b", "a")
-    a: Annotated[tuple[int, ...], array(integer(0, 9), 3), Out(list)]
+    a: Annotated[frozenset[int], array(integer(0, 9), 3), Out(sorted), In(frozenset)]
     b: Annotated[int, integer(0, 9)]
 
 
@@ -45,11 +45,12 @@ def test_the_schema_is_the_declared_checks_under_the_wire_keys():
     assert list(schema.fields) == ["round", "name", "items"]
 
 
-def test_order_gives_the_wire_order_and_the_decoder_builds_by_name():
-    message = Reordered((1, 2), 7)
+def test_order_gives_the_wire_order_and_out_and_in_convert_a_nested_value():
+    message = Reordered(frozenset({2, 1}), 7)
+    assert message.body() == {"kind": "test/reordered", "b": 7, "a": [1, 2]}
     assert list(message.body()) == ["kind", "b", "a"]
     assert Reordered.decode(message.encode()) == message
-    assert Reordered.fields(unpack(message.encode())) == {"a": (1, 2), "b": 7}
+    assert Reordered.fields(unpack(message.encode())) == {"a": frozenset({1, 2}), "b": 7}
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ declared order, which is the SPEC's key order, or in ``ORDER`` where the constru
 order differs), the `Schema` that checks a received body (types, bounds, exact keys,
 key order) and the decoder that turns a checked body into the value. A field's wire key
 is its name unless a `Key` says otherwise; a field whose value is not plain msgpack
-(tuples, bytes, text, numbers) names an `Out` that gives its wire form. What a message
+(tuples, bytes, text, numbers) names an `Out` that gives its wire form and an `In` that
+builds the value from the checked wire form. What a message
 means (which table, which signer) is checked by its module after decoding.
 """
 
@@ -44,36 +45,49 @@ class Out:
 
 
 @dataclass(frozen=True, slots=True)
+class In:
+    """How the field's checked wire form becomes its value, where that is a nested value."""
+
+    convert: Callable[[Any], Any]
+
+
+@dataclass(frozen=True, slots=True)
 class _Field:
     name: str
     key: str
     check: Check
     out: Callable[[Any], Any] | None
+    into: Callable[[Any], Any] | None
 
 
 @dataclass(frozen=True, slots=True)
 class _Layout:
     schema: Schema
     fields: tuple[_Field, ...]
-    by_position: bool
-    """The wire order is the constructor's, and no key is renamed: build positionally."""
+    writes: tuple[tuple[str, str, Callable[[Any], Any] | None], ...]
+    """Each field's wire key, name and `Out` conversion, in wire order."""
+    plain: bool
+    """The wire order is the constructor's and no field converts: build from the checked
+    values positionally (the fast path)."""
 
 
 _LAYOUTS: dict[type, _Layout] = {}
 
 
 def _field(name: str, hint: Any, owner: str) -> _Field:
-    key, check, out = name, None, None
+    key, check, out, into = name, None, None, None
     for item in getattr(hint, "__metadata__", ()):
         if isinstance(item, Key):
             key = item.name
         elif isinstance(item, Out):
             out = item.convert
+        elif isinstance(item, In):
+            into = item.convert
         elif callable(item):
             check = item
     if check is None:
         raise TypeError(f"{owner}.{name} has no wire check (annotate it Annotated[type, check])")
-    return _Field(name, key, check, out)
+    return _Field(name, key, check, out, into)
 
 
 def _layout(cls: type[Message]) -> _Layout:
@@ -90,8 +104,9 @@ def _layout(cls: type[Message]) -> _Layout:
         raise TypeError(f"{cls.__name__}.ORDER must name each field once")
     fields = tuple(_field(name, hints[name], cls.__name__) for name in order)
     schema = Schema(cls.KIND, {f.key: f.check for f in fields})
-    by_position = order == names and all(f.key == f.name for f in fields)
-    layout = _Layout(schema, fields, by_position)
+    plain = order == names and all(f.into is None for f in fields)
+    writes = tuple((f.key, f.name, f.out) for f in fields)
+    layout = _Layout(schema, fields, writes, plain)
     _LAYOUTS[cls] = layout
     return layout
 
@@ -110,10 +125,11 @@ class Message:
 
     def body(self) -> dict[str, Any]:
         """The body as a map: ``kind``, then each field's wire form, in SPEC order."""
+        layout = _LAYOUTS.get(type(self)) or _layout(type(self))
         body: dict[str, Any] = {"kind": self.KIND}
-        for f in _layout(type(self)).fields:
-            value = getattr(self, f.name)
-            body[f.key] = value if f.out is None else f.out(value)
+        for key, name, out in layout.writes:
+            value = getattr(self, name)
+            body[key] = value if out is None else out(value)
         return body
 
     def encode(self) -> bytes:
@@ -122,20 +138,22 @@ class Message:
 
     @classmethod
     def fields(cls, body: Any, sender: int | str | None = None) -> dict[str, Any]:
-        """The checked fields of a received body, by field name; `ProtocolError` if malformed."""
-        layout = _layout(cls)
+        """The field values a received body holds, by name (checked, and converted where
+        a field says `In`); `ProtocolError` if malformed."""
+        layout = _LAYOUTS.get(cls) or _layout(cls)
         clean = layout.schema.check(body, sender)
-        return {f.name: clean[f.key] for f in layout.fields}
+        return {
+            f.name: clean[f.key] if f.into is None else f.into(clean[f.key]) for f in layout.fields
+        }
 
     @classmethod
     def from_body(cls, body: Any, sender: int | str | None = None) -> Self:
         """The message a received body holds; `ProtocolError` if malformed."""
-        layout = _LAYOUTS.get(cls) or _layout(cls)
-        clean = layout.schema.check(body, sender)
         make: Callable[..., Self] = cls  # a dataclass: its fields are its parameters
-        if layout.by_position:
-            return make(*clean.values())
-        return make(**{f.name: clean[f.key] for f in layout.fields})
+        layout = _LAYOUTS.get(cls) or _layout(cls)
+        if layout.plain:
+            return make(*layout.schema.check(body, sender).values())
+        return make(**cls.fields(body, sender))
 
     @classmethod
     def decode(cls, data: bytes, sender: int | str | None = None) -> Self:
