@@ -76,21 +76,24 @@ class ShareItem:
 
 
 @dataclass(frozen=True, slots=True)
-class Commit(Message):
-    KIND: ClassVar[str] = "deck/commit"
+class _Header(Message):
+    """What every deck message starts with (SPEC §3.7): its game, round and sender."""
+
     game: Annotated[bytes, _ID]
     round_no: Annotated[int, _ROUND, Key("round")]
     seat: Annotated[int, _SEAT]
+
+
+@dataclass(frozen=True, slots=True)
+class Commit(_Header):
+    KIND: ClassVar[str] = "deck/commit"
     commitment: Annotated[bytes, blob(32)]
     key: Annotated[bytes, _POINT]
 
 
 @dataclass(frozen=True, slots=True)
-class Shuffle(Message):
+class Shuffle(_Header):
     KIND: ClassVar[str] = "deck/shuffle"
-    game: Annotated[bytes, _ID]
-    round_no: Annotated[int, _ROUND, Key("round")]
-    seat: Annotated[int, _SEAT]
     prev: Annotated[bytes, blob(32)]
     shuffle_pass: Annotated[int, integer(0, 1000), Key("pass")]
     key: Annotated[bytes, _POINT]
@@ -99,21 +102,15 @@ class Shuffle(Message):
 
 
 @dataclass(frozen=True, slots=True)
-class Shares(Message):
+class Shares(_Header):
     KIND: ClassVar[str] = "deck/shares"
-    game: Annotated[bytes, _ID]
-    round_no: Annotated[int, _ROUND, Key("round")]
-    seat: Annotated[int, _SEAT]
     prev: Annotated[bytes, blob(32)]
     items: Annotated[tuple[ShareItem, ...], array(_ITEM, 1024, 1), Out(_items_wire), In(_items)]
 
 
 @dataclass(frozen=True, slots=True)
-class SeedReveal(Message):
+class SeedReveal(_Header):
     KIND: ClassVar[str] = "deck/seed"
-    game: Annotated[bytes, _ID]
-    round_no: Annotated[int, _ROUND, Key("round")]
-    seat: Annotated[int, _SEAT]
     prev: Annotated[bytes, blob(32)]
     seed: Annotated[bytes, blob(32)]
 
