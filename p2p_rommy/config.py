@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
-from p2p_rommy.wire.codec import Schema, array, blob, fixed, integer, pack, text, unpack
+from p2p_rommy.wire.codec import SchemaError, array, blob, fixed, integer, text, unpack
 from p2p_rommy.wire.identity import fingerprint, valid_public_key
+from p2p_rommy.wire.message import In, Message, Out
 from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem
 
 PROTOCOL_VERSION = 5
@@ -35,16 +36,45 @@ class Seat:
         return fingerprint(self.public_key)
 
 
+def _house_value(value: Any, name: str) -> HouseValue:
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    raise SchemaError(f"{name} must be a house rule value")
+
+
+def _seat_pairs(seats: tuple[Seat, ...]) -> list[tuple[str, bytes]]:
+    return [(seat.name, seat.public_key) for seat in seats]
+
+
+def _seats(pairs: tuple[tuple[str, bytes], ...]) -> tuple[Seat, ...]:
+    return tuple(Seat(name, key) for name, key in pairs)
+
+
 @dataclass(frozen=True, slots=True)
-class GameConfig:
-    variant: str
-    house: tuple[tuple[str, HouseValue], ...]
-    seats: tuple[Seat, ...]
-    first_dealer: int
-    table: str = "table"
-    nonce: bytes = bytes(16)
+class GameConfig(Message):
+    """The config every seat signs; `encode` gives its canonical bytes (SPEC §4.1)."""
+
+    KIND: ClassVar[str] = "config"
+    ORDER: ClassVar[tuple[str, ...] | None] = (
+        "version",
+        "table",
+        "variant",
+        "house",
+        "seats",
+        "first_dealer",
+        "nonce",
+    )
+    """SPEC §4.1's key order (the constructor takes the version and the table last)."""
+    variant: Annotated[str, text(16)]
+    house: Annotated[tuple[tuple[str, HouseValue], ...], array(fixed(text(64), _house_value), 32)]
+    seats: Annotated[
+        tuple[Seat, ...], array(fixed(text(32), blob(32)), 6, 2), Out(_seat_pairs), In(_seats)
+    ]
+    first_dealer: Annotated[int, integer(0, 5)]
+    table: Annotated[str, text(64)] = "table"
+    nonce: Annotated[bytes, blob(16)] = bytes(16)
     """Joint randomness from the lobby's coin: two games with the same players differ."""
-    version: int = PROTOCOL_VERSION
+    version: Annotated[int, integer(1, 1000)] = PROTOCOL_VERSION
 
     def __post_init__(self) -> None:
         rules = self.rules  # validates the variant and house rules
@@ -76,21 +106,6 @@ class GameConfig:
     def public_keys(self) -> list[bytes]:
         return [seat.public_key for seat in self.seats]
 
-    def encode(self) -> bytes:
-        """The canonical bytes that every seat signs (protocol/SPEC.md §4.1)."""
-        return pack(
-            {
-                "kind": "config",
-                "version": self.version,
-                "table": self.table,
-                "variant": self.variant,
-                "house": [[key, value] for key, value in self.house],
-                "seats": [[seat.name, seat.public_key] for seat in self.seats],
-                "first_dealer": self.first_dealer,
-                "nonce": self.nonce,
-            }
-        )
-
     @property
     def game_id(self) -> bytes:
         return hashlib.sha256(GAME_ID_DOMAIN + self.encode()).digest()
@@ -116,41 +131,18 @@ def short_code(digest: bytes) -> str:
     return "".join(CODE_ALPHABET[(number >> (5 * i)) & 31] for i in range(6))
 
 
-def _house_value(value: Any, name: str) -> HouseValue:
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    raise ValueError(f"{name} must be a house rule value")
-
-
-_CONFIG = Schema(
-    "config",
-    {
-        "version": integer(1, 1000),
-        "table": text(64),
-        "variant": text(16),
-        "house": array(fixed(text(64), _house_value), 32),
-        "seats": array(fixed(text(32), blob(32)), 6, 2),
-        "first_dealer": integer(0, 5),
-        "nonce": blob(16),
-    },
-)
+_CONFIG = GameConfig.schema()
+"""The config's schema by name: the SPEC field table is read from it (tools/vectors.py)."""
 
 
 def decode_config(data: bytes, sender: int | str | None = None) -> GameConfig:
-    fields = _CONFIG.check(unpack(data, sender), sender)
+    fields = GameConfig.fields(unpack(data, sender), sender)
     if fields["version"] != PROTOCOL_VERSION:
         raise ProtocolError(
             sender, f"protocol version {fields['version']} is not {PROTOCOL_VERSION}"
         )
     try:
-        config = GameConfig(
-            variant=fields["variant"],
-            house=tuple((k, v) for k, v in fields["house"]),
-            seats=tuple(Seat(name, key) for name, key in fields["seats"]),
-            first_dealer=fields["first_dealer"],
-            table=fields["table"],
-            nonce=fields["nonce"],
-        )
+        config = GameConfig(**fields)
     except ConfigError as error:
         raise ProtocolError(sender, f"bad game config: {error}") from None
     if config.encode() != data:

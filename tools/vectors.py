@@ -17,6 +17,7 @@ rules and independent tools (msgpack, cryptography, hashlib, zlib, libsodium thr
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -371,7 +372,7 @@ def reordered_reveal(
             continue
         mover = players[step.seat]
         items = tuple(sorted(shares.items, key=lambda item: item.position))
-        sorted_shares = mover.sign(encode_deck(Shares(*_fields_but_items(shares), items)))
+        sorted_shares = mover.sign(encode_deck(dataclasses.replace(shares, items=items)))
         body = MoveStep(step.body.move, sorted_shares)
         again = mover.sign(Step(step.game, step.n, step.seat, step.prev, body).encode())
         return {
@@ -381,10 +382,6 @@ def reordered_reveal(
             "envelope": again.hex(),
         }
     return None  # no meld in this round shows its cards out of slot order
-
-
-def _fields_but_items(shares: Any) -> tuple[Any, ...]:
-    return tuple(getattr(shares, f) for f in shares.__dataclass_fields__ if f != "items")
 
 
 def engine_hashes(config: Any, records: list[Any]) -> tuple[list[str], dict[str, str]]:

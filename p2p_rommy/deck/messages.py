@@ -8,22 +8,14 @@ message anyone sends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Annotated, Any, ClassVar
 
 from p2p_rommy.deck import group
 from p2p_rommy.deck.proofs import DleqProof, ShuffleProof
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.wire.codec import (
-    Schema,
-    array,
-    blob,
-    fixed,
-    integer,
-    kind_of,
-    pack,
-    unpack,
-)
+from p2p_rommy.wire.codec import array, blob, fixed, integer, kind_of, unpack
+from p2p_rommy.wire.message import In, Key, Message, Out
 
 MAX_DECK = 256
 MAX_SEATS = 6
@@ -33,67 +25,44 @@ _POINT = blob(group.POINT_BYTES)
 _SCALAR = blob(group.SCALAR_BYTES)
 _POINTS = array(_POINT, MAX_DECK, 1)
 _SCALARS = array(_SCALAR, MAX_DECK, 1)
-_COMMON = {"game": _ID, "round": integer(0, 10_000), "seat": integer(0, MAX_SEATS - 1)}
+_ROUND = integer(0, 10_000)
+_SEAT = integer(0, MAX_SEATS - 1)
+_PROOF = fixed(
+    _POINTS,
+    _POINTS,
+    _POINT,
+    _POINTS,
+    _POINT,
+    _POINT,
+    _POINT,
+    _POINT,
+    _SCALAR,
+    _SCALARS,
+    _SCALAR,
+    _SCALAR,
+    _SCALARS,
+    _SCALAR,
+)
+"""A shuffle proof: `ShuffleProof`'s fields, in its order (SPEC §3.5)."""
+_PROOF_FIELDS = tuple(f.name for f in fields(ShuffleProof))
+_ITEM = fixed(integer(0, 65535), integer(0, 255), _POINT, _SCALAR, _SCALAR)
+"""A share: position, recipient, point, the DLEQ proof's challenge and response."""
 
 
-@dataclass(frozen=True, slots=True)
-class Commit:
-    game: bytes
-    round_no: int
-    seat: int
-    commitment: bytes
-    key: bytes
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "kind": "deck/commit",
-            "game": self.game,
-            "round": self.round_no,
-            "seat": self.seat,
-            "commitment": self.commitment,
-            "key": self.key,
-        }
+def _proof_wire(proof: ShuffleProof) -> list[Any]:
+    return [getattr(proof, name) for name in _PROOF_FIELDS]
 
 
-@dataclass(frozen=True, slots=True)
-class Shuffle:
-    game: bytes
-    round_no: int
-    seat: int
-    prev: bytes
-    shuffle_pass: int
-    key: bytes
-    deck: tuple[bytes, ...]
-    proof: ShuffleProof
+def _proof(parts: tuple[Any, ...]) -> ShuffleProof:
+    return ShuffleProof(*parts)
 
-    def body(self) -> dict[str, Any]:
-        q = self.proof
-        return {
-            "kind": "deck/shuffle",
-            "game": self.game,
-            "round": self.round_no,
-            "seat": self.seat,
-            "prev": self.prev,
-            "pass": self.shuffle_pass,
-            "key": self.key,
-            "deck": list(self.deck),
-            "proof": [
-                list(q.u),
-                list(q.b),
-                q.a_t,
-                list(q.b_t),
-                q.c_t,
-                q.d_t,
-                q.f_t,
-                q.e_t,
-                q.k_a,
-                list(q.k_b),
-                q.k_c,
-                q.k_d,
-                list(q.k_e),
-                q.k_s,
-            ],
-        }
+
+def _items_wire(items: tuple[ShareItem, ...]) -> list[list[Any]]:
+    return [[i.position, i.recipient, i.point, i.proof.challenge, i.proof.response] for i in items]
+
+
+def _items(rows: tuple[tuple[Any, ...], ...]) -> tuple[ShareItem, ...]:
+    return tuple(ShareItem(p, r, pt, DleqProof(c, s)) for p, r, pt, c, s in rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,110 +76,60 @@ class ShareItem:
 
 
 @dataclass(frozen=True, slots=True)
-class Shares:
-    game: bytes
-    round_no: int
-    seat: int
-    prev: bytes
-    items: tuple[ShareItem, ...]
+class _Header(Message):
+    """What every deck message starts with (SPEC §3.7): its game, round and sender."""
 
-    def body(self) -> dict[str, Any]:
-        items = [
-            [i.position, i.recipient, i.point, i.proof.challenge, i.proof.response]
-            for i in self.items
-        ]
-        return {
-            "kind": "deck/shares",
-            "game": self.game,
-            "round": self.round_no,
-            "seat": self.seat,
-            "prev": self.prev,
-            "items": items,
-        }
+    game: Annotated[bytes, _ID]
+    round_no: Annotated[int, _ROUND, Key("round")]
+    seat: Annotated[int, _SEAT]
 
 
 @dataclass(frozen=True, slots=True)
-class SeedReveal:
-    game: bytes
-    round_no: int
-    seat: int
-    prev: bytes
-    seed: bytes
+class Commit(_Header):
+    KIND: ClassVar[str] = "deck/commit"
+    commitment: Annotated[bytes, blob(32)]
+    key: Annotated[bytes, _POINT]
 
-    def body(self) -> dict[str, Any]:
-        return {
-            "kind": "deck/seed",
-            "game": self.game,
-            "round": self.round_no,
-            "seat": self.seat,
-            "prev": self.prev,
-            "seed": self.seed,
-        }
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(_Header):
+    KIND: ClassVar[str] = "deck/shuffle"
+    prev: Annotated[bytes, blob(32)]
+    shuffle_pass: Annotated[int, integer(0, 1000), Key("pass")]
+    key: Annotated[bytes, _POINT]
+    deck: Annotated[tuple[bytes, ...], _POINTS]
+    proof: Annotated[ShuffleProof, _PROOF, Out(_proof_wire), In(_proof)]
+
+
+@dataclass(frozen=True, slots=True)
+class Shares(_Header):
+    KIND: ClassVar[str] = "deck/shares"
+    prev: Annotated[bytes, blob(32)]
+    items: Annotated[tuple[ShareItem, ...], array(_ITEM, 1024, 1), Out(_items_wire), In(_items)]
+
+
+@dataclass(frozen=True, slots=True)
+class SeedReveal(_Header):
+    KIND: ClassVar[str] = "deck/seed"
+    prev: Annotated[bytes, blob(32)]
+    seed: Annotated[bytes, blob(32)]
 
 
 DeckMessage = Commit | Shuffle | Shares | SeedReveal
-
-_SCHEMAS = {
-    "deck/commit": Schema("deck/commit", {**_COMMON, "commitment": blob(32), "key": _POINT}),
-    "deck/shuffle": Schema(
-        "deck/shuffle",
-        {
-            **_COMMON,
-            "prev": blob(32),
-            "pass": integer(0, 1000),
-            "key": _POINT,
-            "deck": _POINTS,
-            "proof": fixed(
-                _POINTS,
-                _POINTS,
-                _POINT,
-                _POINTS,
-                _POINT,
-                _POINT,
-                _POINT,
-                _POINT,
-                _SCALAR,
-                _SCALARS,
-                _SCALAR,
-                _SCALAR,
-                _SCALARS,
-                _SCALAR,
-            ),
-        },
-    ),
-    "deck/shares": Schema(
-        "deck/shares",
-        {
-            **_COMMON,
-            "prev": blob(32),
-            "items": array(
-                fixed(integer(0, 65535), integer(0, 255), _POINT, _SCALAR, _SCALAR), 1024, 1
-            ),
-        },
-    ),
-    "deck/seed": Schema("deck/seed", {**_COMMON, "prev": blob(32), "seed": blob(32)}),
-}
+_KINDS: dict[str, type[DeckMessage]] = {m.KIND: m for m in (Commit, Shuffle, Shares, SeedReveal)}
+_SCHEMAS = {kind: message.schema() for kind, message in _KINDS.items()}
+"""Each kind's schema: the SPEC field table is read from these (tools/vectors.py)."""
 
 
 def encode(message: DeckMessage) -> bytes:
-    return pack(message.body())
+    return message.encode()
 
 
 def decode(data: bytes, sender: int | str | None = None) -> DeckMessage:
     """Bytes to a message, or `ProtocolError` naming the sender and what is wrong."""
     body = unpack(data, sender)
     kind = kind_of(body, sender)
-    schema = _SCHEMAS.get(kind)
-    if schema is None:
+    message = _KINDS.get(kind)
+    if message is None:
         raise ProtocolError(sender, f"unknown deck message kind {kind!r}")
-    f = schema.check(body, sender)
-    common = (f["game"], f["round"], f["seat"])
-    if kind == "deck/commit":
-        return Commit(*common, f["commitment"], f["key"])
-    if kind == "deck/shuffle":
-        proof = ShuffleProof(*f["proof"])
-        return Shuffle(*common, f["prev"], f["pass"], f["key"], f["deck"], proof)
-    if kind == "deck/shares":
-        items = tuple(ShareItem(p, r, pt, DleqProof(c, s)) for p, r, pt, c, s in f["items"])
-        return Shares(*common, f["prev"], items)
-    return SeedReveal(*common, f["prev"], f["seed"])
+    return message.from_body(body, sender)

@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 from p2p_rommy.config import short_code
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.wire.codec import (
     Check,
-    Schema,
     SchemaError,
     array,
     blob,
     fixed,
     integer,
-    pack,
     text,
     unpack,
 )
@@ -32,6 +30,7 @@ from p2p_rommy.wire.identity import (
     roster_of,
     valid_public_key,
 )
+from p2p_rommy.wire.message import Message, Out
 from p2p_rommy.wire.text import name_problem
 
 MAX_ADDRESSES = 8
@@ -71,47 +70,25 @@ def _one_of(*choices: str) -> Check:
     return check
 
 
-_JOIN = Schema(
-    "lobby/join",
-    {"lobby": blob(32), "name": text(64), "addresses": array(_address, MAX_ADDRESSES)},
-)
 _ENTRY = fixed(blob(32), blob(max_size=ENTRY_MAX_BYTES))
-_STATE = Schema(
-    "lobby/state",
-    {
-        "lobby": blob(32),
-        "table": text(64),
-        "variant": text(16),
-        "house": array(fixed(text(64), _house_value), 32),
-        "seats": integer(2, 6),
-        "open": _flag,
-        "members": array(_ENTRY, 6, 1),
-    },
-)
-_BEGIN = Schema("lobby/begin", {"lobby": blob(32), "members": array(_ENTRY, 6, 2)})
-_RELAY = Schema(
-    "lobby/relay",
-    {
-        "lobby": blob(32),
-        "stage": _one_of(*STAGES),
-        "items": array(blob(max_size=RELAY_ITEM_MAX_BYTES), 6, 2),
-    },
-)
-_COMMIT = Schema("coin/commit", {"lobby": blob(32), "digest": blob(32)})
-_REVEAL = Schema("coin/reveal", {"lobby": blob(32), "value": blob(32)})
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Message):
+    """A member's entry at a table, signed by the member (carried inside `Member.entry`)."""
+
+    KIND: ClassVar[str] = "lobby/join"
+    lobby: Annotated[bytes, blob(32)]
+    name: Annotated[str, text(64)]
+    addresses: Annotated[tuple[tuple[str, int], ...], array(_address, MAX_ADDRESSES)]
 
 
 def join_entry(
     identity: Identity, lobby: bytes, name: str, addresses: list[tuple[str, int]]
 ) -> bytes:
     """A member's signed entry at a table: its name and game addresses."""
-    body = {
-        "kind": "lobby/join",
-        "lobby": lobby,
-        "name": name,
-        "addresses": [list(a) for a in addresses[:MAX_ADDRESSES]],
-    }
-    return identity.sign(pack(body))
+    listed = tuple((host, port) for host, port in addresses[:MAX_ADDRESSES])
+    return identity.sign(Join(lobby, name, listed).encode())
 
 
 def signed_body(key: bytes, envelope: bytes, who: str | None = None) -> dict[str, Any]:
@@ -140,13 +117,13 @@ class Member:
         (a weak key, a bad signature, another table, a name that is not a name)."""
         if not valid_public_key(key):
             raise ProtocolError(None, "a member with a weak or malformed key")
-        fields = _JOIN.check(signed_body(key, entry))
-        if fields["lobby"] != lobby:
+        join = Join.from_body(signed_body(key, entry))
+        if join.lobby != lobby:
             raise ProtocolError(fingerprint(key), "a join for another table")
-        problem = name_problem(fields["name"])
+        problem = name_problem(join.name)
         if problem is not None:
             raise ProtocolError(fingerprint(key), f"refused a join: {problem}")
-        return Member(fields["name"], key, fields["addresses"], entry)
+        return Member(join.name, key, join.addresses, entry)
 
     @staticmethod
     def from_wire(value: Any, lobby: bytes) -> Member:
@@ -173,57 +150,41 @@ class TableSettings:
     seats: int
 
 
+def _entries(members: tuple[Member, ...]) -> list[list[bytes]]:
+    return [m.wire() for m in members]
+
+
 @dataclass(frozen=True, slots=True)
-class LobbyState:
+class LobbyState(Message):
     """What the creator says about its table, with each member's own signed entry."""
 
-    lobby: bytes
-    table: str
-    variant: str
-    house: tuple[tuple[str, HouseValue], ...]
-    seats: int
-    open: bool
-    members: tuple[Member, ...]
+    KIND: ClassVar[str] = "lobby/state"
+    lobby: Annotated[bytes, blob(32)]
+    table: Annotated[str, text(64)]
+    variant: Annotated[str, text(16)]
+    house: Annotated[tuple[tuple[str, HouseValue], ...], array(fixed(text(64), _house_value), 32)]
+    seats: Annotated[int, integer(2, 6)]
+    open: Annotated[bool, _flag]
+    members: Annotated[tuple[Member, ...], array(_ENTRY, 6, 1), Out(_entries)]
 
     @staticmethod
     def parse(body: Any, lobby: bytes, creator: bytes) -> LobbyState:
         """`ProtocolError` unless `body` is a well-formed state of this table whose first
         member is `creator` (the key the creator proved)."""
-        fields = _STATE.check(body, "the creator")
+        fields = LobbyState.fields(body, "the creator")
         if fields["lobby"] != lobby:
             raise ProtocolError("the creator", "a lobby state for another table")
-        members = _members(body["members"], lobby, creator)
-        return LobbyState(
-            lobby,
-            fields["table"],
-            fields["variant"],
-            fields["house"],
-            fields["seats"],
-            fields["open"],
-            members,
-        )
-
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "lobby/state",
-                "lobby": self.lobby,
-                "table": self.table,
-                "variant": self.variant,
-                "house": [list(p) for p in self.house],
-                "seats": self.seats,
-                "open": self.open,
-                "members": [m.wire() for m in self.members],
-            }
-        )
+        return LobbyState(**{**fields, "members": _members(fields["members"], lobby, creator)})
 
     @property
     def settings(self) -> TableSettings:
         return TableSettings(self.table, self.variant, self.house, self.seats)
 
 
-def _members(values: list[Any], lobby: bytes, creator: bytes) -> tuple[Member, ...]:
-    members = tuple(Member.from_wire(m, lobby) for m in values)
+def _members(
+    entries: tuple[tuple[bytes, bytes], ...], lobby: bytes, creator: bytes
+) -> tuple[Member, ...]:
+    members = tuple(Member.from_entry(key, entry, lobby) for key, entry in entries)
     if members[0].key != creator:
         raise ProtocolError("the creator", "its own entry is not first in its lobby")
     if len({m.key for m in members}) != len(members):
@@ -232,58 +193,47 @@ def _members(values: list[Any], lobby: bytes, creator: bytes) -> tuple[Member, .
 
 
 @dataclass(frozen=True, slots=True)
-class Begin:
+class Begin(Message):
     """The creator starts the table with these members (its own entry first)."""
 
-    lobby: bytes
-    members: tuple[Member, ...]
-
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "lobby/begin",
-                "lobby": self.lobby,
-                "members": [m.wire() for m in self.members],
-            }
-        )
+    KIND: ClassVar[str] = "lobby/begin"
+    lobby: Annotated[bytes, blob(32)]
+    members: Annotated[tuple[Member, ...], array(_ENTRY, 6, 2), Out(_entries)]
 
 
 @dataclass(frozen=True, slots=True)
-class Relay:
+class Relay(Message):
     """The creator passes on every member's signed message of one stage, in seat order
     of the `Begin`."""
 
-    lobby: bytes
-    stage: str
-    items: tuple[bytes, ...]
-
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "lobby/relay",
-                "lobby": self.lobby,
-                "stage": self.stage,
-                "items": list(self.items),
-            }
-        )
+    KIND: ClassVar[str] = "lobby/relay"
+    lobby: Annotated[bytes, blob(32)]
+    stage: Annotated[str, _one_of(*STAGES)]
+    items: Annotated[tuple[bytes, ...], array(blob(max_size=RELAY_ITEM_MAX_BYTES), 6, 2)]
 
 
 @dataclass(frozen=True, slots=True)
-class CoinCommit:
-    lobby: bytes
-    digest: bytes
-
-    def encode(self) -> bytes:
-        return pack({"kind": "coin/commit", "lobby": self.lobby, "digest": self.digest})
+class CoinCommit(Message):
+    KIND: ClassVar[str] = "coin/commit"
+    lobby: Annotated[bytes, blob(32)]
+    digest: Annotated[bytes, blob(32)]
 
 
 @dataclass(frozen=True, slots=True)
-class CoinReveal:
-    lobby: bytes
-    value: bytes
+class CoinReveal(Message):
+    KIND: ClassVar[str] = "coin/reveal"
+    lobby: Annotated[bytes, blob(32)]
+    value: Annotated[bytes, blob(32)]
 
-    def encode(self) -> bytes:
-        return pack({"kind": "coin/reveal", "lobby": self.lobby, "value": self.value})
+
+# Each kind's schema by name: the SPEC field tables are read from these
+# (tools/vectors.py --fields, tests/test_spec_fields.py).
+_JOIN = Join.schema()
+_STATE = LobbyState.schema()
+_BEGIN = Begin.schema()
+_RELAY = Relay.schema()
+_COMMIT = CoinCommit.schema()
+_REVEAL = CoinReveal.schema()
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,16 +255,22 @@ def from_creator(creator: bytes, envelope: bytes, lobby: bytes) -> FromCreator:
     if kind == "lobby/state":
         return LobbyState.parse(body, lobby, creator)
     if kind == "lobby/begin":
-        fields = _BEGIN.check(body, "the creator")
+        fields = Begin.fields(body, "the creator")
         if fields["lobby"] != lobby:
             raise ProtocolError("the creator", "a start for another table")
-        return Begin(lobby, _members(body["members"], lobby, creator))
+        return Begin(lobby, _members(fields["members"], lobby, creator))
     if kind == "lobby/relay":
-        fields = _RELAY.check(body, "the creator")
-        if fields["lobby"] != lobby:
+        relay = Relay.from_body(body, "the creator")
+        if relay.lobby != lobby:
             raise ProtocolError("the creator", "a relay for another table")
-        return Relay(lobby, fields["stage"], fields["items"])
+        return relay
     raise ProtocolError("the creator", f"an unknown lobby message {str(kind)[:40]!r}")
+
+
+_FROM_MEMBER: dict[str, type[CoinCommit | CoinReveal]] = {
+    CoinCommit.KIND: CoinCommit,
+    CoinReveal.KIND: CoinReveal,
+}
 
 
 def from_member(key: bytes, envelope: bytes, lobby: bytes, who: str) -> FromMember:
@@ -324,12 +280,10 @@ def from_member(key: bytes, envelope: bytes, lobby: bytes, who: str) -> FromMemb
     kind = body.get("kind") if isinstance(body, dict) else None
     if kind == "config":
         return ConfigSignature(opened.body)
-    schema = {"coin/commit": _COMMIT, "coin/reveal": _REVEAL}.get(str(kind))
-    if schema is None:
+    message = _FROM_MEMBER.get(str(kind))
+    if message is None:
         raise ProtocolError(who, f"an unexpected lobby message {str(kind)[:40]!r}")
-    fields = schema.check(body, who)
-    if fields["lobby"] != lobby:
+    value = message.from_body(body, who)
+    if value.lobby != lobby:
         raise ProtocolError(who, f"a {kind} for another table")
-    if kind == "coin/commit":
-        return CoinCommit(lobby, fields["digest"])
-    return CoinReveal(lobby, fields["value"])
+    return value

@@ -13,7 +13,7 @@ comparison or a transcript, and cannot be blamed on their signer (SPEC §3.9).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -170,21 +170,17 @@ class Schema:
 
     kind: str
     fields: Mapping[str, Check]
+    keys: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """``kind`` and the fields' keys, in SPEC order: a well-formed body's keys, exactly."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "keys", ("kind", *self.fields))
 
     def check(self, body: Any, sender: int | str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
             raise ProtocolError(sender, f"a {self.kind} message must be a map")
-        expected = {"kind", *self.fields}
-        if set(body) != expected or len(body) != len(expected):
-            missing = sorted(expected - set(body))
-            extra = sorted(set(body) - expected)
-            raise ProtocolError(
-                sender, f"malformed {self.kind} message (missing {missing}, unexpected {extra})"
-            )
-        if body["kind"] != self.kind:
-            raise ProtocolError(sender, f"expected a {self.kind} message, not {body['kind']!r}")
-        if list(body) != ["kind", *self.fields]:
-            raise ProtocolError(sender, f"a {self.kind} message's keys are not in SPEC order")
+        if tuple(body) != self.keys or body["kind"] != self.kind:
+            self._refuse(body, sender)
         clean = {}
         for name, check in self.fields.items():
             try:
@@ -192,6 +188,19 @@ class Schema:
             except SchemaError as error:
                 raise ProtocolError(sender, f"malformed {self.kind} message: {error}") from None
         return clean
+
+    def _refuse(self, body: dict[Any, Any], sender: int | str | None) -> None:
+        """Raise the first thing wrong with a body whose keys or kind are not this schema's."""
+        expected = set(self.keys)
+        if set(body) != expected:
+            missing = sorted(expected - set(body))
+            extra = sorted(set(body) - expected)
+            raise ProtocolError(
+                sender, f"malformed {self.kind} message (missing {missing}, unexpected {extra})"
+            )
+        if body["kind"] != self.kind:
+            raise ProtocolError(sender, f"expected a {self.kind} message, not {body['kind']!r}")
+        raise ProtocolError(sender, f"a {self.kind} message's keys are not in SPEC order")
 
 
 def kind_of(body: Any, sender: int | str | None = None) -> str:
