@@ -30,3 +30,11 @@ def test_a_bench_match_is_the_same_for_the_same_seed():
 def test_the_reference_bot_can_be_seated():
     assert parse_bots("reference,normal", 2) == ["reference", "normal"]
     assert isinstance(make_bot("reference", random.Random(1)), ReferenceBot)
+
+
+def test_the_bots_section_runs_one_line_up_by_name():
+    from p2p_rommy.bench import run_bench
+    from p2p_rommy.errors import ConfigError
+
+    with pytest.raises(ConfigError):
+        run_bench("bots.lp.hard_vs_nobody", quick=True)
