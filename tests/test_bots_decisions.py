@@ -298,3 +298,23 @@ def test_hard_throws_the_dead_card_of_two_equal_ones():
     for seed in range(3):
         _, moves = play_turn(table, 1, HeuristicBot("hard", random.Random(seed)))
         assert name(table, moves[-1].card) == "KD", name(table, moves[-1].card)
+
+
+def test_easy_makes_a_persons_mistakes_normal_does_not():
+    """Levels that mean something: on the same table `normal` always takes the card that
+    builds its run, `easy` now and then passes it over, and keeps a spare joker."""
+    hand = "5H 6H 7H 9S 10S JS 2C 2D 4C 8D KC"
+    table = scripted_table(
+        "lp", 3, {1: hand, 2: filler(11), 0: filler(11, alt=True)}, upcard="QS", round_index=2
+    )
+    takes = {
+        level: sum(
+            isinstance(HeuristicBot(level, random.Random(seed)).choose(table.view(1)), TakeDiscard)
+            for seed in range(40)
+        )
+        for level in ("easy", "normal")
+    }
+    assert takes["normal"] == 40 and 10 <= takes["easy"] <= 36, takes
+    _, moves = play_turn(opened_lp("JK KD 5H 2S JC"), 1, HeuristicBot("easy"))
+    deck = composition(108)
+    assert not any(isinstance(m, LayOff) and deck.card(m.card.card).is_joker for m in moves)
