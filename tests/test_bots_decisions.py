@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from p2p_rommy.bots.heuristic import HeuristicBot
+from p2p_rommy.bots.heuristic import LEVELS, HeuristicBot
 from p2p_rommy.bots.reference import ReferenceBot
 from p2p_rommy.cards import composition
 from p2p_rommy.engine.moves import Discard, DrawStock, LayOff, Move, TakeDiscard
@@ -318,3 +318,11 @@ def test_easy_makes_a_persons_mistakes_normal_does_not():
     _, moves = play_turn(opened_lp("JK KD 5H 2S JC"), 1, HeuristicBot("easy"))
     deck = composition(108)
     assert not any(isinstance(m, LayOff) and deck.card(m.card.card).is_joker for m in moves)
+
+
+def test_easy_judges_a_romme_hand_by_melds_not_by_the_forty_points():
+    """A beginner's way `easy` plays on purpose (#29, 6.): before the opening it counts
+    melds and points left, the 40 points forgotten; `normal` and `hard` aim at them."""
+    view = romme_dealer(ROMME_LOW_MELDS).view(0)
+    modes = {level: HeuristicBot(level)._judge(view).mode for level in LEVELS}
+    assert modes == {"easy": "out", "normal": "points", "hard": "points"}

@@ -19,7 +19,8 @@ points and cards not yet in a meld.
   would leave every card in a meld.
 
 Levels: ``easy`` makes a person's mistakes (misses a good discard now and then,
-throws a near-best card, melds everything at once, buys on impulse, keeps jokers);
+throws a near-best card, melds everything at once, buys on impulse, keeps jokers,
+forgets Rommé's 40 points before opening);
 ``normal`` plays the above soundly; ``hard`` adds the live-card weighting, the
 look-ahead and, when an opponent is near going out, sheds points.
 """
@@ -72,6 +73,9 @@ class Level:
     shed_when_threatened: bool
     reaction_s: tuple[float, float]
     """A person-like delay range before a Køb! call, for the buy-window timing (#25)."""
+    points_blind: bool = False
+    """Before Rommé's opening, judge the hand by melds and points left (a beginner's
+    way), not by the distance to the 40 points."""
     buy_gain: float = 0.6
     """Køb before opening: how many missing cards' worth the buy must bring closer."""
     buy_hand_max: int = 16
@@ -79,7 +83,7 @@ class Level:
 
 
 LEVEL_SETTINGS = {
-    "easy": Level(False, False, 0.0, 0.3, False, True, False, (1.2, 2.6)),
+    "easy": Level(False, False, 0.0, 0.3, False, True, False, (1.2, 2.6), points_blind=True),
     "normal": Level(False, False, 3.0, 0.0, False, False, False, (0.8, 1.8)),
     "hard": Level(True, True, 4.0, 0.0, True, False, True, (0.5, 1.2)),
 }
@@ -204,6 +208,8 @@ class HeuristicBot:
             # Shedding points only pays once open: before, the high cards are the way
             # to the opening (Rommé's 40), and an unopened hand pays for all it holds.
             shed = SHED
+        if self.settings.points_blind and view.state.rules.opening == "points":
+            out = True
         return Judge(view, self.settings.use_outs, out, POINT, shed)
 
     def _threatened(self, view: View) -> bool:
