@@ -514,9 +514,11 @@ BOT_LINEUPS = (
     ("normal", "reference"),
     ("easy", "reference"),
 )
-BOT_SEEDS = {"lp": 20, "rummy": 60, "romme": 24}
+BOT_SEEDS = {"lp": 50, "rummy": 60, "romme": 40}
 """Deals per variant and line-up; each is played three times, the measured bot in each
-seat, so the matches are three times as many. ``--quick``: a fifth."""
+seat, so the matches are three times as many (enough for a share near 0.45 to show its
+interval above 1/3). ``--quick``: a fifth."""
+BOT_FIRST_DEAL = 5000
 TIMED_LEVELS = ("easy", "normal", "hard", "reference")
 
 
@@ -554,10 +556,12 @@ def bot_match(task: tuple[str, str, str, int, int]) -> tuple[float, dict[str, li
     return (1 / len(best) if seat in best else 0.0), times
 
 
-def _bots(quick: bool) -> Figures:
+def _bots(quick: bool, select: str = "bots") -> Figures:
     """Each level against the others and against the frozen reference player: the
     first bot's win share and its 95% Wilson interval (fair share 1/3), over the same
-    seeded deals for every line-up with the seats rotated; decision times by level."""
+    seeded deals for every line-up with the seats rotated; decision times by level.
+    `select` keeps the line-ups whose figure names start with it (``bots.lp``,
+    ``bots.romme.hard_vs_normal``): the whole section is over an hour of CPU."""
     import os
     from concurrent.futures import ProcessPoolExecutor
 
@@ -566,9 +570,13 @@ def _bots(quick: bool) -> Figures:
     tasks = []
     for variant, seeds in BOT_SEEDS.items():
         for first, other in BOT_LINEUPS:
+            if not f"bots.{variant}.{first}_vs_{other}".startswith(select):
+                continue
             for deal in range(max(2, seeds // 5) if quick else seeds):
                 for seat in range(BOT_SEATS):
-                    tasks.append((variant, first, other, 5000 + deal, seat))
+                    tasks.append((variant, first, other, BOT_FIRST_DEAL + deal, seat))
+    if not tasks:
+        raise ConfigError(f"no bots line-up {select!r}")
     workers = max(1, min(4, os.cpu_count() or 1))
     with ProcessPoolExecutor(workers) as pool:
         results = list(pool.map(bot_match, tasks, chunksize=4))
@@ -699,6 +707,8 @@ SECTIONS: dict[str, Callable[[bool], Figures]] = {
 
 def run_bench(only: str | None = None, quick: bool = False) -> Figures:
     """Run one section or all of them."""
+    if only is not None and only.startswith("bots."):
+        return _bots(quick, only)
     if only is not None and only not in SECTIONS:
         raise ConfigError(f"no bench section {only!r}; the sections are: {', '.join(SECTIONS)}")
     figures: Figures = {}

@@ -32,3 +32,11 @@ def test_the_reference_bot_can_be_seated():
     assert parse_bots("reference,normal", 2) == ["reference", "normal"]
     bot = make_bot("reference", random.Random(1))
     assert isinstance(bot, Reacting) and isinstance(bot.inner, ReferenceBot)  # Køb! timing
+
+
+def test_the_bots_section_runs_one_line_up_by_name():
+    from p2p_rommy.bench import run_bench
+    from p2p_rommy.errors import ConfigError
+
+    with pytest.raises(ConfigError):
+        run_bench("bots.lp.hard_vs_nobody", quick=True)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from p2p_rommy.bots.heuristic import HeuristicBot
+from p2p_rommy.bots.heuristic import LEVELS, HeuristicBot
 from p2p_rommy.bots.reference import ReferenceBot
 from p2p_rommy.cards import composition
 from p2p_rommy.engine.moves import Discard, DrawStock, LayOff, Move, TakeDiscard
@@ -196,3 +196,133 @@ def test_levels_expose_a_reaction_time_for_the_buy_window():
     """For the Køb! timing (#25): a person-like delay range per level, easy slowest."""
     easy, hard = HeuristicBot("easy").reaction_s, HeuristicBot("hard").reaction_s
     assert 0 < hard[0] < easy[0] and hard[1] <= easy[1]
+
+
+def romme_dealer(hand: str) -> OpenTable:
+    """Rommé, 3 players, dealer 0 holds 14 cards and starts by discarding."""
+    return scripted_table(
+        "romme",
+        3,
+        {0: hand, 1: filler(13), 2: filler(13, alt=True)},
+        upcard="9C",
+        stock="JC 8H 6C",
+    )
+
+
+ROMME_LOW_MELDS = "2S 2H 2D 2C AD 2D 3D AH 2H 3H KS KH 4S 5S"
+"""Melds worth 20 (a set of 2s, A-2-3 twice) all in hand; K♠ K♥ would make 30 more
+(50: an opening), 4♠ 5♠ at best 15 (35: still short of 40)."""
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_romme_before_opening_keeps_the_pair_that_reaches_forty(level):
+    # romme:15 "Dine allerførste meldinger i en given skal tilsammen være mindst 40
+    # point lagt på én gang": the kings bring the opening in reach, the spades do not.
+    table = romme_dealer(ROMME_LOW_MELDS)
+    assert table.state.phase is Phase.PLAY and table.state.turn == 0
+    _, moves = play_turn(table, 0, HeuristicBot(level, random.Random(2)))
+    thrown = moves[-1]
+    assert isinstance(thrown, Discard)
+    assert name(table, thrown.card) not in {"KS", "KH"}, (level, name(table, thrown.card))
+
+
+def test_the_reference_bot_threw_a_king_before_opening_romme():
+    """The defect #29 reports (6.), kept as the frozen reference plays it."""
+    table = romme_dealer(ROMME_LOW_MELDS)
+    _, moves = play_turn(table, 0, ReferenceBot("normal", random.Random(2)))
+    assert name(table, moves[-1].card) in {"KS", "KH"}
+
+
+def rummy_two_melds(seat2: str) -> OpenTable:
+    """Rummy, 3 players: seat 1 holds two melds and three loose cards; drawn."""
+    table = scripted_table(
+        "rummy",
+        3,
+        {1: "7H 7S 7D 2C 3C 4C QD", 2: seat2, 0: "2H 3H 4S 4H 6D 8D 8S"},
+        upcard="10C",
+        stock="KS 9D 10S 8H",
+    )
+    return draw(table, 1)
+
+
+def test_rummy_holds_its_melds_while_nobody_is_close():
+    # rummy:52 "Runden stopper umiddelbart": cards on the table give the others spots
+    # to lay off on; held melds cost nothing until someone goes out.
+    table = rummy_two_melds("AH AD 6S 7C 10H JH 9C")
+    _, moves = play_turn(table, 1, HeuristicBot("hard", random.Random(4)))
+    assert [type(m) for m in moves] == [Discard], moves
+
+
+def test_rummy_lays_its_melds_when_another_player_is_close():
+    # rummy:71 "Ikke vent for lenge med ferdige kombinasjoner. Kort som fortsatt ligger
+    # på hånden, teller med når noen andre går ut." Seat 2 has laid down and holds 2.
+    table = scripted_table(
+        "rummy",
+        3,
+        {1: "7H 7S 7D 2C 3C 4C QD", 2: "AH AD AS 9H 10H JH 9C", 0: "2H 3H 4S 4H 6D 8D 8S"},
+        upcard="10C",
+        stock="KS 9D 10S 8H 5D",
+    )
+    table = draw(table, 1)
+    table = table.play(discard(table, 1, "QD"))
+    table = draw(table, 2)
+    table = table.play(lay_down(table, 2, ("set", "AH AD AS"), ("run", "9H 10H JH")))
+    table = table.play(discard(table, 2, "9C"))
+    table = draw(pass_turns(table, (0,)), 1)
+    assert len(table.state.hands[2]) == 1
+    _, moves = play_turn(table, 1, HeuristicBot("hard", random.Random(4)))
+    assert any(not isinstance(m, Discard) for m in moves), moves
+
+
+def test_hard_throws_the_dead_card_of_two_equal_ones():
+    # rummy:68 "Følg med på hva andre tar": K♦ can join nothing any more (K♠ K♥ K♣ Q♦
+    # J♦ are all in the pile), Q♣ still can; both are ten points and loose.
+    table = scripted_table(
+        "rummy",
+        3,
+        {1: "KD QC AS 2S 3S 4S 6H", 2: "KS KH 2H 3D 5C 7C 9C", 0: "KC QD 4H 5D 7S 8S 10D"},
+        upcard="JD",
+        stock="5H 10H 9D 8C 9H 6D 10S",
+    )
+    table = draw(table, 1)
+    table = table.play(discard(table, 1, "5H"))
+    for seat, card in ((2, "KS"), (0, "KC")):
+        table = draw(table, seat)
+        table = table.play(discard(table, seat, card))
+    table = draw(table, 1)
+    table = table.play(discard(table, 1, "8C"))
+    for seat, card in ((2, "KH"), (0, "QD")):
+        table = draw(table, seat)
+        table = table.play(discard(table, seat, card))
+    table = draw(table, 1)
+    for seed in range(3):
+        _, moves = play_turn(table, 1, HeuristicBot("hard", random.Random(seed)))
+        assert name(table, moves[-1].card) == "KD", name(table, moves[-1].card)
+
+
+def test_easy_makes_a_persons_mistakes_normal_does_not():
+    """Levels that mean something: on the same table `normal` always takes the card that
+    builds its run, `easy` now and then passes it over, and keeps a spare joker."""
+    hand = "5H 6H 7H 9S 10S JS 2C 2D 4C 8D KC"
+    table = scripted_table(
+        "lp", 3, {1: hand, 2: filler(11), 0: filler(11, alt=True)}, upcard="QS", round_index=2
+    )
+    takes = {
+        level: sum(
+            isinstance(HeuristicBot(level, random.Random(seed)).choose(table.view(1)), TakeDiscard)
+            for seed in range(40)
+        )
+        for level in ("easy", "normal")
+    }
+    assert takes["normal"] == 40 and 10 <= takes["easy"] <= 36, takes
+    _, moves = play_turn(opened_lp("JK KD 5H 2S JC"), 1, HeuristicBot("easy"))
+    deck = composition(108)
+    assert not any(isinstance(m, LayOff) and deck.card(m.card.card).is_joker for m in moves)
+
+
+def test_easy_judges_a_romme_hand_by_melds_not_by_the_forty_points():
+    """A beginner's way `easy` plays on purpose (#29, 6.): before the opening it counts
+    melds and points left, the 40 points forgotten; `normal` and `hard` aim at them."""
+    view = romme_dealer(ROMME_LOW_MELDS).view(0)
+    modes = {level: HeuristicBot(level)._judge(view).mode for level in LEVELS}
+    assert modes == {"easy": "out", "normal": "points", "hard": "points"}

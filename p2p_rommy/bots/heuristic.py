@@ -19,7 +19,8 @@ points and cards not yet in a meld.
   would leave every card in a meld.
 
 Levels: ``easy`` makes a person's mistakes (misses a good discard now and then,
-throws a near-best card, melds everything at once, buys on impulse, keeps jokers);
+throws a near-best card, melds everything at once, buys on impulse, keeps jokers,
+forgets Rommé's 40 points before opening);
 ``normal`` plays the above soundly; ``hard`` adds the live-card weighting, the
 look-ahead and, when an opponent is near going out, sheds points.
 """
@@ -32,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from p2p_rommy.bots.objective import JOKER, MISSING, POINT, Judge
-from p2p_rommy.cards import composition
+from p2p_rommy.cards import ACE, KING, composition
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
     Discard,
@@ -72,16 +73,32 @@ class Level:
     shed_when_threatened: bool
     reaction_s: tuple[float, float]
     """A person-like delay range before a Køb! call, for the buy-window timing (#25)."""
+    points_blind: bool = False
+    """Before Rommé's opening, judge the hand by melds and points left (a beginner's
+    way), not by the distance to the 40 points."""
+    buy_gain: float = 0.6
+    """Køb before opening: how many missing cards' worth the buy must bring closer."""
+    buy_hand_max: int = 16
+    """No Køb with more cards in hand than this (each buy adds two)."""
 
 
 LEVEL_SETTINGS = {
-    "easy": Level(False, False, 0.0, 0.3, False, True, False, (1.2, 2.6)),
+    "easy": Level(False, False, 0.0, 0.3, False, True, False, (1.2, 2.6), points_blind=True),
     "normal": Level(False, False, 3.0, 0.0, False, False, False, (0.8, 1.8)),
     "hard": Level(True, True, 4.0, 0.0, True, False, True, (0.5, 1.2)),
 }
 
 THREAT_CARDS = 3
 """An opponent with this many cards or fewer may go out soon."""
+DANGER = 1.5
+"""``hard``: cost of a discard whose meld partners are all still live (scaled down
+as they are seen), so that of two equal discards the dead card goes."""
+BUYER_SHARE = 0.5
+"""``hard``, lp: share of the feed cost for a discard another player (not the next)
+visibly collects: they must call Køb! and pay a penalty card for it."""
+SHED = 2.0
+"""Once open and another player is close to going out: how much more a loose card's
+points weigh (throw the king before the four)."""
 JOKER_DISCARD = 60.0
 OPENINGS_TRIED = 12
 """Openings compared before the first lay-down (40 cost a Rommé hand with jokers a
@@ -136,7 +153,7 @@ class HeuristicBot:
         judge = self._judge(view)
         if self.settings.impulsive_buys:
             return len(hand) <= 14 and _joins(judge, card, hand) >= 2
-        if len(hand) > 16:
+        if len(hand) > self.settings.buy_hand_max:
             return False
         if judge.mode == "out":
             # Open already: a buy costs two cards; only one that leaves every card
@@ -144,7 +161,7 @@ class HeuristicBot:
             return judge.cost([*hand, card]) <= 0.5
         before = judge.cost(hand)
         after = judge.cost([*hand, card]) + judge.point * 7  # the penalty card's points
-        return after <= before - 0.6 * MISSING
+        return after <= before - self.settings.buy_gain * MISSING
 
     # --- drawing ----------------------------------------------------------------
 
@@ -185,10 +202,15 @@ class HeuristicBot:
     # --- melding and discarding -------------------------------------------------
 
     def _judge(self, view: View, out: bool = False) -> Judge:
-        point = POINT
-        if self.settings.shed_when_threatened and self._threatened(view):
-            point = POINT * 5
-        return Judge(view, self.settings.use_outs, out, point)
+        shed = 1.0
+        opened = view.state.opened[view.seat] or view.state.rules.opening == "none"
+        if self.settings.shed_when_threatened and (opened or out) and self._threatened(view):
+            # Shedding points only pays once open: before, the high cards are the way
+            # to the opening (Rommé's 40), and an unopened hand pays for all it holds.
+            shed = SHED
+        if self.settings.points_blind and view.state.rules.opening == "points":
+            out = True
+        return Judge(view, self.settings.use_outs, out, POINT, shed)
 
     def _threatened(self, view: View) -> bool:
         state = view.state
@@ -324,7 +346,17 @@ class HeuristicBot:
     def _discard(
         self, view: View, judge: Judge, cards: list[int], discards: list[Discard]
     ) -> Discard:
-        feeds = self._feeds(view, judge)
+        state = view.state
+        nxt = state.next_seat(view.seat)
+        feeds = self._feeds(view, judge, nxt)
+        buyers = [
+            self._feeds(view, judge, seat)
+            for seat in range(state.players)
+            if self.settings.use_outs
+            and state.rules.buying
+            and seat not in (view.seat, nxt)
+            and (not state.opened[seat] or state.rules.open_players_may_buy)
+        ]
         scored: list[tuple[float, Discard]] = []
         for move in discards:
             rest = [c for c in cards if c != move.card]
@@ -333,6 +365,10 @@ class HeuristicBot:
                 value += JOKER_DISCARD
             if self.settings.feed_penalty and feeds(move.card):
                 value += self.settings.feed_penalty
+            elif any(buys(move.card) for buys in buyers):
+                value += self.settings.feed_penalty * BUYER_SHARE
+            elif self.settings.use_outs:
+                value += DANGER * self._danger(judge, move.card)
             scored.append((value, move))
         scored.sort(key=lambda pair: pair[0])
         if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
@@ -362,11 +398,27 @@ class HeuristicBot:
                 break
         return best[1]
 
-    def _feeds(self, view: View, judge: Judge) -> Callable[[int], bool]:
-        """Whether the next player visibly collects a card: it fits the table once they
-        are open, or sits next to a card they took from the pile or bought."""
+    @staticmethod
+    def _danger(judge: Judge, card: int) -> float:
+        """Share of the cards that could sit next to this one in a meld that are still
+        live (unseen): a card whose partners are on the table or in the pile helps
+        nobody, whoever holds what."""
+        face = judge.faces[card]
+        if face == JOKER:
+            return 1.0
+        rank, suit = face % 16, face // 16
+        partners = [rank + 16 * s for s in range(4) if s != suit]
+        partners += [
+            r + 16 * suit for r in (rank - 2, rank - 1, rank + 1, rank + 2) if ACE <= r <= KING
+        ]
+        copies = judge.faces.count(face)
+        live = sum(judge.outs(f) for f in partners)
+        return live / (copies * len(partners))
+
+    def _feeds(self, view: View, judge: Judge, nxt: int) -> Callable[[int], bool]:
+        """Whether the player at `nxt` visibly collects a card: it fits the table once
+        they are open, or sits next to a card they took from the pile or bought."""
         state = view.state
-        nxt = state.next_seat(view.seat)
         known = [f for f in (state.faces[s] for s in state.hands[nxt]) if f is not None]
         known_faces = [judge.faces[c] for c in known if judge.faces[c] != JOKER]
         lays_off = bool(state.opened[nxt]) or state.rules.opening == "none"

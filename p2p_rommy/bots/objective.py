@@ -66,7 +66,12 @@ class Judge:
     """Costs hands for one seat at one moment; built from a view, memoised by faces."""
 
     def __init__(
-        self, view: View, use_outs: bool = True, out_mode: bool = False, point: float = POINT
+        self,
+        view: View,
+        use_outs: bool = True,
+        out_mode: bool = False,
+        point: float = POINT,
+        shed: float = 1.0,
     ) -> None:
         state = view.state
         self.rules: RuleSet = state.rules
@@ -91,6 +96,9 @@ class Judge:
         self.contract = self.rules.contract(state.round_index) if not opened else None
         self.mode = "out" if opened or out_mode else self.rules.opening
         self.point = point
+        self.shed = shed
+        """Once out-bound: the weight of a loose card's points against its count (raised
+        when another player may go out soon, to throw the high cards first)."""
         self.table_fits, self.table_takes_joker = self._table_fits(view)
         self._memo: dict[tuple[int, ...], float] = {}
 
@@ -221,7 +229,7 @@ class Judge:
         hand = Counter(faces)
         jokers = hand.pop(JOKER, 0)
         groups = self._set_groups(hand, 1) + self._run_groups(hand, 1, extend=13)
-        weight = {f: self._face_points(f) + OUT_CARD for f in hand}
+        weight = {f: self._face_points(f) * self.shed + OUT_CARD for f in hand}
         total = sum(weight[f] * n for f, n in hand.items())
         fits = self.table_fits
 
