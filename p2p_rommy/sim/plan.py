@@ -1,0 +1,149 @@
+"""What one simulated game is: its seed, its table, its faults and its adversary.
+
+A `Spec` is a value: everything a run does follows from it (the network's delays,
+losses and duplicates come from a generator seeded with `seed`). `Spec.draw(seed)`
+draws a whole schedule from the seed; the shrinker (`sim/shrink.py`) makes smaller
+specs from a failing one, and `Spec.as_code` prints one as a test case.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+
+FAULT_KINDS = ("crash", "torn", "pause", "partition", "cut", "disk_full")
+"""crash: the seat's process dies (what was not fsynced is lost) and is resumed from
+its disk after `duration`; torn: the same, in the middle of a write (a torn last
+frame); pause: SIGSTOP for `duration`; partition: the seat cannot reach any other
+for `duration` (connections drop, the outboxes keep what was not written); cut: one
+connection (to `other`) drops and is re-dialled after `duration`; disk_full: the
+seat's writes fail from `at` on (it halts, as a session does) and it is resumed once
+there is room again, after `duration`."""
+
+ADVERSARIES = (
+    "equivocation",
+    "false_nack",
+    "quitter",
+    "withhold_ack",
+    "premature_end",
+    "silent_catch_up",
+    "forged_ack",
+)
+"""The cheats a seat may be replaced by (`sim/adversaries.py`)."""
+
+BUY_ADVERSARIES = ("double_answer", "late_claim")
+"""Cheats at the lp buy window (only in lp games)."""
+
+BROKEN = ("no_fsync", "commit_early", "misvalidate", "hasty_end", "no_ticks", "bad_record")
+"""Deliberately broken honest seats (`sim/runner.py`), to show each invariant fires."""
+
+HORIZON_S = 4.0
+"""Faults start within this many simulated seconds (a short game lasts about this)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    at: float
+    kind: str
+    seat: int
+    duration: float
+    other: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    seed: int
+    variant: str = "rummy"
+    players: int = 3
+    house: tuple[tuple[str, str], ...] = (("target_score", "15"),)
+    faults: tuple[Fault, ...] = ()
+    adversary: str | None = None
+    adversary_seat: int = 0
+    loss: float = 0.0
+    """Chance that a frame is lost (without the connection noticing)."""
+    duplicate: float = 0.0
+    """Chance that a frame arrives twice."""
+    reorder: bool = False
+    """Frames on one connection may overtake each other."""
+    real_group: bool = False
+    """The deck on edwards25519 (libsodium) instead of the fast group (`sim/toy_group.py`)."""
+    broken: tuple[str, ...] = field(default=())
+    """Deliberate defects of the honest seats (`BROKEN`)."""
+
+    @classmethod
+    def draw(
+        cls,
+        seed: int,
+        faults: bool = True,
+        adversary_share: float = 0.25,
+        real_share: float = 0.02,
+        lp_share: float = 0.0,
+    ) -> Spec:
+        """A game drawn from `seed`: the variant, a fault schedule (0-4 faults), network
+        weather, and with `adversary_share` a cheating seat."""
+        rng = random.Random(seed)
+        variant = "rummy"
+        house: tuple[tuple[str, str], ...] = (("target_score", "15"),)
+        roll = rng.random()
+        if roll < lp_share:
+            variant, house = "lp", ()
+        elif roll < lp_share + 0.15:
+            variant, house = "romme", (("fixed_deals", "1"),)
+        players = 3 if rng.random() < 0.8 else 4
+        drawn: list[Fault] = []
+        if faults:
+            for _ in range(rng.choice((0, 1, 1, 2, 2, 3, 4))):
+                kind = rng.choice(FAULT_KINDS)
+                seat = rng.randrange(players)
+                other = rng.choice([s for s in range(players) if s != seat])
+                at = round(rng.uniform(0.0, HORIZON_S), 3)
+                duration = round(rng.uniform(0.05, 3.0), 3)
+                drawn.append(Fault(at, kind, seat, duration, other if kind == "cut" else -1))
+        adversary = None
+        if rng.random() < adversary_share:
+            kinds = ADVERSARIES + (BUY_ADVERSARIES if variant == "lp" else ())
+            adversary = rng.choice(kinds)
+        weather = rng.random() if faults else 1.0
+        return cls(
+            seed=seed,
+            variant=variant,
+            players=players,
+            house=house,
+            faults=tuple(sorted(drawn, key=lambda f: f.at)),
+            adversary=adversary,
+            adversary_seat=rng.randrange(players),
+            loss=0.01 if weather < 0.15 else 0.0,
+            duplicate=0.01 if 0.1 < weather < 0.25 else 0.0,
+            reorder=0.2 < weather < 0.3,
+            real_group=rng.random() < real_share,
+        )
+
+    def without(self, index: int) -> Spec:
+        return replace(self, faults=self.faults[:index] + self.faults[index + 1 :])
+
+    def as_code(self) -> str:
+        """The spec as Python, for a regression test."""
+        return repr(self).replace("p2p_rommy.sim.plan.", "")
+
+    def line(self) -> str:
+        """One line: the schedule in short."""
+        parts = [f"seed={self.seed} {self.variant}/{self.players}"]
+        parts += [
+            f"{f.kind}@{f.at:g}s seat{f.seat}"
+            + (f"-{f.other}" if f.other >= 0 else "")
+            + f" {f.duration:g}s"
+            for f in self.faults
+        ]
+        if self.adversary:
+            parts.append(f"adversary {self.adversary}@seat{self.adversary_seat}")
+        weather = [
+            w
+            for w, on in (
+                (f"loss {self.loss:g}", self.loss),
+                (f"dup {self.duplicate:g}", self.duplicate),
+                ("reorder", self.reorder),
+                ("real group", self.real_group),
+            )
+            if on
+        ]
+        return "; ".join(parts + weather + [f"broken {b}" for b in self.broken])
