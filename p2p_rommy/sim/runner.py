@@ -108,13 +108,13 @@ class Outcome:
 
 
 class _EarlyCommit(Peer):
-    """Commits a step on its own ACK alone (as if every seat had ACKed it)."""
+    """Commits a step on its own ACK alone (as if every seat had ACKed its state)."""
 
     def try_commit(self, now: float) -> None:
         pending = self.pending
         if pending is not None and self.seat in pending.acks:
-            for seat in range(self.players):
-                pending.acks.setdefault(seat, pending.acks[self.seat])
+            own = pending.acks[self.seat]
+            pending.acks = dict.fromkeys(range(self.players), own)
         super().try_commit(now)
 
 
@@ -249,8 +249,13 @@ class Simulation:
             replica = replica_class(
                 self.config, seat.index, seat.identity, StreamEntropy(label), seeds=seeds
             )
-            for record in records:
-                replica.restore(record.step, record.acks)
+            try:
+                for record in records:
+                    replica.restore(record.step, record.acks)
+            except ProtocolError as error:  # `rommy resume` refuses it the same way
+                seat.state = "down"
+                self._violate("durability", seat.index, f"its disk does not replay: {error}")
+                return
         peer_class = _EarlyCommit if honest and "commit_early" in spec.broken else Peer
         end_after = 0.3 if honest and "hasty_end" in spec.broken else END_AFTER_S
         seat.peer = peer_class(
