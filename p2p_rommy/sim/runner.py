@@ -66,7 +66,11 @@ MAX_EVENTS = 300_000
 LATENCY_S = (0.001, 0.02)
 """A frame's one-way delay, drawn uniformly."""
 FLUSH_S = 0.02
-"""How long a finished seat keeps its connections for what it still sends."""
+"""How long a halted seat keeps its connections for its last word."""
+LINGER_S = 10.0
+"""How long a finished seat waits for its outboxes to empty before it leaves (the
+session's `Mesh.flushed` timeout); meanwhile it still answers what it receives."""
+LINGER_POLL_S = 0.05
 REDIAL_S = 0.05
 """A dropped connection is back this long after both ends can reach each other."""
 
@@ -148,7 +152,8 @@ class _Seat:
     saved_rounds: set[int] = field(default_factory=set)
     isolated: int = 0
     """Partitions in force on this seat."""
-    tearing: bool = False
+    done_at: float | None = None
+    """When its match was over (or its table froze): it is leaving."""
 
 
 @dataclass
@@ -267,6 +272,7 @@ class Simulation:
             archive=seat.disk,
         )
         seat.state = "up"
+        seat.done_at = None
         seat.saved_rounds = set()
         peer = seat.peer
         self._call(seat, lambda: peer.start(self.now))
@@ -325,9 +331,9 @@ class Simulation:
         if sent:
             seat.exposed = len(peer.records)
         self._send(seat.index, sent)
-        if peer.replica.over or peer.frozen:
-            life = seat.incarnation
-            self.at(self.now + FLUSH_S, lambda: self._exit(seat, life))
+        if (peer.replica.over or peer.frozen) and seat.done_at is None:
+            seat.done_at = self.now
+            self.at(self.now, functools.partial(self._exit, seat, seat.incarnation))
         elif peer.replica.deferred:
             life = seat.incarnation
             self.at(self.now, lambda: self._deferred(seat, life))
@@ -359,9 +365,18 @@ class Simulation:
                 seat.disk.append(record)
 
     def _exit(self, seat: _Seat, life: int) -> None:
-        if seat.incarnation == life and seat.state == "up":
-            seat.state = "exited"
-            self._refresh_links()
+        """The match is over (or the table froze) here: leave once every outbox is
+        written, or after `LINGER_S` (`Session.run`)."""
+        if seat.incarnation != life or seat.state != "up" or seat.done_at is None:
+            return
+        queued = any(
+            link.outbox.get(seat.index) for pair, link in self.links.items() if seat.index in pair
+        )
+        if queued and self.now - seat.done_at < LINGER_S:
+            self.at(self.now + LINGER_POLL_S, functools.partial(self._exit, seat, life))
+            return
+        seat.state = "exited"
+        self._refresh_links(graceful=True)
 
     def _halt(self, seat: _Seat) -> None:
         """A write failed: say so to the table, then stop (`Session._halt`)."""
@@ -481,12 +496,15 @@ class Simulation:
             and not self.cuts.get((a, b), 0)
         )
 
-    def _refresh_links(self) -> None:
+    def _refresh_links(self, graceful: bool = False) -> None:
+        """Connections follow the seats and the partitions. `graceful`: a seat closed
+        its connections itself, so what it had written still arrives."""
         for (a, b), link in self.links.items():
             reachable = self._reachable(a, b)
             if link.up and not reachable:
                 link.up = False
-                link.epoch += 1  # frames in flight on the old connection are lost
+                if not graceful:
+                    link.epoch += 1  # frames in flight on the old connection are lost
             elif not link.up and reachable:
                 link.up = True
                 link.epoch += 1
@@ -522,7 +540,7 @@ class Simulation:
             outbox = link.outbox.setdefault(sender, deque())
             outbox.append(envelope)
             if len(outbox) > OUTBOX_MAX:
-                outbox.popleft()
+                outbox.clear()  # too far behind: `Mesh.send` drops the queue (catch-up resends)
             return
         self._transmit(sender, receiver, envelope)
 
