@@ -204,6 +204,22 @@ FOUND = {
         "others wait at 401 for seat 3's ACK of 402; resync never repairs it and nobody "
         "ends the game: not finished 90 s later",
     ),
+    "a resumed seat's state hash differs mid-deal": (
+        Spec(
+            seed=7,
+            faults=(
+                Fault(0.4, "pause", 1, 0.6),
+                Fault(0.9, "cut", 0, 0.2, 2),
+                Fault(1.2, "crash", 2, 0.5),
+            ),
+            duplicate=0.01,
+            reorder=True,
+        ),
+        "found by the simulator: seat 2 crashes at 1.2 s during the first deal and resumes "
+        "at 1.7 s; with frames duplicated and reordered, the table freezes at step 21 on a "
+        "state hash mismatch between honest seats (no culprit); without the duplicates, "
+        "or in order, the game finishes",
+    ),
     "trust: silent catch-up": (
         Spec(
             seed=602,
