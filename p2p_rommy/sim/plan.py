@@ -77,6 +77,9 @@ class Spec:
     """The deck on edwards25519 (libsodium) instead of the fast group (`sim/toy_group.py`)."""
     broken: tuple[str, ...] = field(default=())
     """Deliberate defects of the honest seats (`BROKEN`)."""
+    bot: str = "random"
+    """What chooses the moves (`bots.make_bot`): random moves make long, odd rounds; a
+    heuristic level goes out in about a third of the steps."""
 
     @classmethod
     def draw(
@@ -90,12 +93,15 @@ class Spec:
         kinds: tuple[str, ...] = FAULT_KINDS,
         adversaries: tuple[str, ...] = ADVERSARIES,
         four_share: float = 0.2,
+        random_share: float = 0.2,
     ) -> Spec:
         """A game drawn from `seed`: the variant, a fault schedule (0-4 faults), network
-        weather, and with `adversary_share` a cheating seat."""
+        weather, and with `adversary_share` a cheating seat. Rummy is played to 1 point
+        (one round, mostly) and Rommé for one deal, by the easy bot (random moves in
+        `random_share` of the games): a game is then about 150 steps."""
         rng = random.Random(seed)
         variant = "rummy"
-        house: tuple[tuple[str, str], ...] = (("target_score", "15"),)
+        house: tuple[tuple[str, str], ...] = (("target_score", "1"),)
         roll = rng.random()
         if roll < lp_share:
             variant, house = "lp", ()
@@ -128,6 +134,7 @@ class Spec:
             duplicate=0.01 if 0.1 < weather < 0.25 else 0.0,
             reorder=0.2 < weather < 0.3,
             real_group=rng.random() < real_share,
+            bot="random" if rng.random() < random_share else "easy",
         )
 
     @classmethod
@@ -153,7 +160,7 @@ class Spec:
 
     def line(self) -> str:
         """One line: the schedule in short."""
-        parts = [f"seed={self.seed} {self.variant}/{self.players}"]
+        parts = [f"seed={self.seed} {self.variant}/{self.players} {self.bot} bots"]
         parts += [
             f"{f.kind}@{f.at:g}s seat{f.seat}"
             + (f"-{f.other}" if f.other >= 0 else "")

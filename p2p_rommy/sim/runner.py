@@ -18,7 +18,8 @@ Invariants (a `Violation` each time one breaks):
 - ``durability``: a resumed seat's disk holds every record it had acted on (sent
   anything after) before its crash, and what it holds is the table's log;
 - ``liveness``: once the faults stop, every honest seat finishes (the match over, or
-  ended or frozen under the rules) within `FINISH_WITHIN_S` simulated seconds;
+  ended or frozen under the rules) within `FINISH_WITHIN_S` simulated seconds (lp:
+  `FINISH_WITHIN_LP_S`);
 - ``verify``: `rommy verify`'s checker on every honest seat's transcript (its disk)
   says FAIR (INCOMPLETE for a frozen table) and names no honest seat;
 - ``exception``: a peer call raised.
@@ -61,7 +62,10 @@ END_AFTER_S = 15.0
 """After this long waiting for one seat the others end the game without it: longer
 than any fault the simulator draws, so an honest seat is never rightly ended out."""
 FINISH_WITHIN_S = 90.0
-"""Simulated seconds after the last fault ends within which every honest seat finishes."""
+"""Simulated seconds after the last fault ends within which every honest seat finishes
+(a one-round rummy or Rommé game lasts about 5)."""
+FINISH_WITHIN_LP_S = 900.0
+"""The same for lp: seven rounds with a Køb! window after every discard (about 80)."""
 MAX_EVENTS = 300_000
 LATENCY_S = (0.001, 0.02)
 """A frame's one-way delay, drawn uniformly."""
@@ -218,7 +222,8 @@ class Simulation:
             self._boot(seat, restored=None)
         for fault in self.spec.faults:
             self.at(fault.at, functools.partial(self._fault, fault))
-        deadline = self.last_fault_end + FINISH_WITHIN_S
+        bound = FINISH_WITHIN_LP_S if self.spec.variant == "lp" else FINISH_WITHIN_S
+        deadline = self.last_fault_end + bound
         outcome = self.outcome
         while self.queue and outcome.events < MAX_EVENTS and not outcome.violations:
             when, _, action = heapq.heappop(self.queue)
@@ -265,7 +270,7 @@ class Simulation:
         end_after = 0.3 if honest and "hasty_end" in spec.broken else END_AFTER_S
         seat.peer = peer_class(
             replica,
-            make_bot("random", rng),
+            make_bot(spec.bot, rng),
             STALL_AFTER_S,
             records=records,
             end_after=end_after,
@@ -615,7 +620,7 @@ class Simulation:
                 self._violate(
                     "liveness",
                     seat.index,
-                    f"not finished {self.now - self.last_fault_end:.1f}s after the last fault "
+                    f"not finished {self.now - self.last_fault_end:.0f}s after the last fault "
                     f"({seat.state}, step {peer.replica.n if peer else '?'}, "
                     f"catching up {peer.catching_up if peer else '?'}, waiting for "
                     f"{waiting.seat if waiting else None})",
