@@ -15,8 +15,9 @@ Invariants (a `Violation` each time one breaks):
 - ``blamed``: no honest seat freezes without an adversary, or names an honest seat;
 - ``ended_out``: no honest seat is ended out of the game (every fault is shorter
   than the simulator's `end_after`, so an honest seat is always back in time);
-- ``durability``: a resumed seat's disk holds every record it had acted on (sent
-  anything after) before its crash, and what it holds is the table's log;
+- ``durability``: a resumed seat's disk holds every record its store reported
+  durable and every record it had acted on (sent anything after) before its crash,
+  and what it holds is the table's log;
 - ``liveness``: once the faults stop, every honest seat finishes (the match over, or
   ended or frozen under the rules) within `FINISH_WITHIN_S` simulated seconds (lp:
   `FINISH_WITHIN_LP_S`);
@@ -153,6 +154,8 @@ class _Seat:
     incarnation: int = 0
     exposed: int = 0
     """Committed records this seat had when it last sent anything."""
+    fsynced: int = 0
+    """Records its store had reported durable when it crashed or halted."""
     saved_rounds: set[int] = field(default_factory=set)
     isolated: int = 0
     """Partitions in force on this seat."""
@@ -400,6 +403,7 @@ class Simulation:
         seat.paused = False
         seat.held.clear()
         seat.incarnation += 1
+        seat.fsynced = seat.disk.held()  # what its store reported durable
         seat.disk.crash()
         self._refresh_links()
 
@@ -407,13 +411,16 @@ class Simulation:
         """`rommy resume`: the seat's transcript and seeds read back from its disk."""
         if seat.state not in ("down", "halted"):
             return
+        if seat.state == "halted":
+            seat.fsynced = seat.disk.held()
         seat.disk.crash()  # a halted process exits too: its page cache is gone
         records, seeds, _ = seat.disk.load()
-        if len(records) < seat.exposed:
+        if len(records) < max(seat.exposed, seat.fsynced):
             self._violate(
                 "durability",
                 seat.index,
-                f"resumed with {len(records)} records, but it had acted on {seat.exposed}",
+                f"resumed with {len(records)} records, but it had acted on {seat.exposed} "
+                f"and its store had reported {seat.fsynced} durable",
             )
             return
         for n, record in enumerate(records):
