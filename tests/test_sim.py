@@ -232,9 +232,12 @@ FOUND = {
     ),
     "trust: premature end": (
         Spec(seed=1016, adversary="premature_end", adversary_seat=0),
-        "found by the simulator (trust issue, premature end): seat 0 proposes at step 31 to "
-        "end the game without seat 2, which nobody waits for; the honest seats refuse it "
-        "but then wait for seat 0 for ever (no end without it): not finished 90 s later",
+        "found by the simulator (trust issue, premature end; log/voting.py _on_end): seat "
+        "0, the end's proposer for seat 2, proposes at step 31 to end the game without "
+        "seat 2 and ACKs it at once; seat 1, waiting for seat 2's ACK of move 31 at that "
+        "moment (0.7 s, not end_after), ACKs the end: it commits the game's end without "
+        "present honest seat 2, while seat 2 commits the move as step 31 (honest logs "
+        "diverge)",
     ),
 }
 

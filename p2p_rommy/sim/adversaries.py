@@ -134,7 +134,9 @@ class WithholdAck(Adversary):
 
 class PrematureEnd(Adversary):
     """Once step 30 has committed, proposes to end the game without a seat that is
-    there and that nobody waits for."""
+    there (it is the end's proposer for the highest seat when it sits lowest), and
+    ACKs its own end: a seat that is waiting for that seat's ACK at that moment may
+    ACK it too, and the end needs no ACK from the seat it leaves out."""
 
     def tamper(self, peer: Peer, out: list[Event], now: float) -> Outgoing:
         sent = wire(out)
@@ -144,8 +146,10 @@ class PrematureEnd(Adversary):
         absent = max(self.others())
         self.acted = True
         body = EndStep(absent, f"seat {absent + 1} did not come back")
-        step = Step(replica.game, replica.n + 1, self.seat, replica.state_hash(), body)
-        return [*sent, (None, self.sign(peer, step))]
+        n = replica.n + 1
+        step = Step(replica.game, n, self.seat, replica.state_hash(), body)
+        ack = Ack(replica.game, n, self.seat, replica._end_hash(n, body))
+        return [*sent, (None, self.sign(peer, step)), (None, self.sign(peer, ack))]
 
 
 class SilentCatchUp(Adversary):
