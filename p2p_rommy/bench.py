@@ -644,11 +644,15 @@ def _verify(quick: bool) -> Figures:
 
 SIM_GAMES = 200
 """Games ``rommy bench --only sim`` plays unless told (``--games``); 20 with ``--quick``."""
+SIM_SHOWN = 10
+"""Failing games whose schedules the sim section prints (on stderr)."""
 
 
 def _sim(quick: bool, games: int | None = None) -> Figures:
     """Whole simulated tables (`p2p_rommy/sim`) with every fault and cheat drawn from
     the seed: games per second of this process's CPU, and what broke, by invariant."""
+    import sys
+
     from p2p_rommy.sim import Spec, run_game
     from p2p_rommy.sim.runner import INVARIANTS
 
@@ -663,6 +667,9 @@ def _sim(quick: bool, games: int | None = None) -> Figures:
         steps += outcome.steps
         for violation in outcome.violations:
             broken[violation.invariant] += 1
+        if outcome.violations and sum(broken.values()) <= SIM_SHOWN:
+            # the schedule, to replay (and shrink: `sim/shrink.py`)
+            print(f"sim: {outcome.spec.line()} -> {outcome.violations[0].line()}", file=sys.stderr)
     cpu = time.process_time() - started
     figures: Figures = {
         "sim.games": count,
