@@ -446,7 +446,7 @@ class Simulation:
         elif kind == "torn":
             if seat.state == "up":
                 seat.disk.tear = True
-                self.at(end, lambda: self._untear(seat, fault.duration))
+                self.at(end, lambda: self._untear(seat))
         elif kind == "pause":
             if seat.state == "up" and not seat.paused:
                 self.outcome.faults += 1
@@ -469,7 +469,8 @@ class Simulation:
             seat.disk.full = True
             self.at(end, lambda: self._room(seat))
 
-    def _untear(self, seat: _Seat, downtime: float) -> None:
+    def _untear(self, seat: _Seat) -> None:
+        """The torn fault's end: resume the seat it tore, or forget it if no write came."""
         if seat.disk.tear:
             seat.disk.tear = False  # no write came to tear
         elif seat.state == "down":
