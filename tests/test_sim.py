@@ -204,6 +204,14 @@ FOUND = {
         "others wait at 401 for seat 3's ACK of 402; resync never repairs it and nobody "
         "ends the game: not finished 90 s later",
     ),
+    "item 3: killed at the match's last step": (
+        Spec(seed=0, faults=(Fault(10.1021, "crash", 2, 1.0),)),
+        "issue 31 item 3 / found by the simulator: seat 2 ACKs the match's last step (417) "
+        "and is killed before it commits it; the others commit it and leave at once (their "
+        "outboxes are empty: the frames to seat 2 died with its connection); seat 2 resumes "
+        "1 s later at step 416, catching up, with nobody left to answer: not finished 90 s "
+        "later",
+    ),
     "a resumed seat's state hash differs mid-deal": (
         Spec(
             seed=7,
