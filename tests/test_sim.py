@@ -264,7 +264,7 @@ def test_found_by_the_simulator(spec: Spec) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 31 items 1-2 and the trust issue's attacks: the full mix of faults and "
+    reason="issue 31 items 1-3 and the trust issue's attacks: the full mix of faults and "
     "cheats (crashes, torn writes, full disks, lost frames, the cheats that end a game) "
     "still breaks invariants; once every fix is merged, this passes and the lead drops "
     "the mark (and may widen CI's campaign to `Spec.draw`)",

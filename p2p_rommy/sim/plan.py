@@ -39,7 +39,7 @@ BROKEN = ("no_fsync", "commit_early", "misvalidate", "hasty_end", "no_ticks", "b
 
 CLEAN_KINDS = ("pause", "partition", "cut")
 """The faults CI's campaign draws (`tests/test_sim.py`): those no known bug breaks.
-Crashes, torn writes, full disks and lost frames find issue 31's items 1-2 (their
+Crashes, torn writes, full disks and lost frames find issue 31's items 1-3 (their
 regression tests are there, marked xfail until the fixes are merged)."""
 
 CLEAN_ADVERSARIES = ("equivocation", "forged_ack")
