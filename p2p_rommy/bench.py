@@ -696,24 +696,70 @@ def _verify(quick: bool) -> Figures:
     }
 
 
+# --- the simulator (issue 31) ---------------------------------------------------------
+
+SIM_GAMES = 200
+"""Games ``rommy bench --only sim`` plays unless told (``--games``); 20 with ``--quick``."""
+SIM_SHOWN = 10
+"""Failing games whose schedules the sim section prints (on stderr)."""
+
+
+def _sim(quick: bool, games: int | None = None) -> Figures:
+    """Whole simulated tables (`p2p_rommy/sim`) with every fault and cheat drawn from
+    the seed: games per second of this process's CPU, and what broke, by invariant."""
+    import sys
+
+    from p2p_rommy.sim import Spec, run_game
+    from p2p_rommy.sim.runner import INVARIANTS
+
+    count = games if games is not None else (20 if quick else SIM_GAMES)
+    broken = dict.fromkeys(INVARIANTS, 0)
+    faults = adversary_games = steps = 0
+    started = time.process_time()
+    for seed in range(count):
+        outcome = run_game(Spec.draw(seed, lp_share=0.02), verify_share=0.1)
+        faults += outcome.faults
+        adversary_games += outcome.spec.adversary is not None
+        steps += outcome.steps
+        for violation in outcome.violations:
+            broken[violation.invariant] += 1
+        if outcome.violations and sum(broken.values()) <= SIM_SHOWN:
+            # the schedule, to replay (and shrink: `sim/shrink.py`)
+            print(f"sim: {outcome.spec.line()} -> {outcome.violations[0].line()}", file=sys.stderr)
+    cpu = time.process_time() - started
+    figures: Figures = {
+        "sim.games": count,
+        "sim.games_per_cpu_s": round(count / cpu, 2) if cpu else 0.0,
+        "sim.steps_per_game": round(steps / max(count, 1), 1),
+        "sim.faults": faults,
+        "sim.adversary_games": adversary_games,
+        "sim.violations": sum(broken.values()),
+    }
+    figures.update({f"sim.violations.{name}": n for name, n in broken.items()})
+    return figures
+
+
 SECTIONS: dict[str, Callable[[bool], Figures]] = {
     "engine": _engine,
     "deck": _deck,
     "peers": _peers,
     "bots": _bots,
     "verify": _verify,
+    "sim": _sim,
 }
 
 
-def run_bench(only: str | None = None, quick: bool = False) -> Figures:
-    """Run one section or all of them."""
+def run_bench(only: str | None = None, quick: bool = False, games: int | None = None) -> Figures:
+    """Run one section or all of them (`games`: how many the sim section plays)."""
     if only is not None and only.startswith("bots."):
         return _bots(quick, only)
     if only is not None and only not in SECTIONS:
         raise ConfigError(f"no bench section {only!r}; the sections are: {', '.join(SECTIONS)}")
     figures: Figures = {}
     for name, section in SECTIONS.items():
-        if only is None or only == name:
+        if name == "sim" and (only is None or only == name):
+            figures.update(_sim(quick, games))
+        elif only is None or only == name:
             figures.update(section(quick))
     return figures
 

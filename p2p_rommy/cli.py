@@ -261,7 +261,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure performance figures")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument(
-        "--only", metavar="SECTION", help="run one section: engine, deck, peers, bots or verify"
+        "--only",
+        metavar="SECTION",
+        help="run one section: engine, deck, peers, bots, verify or sim",
+    )
+    bench.add_argument(
+        "--games", type=int, metavar="N", help="simulated games for the sim section (200)"
     )
     bench.add_argument(
         "--quick", action="store_true", help="small cases and few repetitions (a smoke test)"
@@ -399,7 +404,7 @@ def _rules(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from p2p_rommy.bench import as_json, format_table, run_bench
 
-    figures = run_bench(args.only, quick=args.quick)
+    figures = run_bench(args.only, quick=args.quick, games=args.games)
     if args.json:
         print(json.dumps(as_json(figures), indent=2, sort_keys=True))
     else:

@@ -16,6 +16,7 @@ such as `tests/adversaries.py` import directly).
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -79,3 +80,32 @@ def loopback_table() -> Callable[..., Awaitable[list[Session]]]:
 def transcript() -> Callable[..., bytes]:
     """`tests.loopback.transcript_of`: a game's transcript file, for `rommy verify`."""
     return transcript_of
+
+
+# --- the simulator's campaign in CI's output (tests/test_sim.py) ---------------------------
+
+_sim_totals: dict[str, int] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Sum the simulator's counts (each chunk records them as a property; with xdist the
+    reports, properties included, come back to the controller, where this runs)."""
+    if report.when != "call":
+        return
+    for name, value in report.user_properties:
+        if name == "sim" and isinstance(value, str):
+            for key, count in json.loads(value).items():
+                _sim_totals[key] = _sim_totals.get(key, 0) + int(count)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line after the run (shown without ``-s``): the issue's "N simulated games, F
+    faults, A adversary games: 0 invariant violations"."""
+    if _sim_totals:
+        totals = _sim_totals
+        terminalreporter.write_line(
+            f"{totals.get('games', 0)} simulated games, {totals.get('faults', 0)} faults, "
+            f"{totals.get('adversary_games', 0)} adversary games: "
+            f"{totals.get('violations', 0)} invariant violations "
+            f"({totals.get('verified', 0)} honest transcripts verified)"
+        )

@@ -1,0 +1,672 @@
+"""One whole table, simulated: production `Peer`s on a seeded scheduler, over a
+simulated network, clock and disk, with the faults and the adversary of a `Spec`,
+and the invariants checked after every event.
+
+The driver of each seat does what `seat/session.py` does around its peer, in the
+same order: call the peer; make the round seed and every committed record durable
+(fsync); only then send what the peer said; stop (halt) when a write fails; leave
+once the match is over or the table froze. A crashed seat is resumed from its own
+simulated disk as `rommy resume` resumes one (`sim/disk.py`). Nothing here reads a
+clock, opens a socket or starts a thread: the same `Spec` gives the same run, bit
+for bit.
+
+Invariants (a `Violation` each time one breaks):
+- ``prefix``: honest seats' committed logs never diverge (compared at every commit);
+- ``blamed``: no honest seat freezes without an adversary, or names an honest seat;
+- ``ended_out``: no honest seat is ended out of the game (every fault is shorter
+  than the simulator's `end_after`, so an honest seat is always back in time);
+- ``durability``: a resumed seat's disk holds every record its store reported
+  durable and every record it had acted on (sent anything after) before its crash,
+  and what it holds is the table's log;
+- ``liveness``: once the faults stop, every honest seat finishes (the match over, or
+  ended or frozen under the rules) within `FINISH_WITHIN_S` simulated seconds (lp:
+  `FINISH_WITHIN_LP_S`);
+- ``verify``: `rommy verify`'s checker on every honest seat's transcript (its disk)
+  says FAIR (INCOMPLETE for a frozen table) and names no honest seat;
+- ``exception``: a peer call raised.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import heapq
+import logging
+import random
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from p2p_rommy.bots import make_bot
+from p2p_rommy.config import GameConfig
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.limits import OUTBOX_MAX, TICK_S
+from p2p_rommy.log.events import Committed, Event, Frozen
+from p2p_rommy.log.messages import EndStep, Record, Step
+from p2p_rommy.log.peer import Peer
+from p2p_rommy.log.replica import SeatedReplica, Tentative
+from p2p_rommy.log.transcript import Genesis, sign_config
+from p2p_rommy.seat.loopback_match import seeded_config
+from p2p_rommy.seat.session import PAUSE_NOTICE
+from p2p_rommy.sim.adversaries import LIBRARY, Adversary, Outgoing, wire
+from p2p_rommy.sim.disk import DiskFull, SimDisk, Torn
+from p2p_rommy.sim.plan import Fault, Spec
+from p2p_rommy.sim.toy_group import toy_group
+from p2p_rommy.verify import verify_transcript
+from p2p_rommy.wire.entropy import StreamEntropy
+from p2p_rommy.wire.identity import Identity
+
+STALL_AFTER_S = 5.0
+"""The simulator's stall report threshold (shorter than a real table's)."""
+END_AFTER_S = 15.0
+"""After this long waiting for one seat the others end the game without it: longer
+than any fault the simulator draws, so an honest seat is never rightly ended out."""
+FINISH_WITHIN_S = 90.0
+"""Simulated seconds after the last fault ends within which every honest seat finishes
+(a one-round rummy or Rommé game lasts about 5)."""
+FINISH_WITHIN_LP_S = 900.0
+"""The same for lp: seven rounds with a Køb! window after every discard (about 80)."""
+MAX_EVENTS = 300_000
+LATENCY_S = (0.001, 0.02)
+"""A frame's one-way delay, drawn uniformly."""
+FLUSH_S = 0.02
+"""How long a halted seat keeps its connections for its last word."""
+LINGER_S = 10.0
+"""How long a finished seat waits for its outboxes to empty before it leaves (the
+session's `Mesh.flushed` timeout); meanwhile it still answers what it receives."""
+LINGER_POLL_S = 0.05
+REDIAL_S = 0.05
+"""A dropped connection is back this long after both ends can reach each other."""
+
+INVARIANTS = ("prefix", "blamed", "ended_out", "durability", "liveness", "verify", "exception")
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    invariant: str
+    seat: int
+    at: float
+    detail: str
+
+    def line(self) -> str:
+        return f"{self.invariant} (seat {self.seat}, t={self.at:.3f}s): {self.detail}"
+
+
+@dataclass
+class Outcome:
+    spec: Spec
+    violations: list[Violation] = field(default_factory=list)
+    events: int = 0
+    sim_time: float = 0.0
+    steps: int = 0
+    faults: int = 0
+    """Faults that happened (a torn write that found no write to tear does not count)."""
+    adversary_acted: bool = False
+    verified: int = 0
+    """Honest transcripts checked by `rommy verify`'s checker."""
+    end: str = ""
+    """How the honest seats finished: over, ended, frozen (or unfinished)."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+# --- deliberately broken seats (to show that every invariant fires) -------------------
+
+
+class _EarlyCommit(Peer):
+    """Commits a step on its own ACK alone (as if every seat had ACKed its state)."""
+
+    def try_commit(self, now: float) -> None:
+        pending = self.pending
+        if pending is not None and self.seat in pending.acks:
+            own = pending.acks[self.seat]
+            pending.acks = dict.fromkeys(range(self.players), own)
+        super().try_commit(now)
+
+
+class _Misvalidating(SeatedReplica):
+    """Refuses another seat's valid step 12."""
+
+    def validate(self, step: Step) -> Tentative:
+        if step.n == 12 and step.seat != self.seat:
+            raise ProtocolError(step.seat, "the broken seat refuses step 12")
+        return super().validate(step)
+
+
+# --- the simulated world ---------------------------------------------------------------
+
+
+@dataclass
+class _Seat:
+    index: int
+    identity: Identity
+    disk: SimDisk
+    adversary: Adversary | None
+    peer: Peer | None = None
+    state: str = "up"
+    """up, down (crashed), halted (a write failed), exited (finished)."""
+    paused: bool = False
+    held: list[Callable[[], None]] = field(default_factory=list)
+    """What arrived while paused, in order."""
+    incarnation: int = 0
+    exposed: int = 0
+    """Committed records this seat had when it last sent anything."""
+    fsynced: int = 0
+    """Records its store had reported durable when it crashed or halted."""
+    saved_rounds: set[int] = field(default_factory=set)
+    isolated: int = 0
+    """Partitions in force on this seat."""
+    done_at: float | None = None
+    """When its match was over (or its table froze): it is leaving."""
+
+
+@dataclass
+class _Link:
+    epoch: int = 0
+    up: bool = True
+    outbox: dict[int, deque[bytes]] = field(default_factory=dict)
+    """sender -> frames it could not write while the connection was down."""
+    last: dict[int, float] = field(default_factory=dict)
+    """sender -> when its last frame arrives (frames on a connection keep their order)."""
+
+
+class Simulation:
+    """One game of `spec`; `run()` plays it and returns the `Outcome`."""
+
+    def __init__(self, spec: Spec, verify_share: float = 1.0) -> None:
+        self.spec = spec
+        self.rng = random.Random(f"sim network {spec.seed}")
+        self.verify = random.Random(f"sim verify {spec.seed}").random() < verify_share
+        self.config, identities = seeded_config(
+            spec.variant, spec.players, dict(spec.house), spec.seed
+        )
+        config: GameConfig = self.config
+        self.genesis = Genesis(
+            config, config.encode(), tuple(sign_config(config, i) for i in identities)
+        )
+        self.now = 0.0
+        self.queue: list[tuple[float, int, Callable[[], None]]] = []
+        self._seq = 0
+        self.outcome = Outcome(spec)
+        self.canon: list[bytes] = []
+        """The table's committed log (step envelopes), as the honest seats commit it."""
+        self.seats = []
+        for s in range(spec.players):
+            adversary = None
+            if spec.adversary is not None and s == spec.adversary_seat:
+                adversary = LIBRARY[spec.adversary](s, spec.players)
+            honest = adversary is None
+            disk = SimDisk(self.genesis, fsync=not (honest and "no_fsync" in spec.broken))
+            self.seats.append(_Seat(s, identities[s], disk, adversary))
+        self.links = {
+            (a, b): _Link() for a in range(spec.players) for b in range(a + 1, spec.players)
+        }
+        self.cuts: dict[tuple[int, int], int] = {}
+        self.last_fault_end = max((f.at + f.duration for f in spec.faults), default=0.0)
+
+    # --- scheduling ------------------------------------------------------------------
+
+    def at(self, when: float, action: Callable[[], None]) -> None:
+        self._seq += 1
+        heapq.heappush(self.queue, (when, self._seq, action))
+
+    def honest(self, seat: int) -> bool:
+        return self.seats[seat].adversary is None
+
+    def run(self) -> Outcome:
+        with toy_group(not self.spec.real_group), _quiet():
+            return self._run()
+
+    def _run(self) -> Outcome:
+        for seat in self.seats:
+            self._boot(seat, restored=None)
+        for fault in self.spec.faults:
+            self.at(fault.at, functools.partial(self._fault, fault))
+        bound = FINISH_WITHIN_LP_S if self.spec.variant == "lp" else FINISH_WITHIN_S
+        deadline = self.last_fault_end + bound
+        outcome = self.outcome
+        while self.queue and outcome.events < MAX_EVENTS and not outcome.violations:
+            when, _, action = heapq.heappop(self.queue)
+            if when > deadline:
+                break
+            self.now = when
+            outcome.events += 1
+            action()
+            if self._finished():
+                break
+        outcome.sim_time = self.now
+        outcome.adversary_acted = any(s.adversary.acted for s in self.seats if s.adversary)
+        if not outcome.violations:
+            self._final_checks()
+        return outcome
+
+    def _finished(self) -> bool:
+        return all(s.state == "exited" for s in self.seats if s.adversary is None)
+
+    # --- a seat's life -----------------------------------------------------------------
+
+    def _boot(self, seat: _Seat, restored: tuple[list[Record], dict[int, bytes]] | None) -> None:
+        spec = self.spec
+        label = b"sim %d seat %d life %d" % (spec.seed, seat.index, seat.incarnation)
+        rng = random.Random(label)
+        honest = seat.adversary is None
+        replica_class = _Misvalidating if honest and "misvalidate" in spec.broken else SeatedReplica
+        records = None
+        if restored is None:
+            replica = replica_class(self.config, seat.index, seat.identity, StreamEntropy(label))
+        else:
+            records, seeds = restored
+            replica = replica_class(
+                self.config, seat.index, seat.identity, StreamEntropy(label), seeds=seeds
+            )
+            try:
+                for record in records:
+                    replica.restore(record.step, record.acks)
+            except ProtocolError as error:  # `rommy resume` refuses it the same way
+                seat.state = "down"
+                self._violate("durability", seat.index, f"its disk does not replay: {error}")
+                return
+        peer_class = _EarlyCommit if honest and "commit_early" in spec.broken else Peer
+        end_after = 0.3 if honest and "hasty_end" in spec.broken else END_AFTER_S
+        seat.peer = peer_class(
+            replica,
+            make_bot(spec.bot, rng),
+            STALL_AFTER_S,
+            records=records,
+            end_after=end_after,
+            archive=seat.disk,
+        )
+        seat.state = "up"
+        seat.done_at = None
+        seat.saved_rounds = set()
+        peer = seat.peer
+        self._call(seat, lambda: peer.start(self.now))
+        if not (honest and "no_ticks" in spec.broken):
+            self._tick_later(seat)
+        self._refresh_links()
+
+    def _tick_later(self, seat: _Seat) -> None:
+        life = seat.incarnation
+        self.at(self.now + TICK_S, lambda: self._tick(seat, life))
+
+    def _tick(self, seat: _Seat, life: int) -> None:
+        if seat.incarnation != life or seat.state != "up":
+            return
+        peer = seat.peer
+        assert peer is not None
+        if not seat.paused:
+            self._call(seat, lambda: peer.tick(self.now))
+        if seat.incarnation == life and seat.state == "up":
+            self._tick_later(seat)
+
+    def _input(self, seat: _Seat, action: Callable[[Peer], list[Event]]) -> None:
+        """Something for the seat's peer (a frame, a link up): held while it is paused."""
+        if seat.state != "up":
+            return
+        peer = seat.peer
+        assert peer is not None
+        if seat.paused:
+            seat.held.append(lambda: self._input(seat, action))
+            return
+        self._call(seat, lambda: action(peer))
+
+    def _call(self, seat: _Seat, call: Callable[[], list[Event]]) -> None:
+        """One call into the peer, as the session makes it: compute, store, then send."""
+        peer = seat.peer
+        if peer is None or seat.state != "up":
+            return
+        try:
+            out = call()
+        except Exception as error:  # a peer that raises is a finding, not a crash here
+            detail = "".join(traceback.format_exception_only(error)).strip()
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            self._violate("exception", seat.index, f"{detail} at {where.filename}:{where.lineno}")
+            return
+        self._observe(seat, out)
+        try:
+            self._store(seat, out)
+        except Torn:
+            self.outcome.faults += 1
+            self._crash(seat)
+            return
+        except DiskFull:
+            self._halt(seat)
+            return
+        sent = seat.adversary.tamper(peer, out, self.now) if seat.adversary else wire(out)
+        if sent:
+            seat.exposed = len(peer.records)
+        self._send(seat.index, sent)
+        if (peer.replica.over or peer.frozen) and seat.done_at is None:
+            seat.done_at = self.now
+            self.at(self.now, functools.partial(self._exit, seat, seat.incarnation))
+        elif peer.replica.deferred:
+            life = seat.incarnation
+            self.at(self.now, lambda: self._deferred(seat, life))
+
+    def _deferred(self, seat: _Seat, life: int) -> None:
+        if seat.incarnation == life and seat.peer is not None and seat.peer.replica.deferred:
+            peer = seat.peer
+            if seat.paused:
+                seat.held.append(lambda: self._deferred(seat, life))
+                return
+            self._call(seat, peer.check_deferred)
+
+    def _store(self, seat: _Seat, out: list[Event]) -> None:
+        """The round's seed, then every committed record, durable (`Session._call_and_store`)."""
+        peer = seat.peer
+        assert peer is not None
+        deck = peer.replica.deck
+        if deck is not None:
+            round_no = deck.seat.params.round_no
+            if round_no not in seat.saved_rounds:
+                seat.saved_rounds.add(round_no)
+                if peer.replica.seeds.get(round_no) != deck.seat.seed.value:
+                    seat.disk.save_secret(f"seed/{round_no}", deck.seat.seed.value)
+        for event in out:
+            if isinstance(event, Committed):
+                record = event.record
+                if seat.adversary is None and "bad_record" in self.spec.broken:
+                    record = type(record)(record.step, record.acks[::-1])
+                seat.disk.append(record)
+
+    def _exit(self, seat: _Seat, life: int) -> None:
+        """The match is over (or the table froze) here: leave once every outbox is
+        written, or after `LINGER_S` (`Session.run`)."""
+        if seat.incarnation != life or seat.state != "up" or seat.done_at is None:
+            return
+        queued = any(
+            link.outbox.get(seat.index) for pair, link in self.links.items() if seat.index in pair
+        )
+        if queued and self.now - seat.done_at < LINGER_S:
+            self.at(self.now + LINGER_POLL_S, functools.partial(self._exit, seat, life))
+            return
+        seat.state = "exited"
+        self._refresh_links(graceful=True)
+
+    def _halt(self, seat: _Seat) -> None:
+        """A write failed: say so to the table, then stop (`Session._halt`)."""
+        peer = seat.peer
+        assert peer is not None
+        self._send(seat.index, wire(peer.say(PAUSE_NOTICE)))
+        seat.state = "halted"
+        seat.incarnation += 1
+        self.at(self.now + FLUSH_S, self._refresh_links)
+
+    def _crash(self, seat: _Seat) -> None:
+        if seat.state in ("down", "exited"):
+            return
+        seat.state = "down"
+        seat.peer = None
+        seat.paused = False
+        seat.held.clear()
+        seat.incarnation += 1
+        seat.fsynced = seat.disk.held()  # what its store reported durable
+        seat.disk.crash()
+        self._refresh_links()
+
+    def _resume(self, seat: _Seat) -> None:
+        """`rommy resume`: the seat's transcript and seeds read back from its disk."""
+        if seat.state not in ("down", "halted"):
+            return
+        if seat.state == "halted":
+            seat.fsynced = seat.disk.held()
+        seat.disk.crash()  # a halted process exits too: its page cache is gone
+        records, seeds, _ = seat.disk.load()
+        if len(records) < max(seat.exposed, seat.fsynced):
+            self._violate(
+                "durability",
+                seat.index,
+                f"resumed with {len(records)} records, but it had acted on {seat.exposed} "
+                f"and its store had reported {seat.fsynced} durable",
+            )
+            return
+        for n, record in enumerate(records):
+            if n < len(self.canon) and self.canon[n] != record.step:
+                self._violate("durability", seat.index, f"its disk holds another step {n + 1}")
+                return
+        seat.incarnation += 1
+        self._boot(seat, (records, seeds))
+
+    # --- faults ------------------------------------------------------------------------
+
+    def _fault(self, fault: Fault) -> None:
+        seat = self.seats[fault.seat]
+        end = self.now + fault.duration
+        if seat.state == "exited":
+            return
+        kind = fault.kind
+        if kind == "crash":
+            if seat.state == "up":
+                self.outcome.faults += 1
+                self._crash(seat)
+                self.at(end, lambda: self._resume(seat))
+        elif kind == "torn":
+            if seat.state == "up":
+                seat.disk.tear = True
+                self.at(end, lambda: self._untear(seat))
+        elif kind == "pause":
+            if seat.state == "up" and not seat.paused:
+                self.outcome.faults += 1
+                seat.paused = True
+                life = seat.incarnation
+                self.at(end, lambda: self._unpause(seat, life))
+        elif kind == "partition":
+            self.outcome.faults += 1
+            seat.isolated += 1
+            self._refresh_links()
+            self.at(end, lambda: self._heal(seat))
+        elif kind == "cut":
+            self.outcome.faults += 1
+            pair = (min(fault.seat, fault.other), max(fault.seat, fault.other))
+            self.cuts[pair] = self.cuts.get(pair, 0) + 1
+            self._refresh_links()
+            self.at(self.now + min(fault.duration, 0.5), lambda: self._redial(pair))
+        elif kind == "disk_full":
+            self.outcome.faults += 1
+            seat.disk.full = True
+            self.at(end, lambda: self._room(seat))
+
+    def _untear(self, seat: _Seat) -> None:
+        """The torn fault's end: resume the seat it tore, or forget it if no write came."""
+        if seat.disk.tear:
+            seat.disk.tear = False  # no write came to tear
+        elif seat.state == "down":
+            self._resume(seat)
+
+    def _unpause(self, seat: _Seat, life: int) -> None:
+        if seat.incarnation != life:
+            return
+        seat.paused = False
+        held, seat.held = seat.held, []
+        for action in held:
+            action()
+
+    def _heal(self, seat: _Seat) -> None:
+        seat.isolated -= 1
+        self._refresh_links()
+
+    def _redial(self, pair: tuple[int, int]) -> None:
+        self.cuts[pair] -= 1
+        self._refresh_links()
+
+    def _room(self, seat: _Seat) -> None:
+        seat.disk.full = False
+        if seat.state == "halted":
+            self._resume(seat)
+
+    # --- the network -------------------------------------------------------------------
+
+    def _reachable(self, a: int, b: int) -> bool:
+        first, second = self.seats[a], self.seats[b]
+        return (
+            first.state == "up"
+            and second.state == "up"
+            and not first.isolated
+            and not second.isolated
+            and not self.cuts.get((a, b), 0)
+        )
+
+    def _refresh_links(self, graceful: bool = False) -> None:
+        """Connections follow the seats and the partitions. `graceful`: a seat closed
+        its connections itself, so what it had written still arrives."""
+        for (a, b), link in self.links.items():
+            reachable = self._reachable(a, b)
+            if link.up and not reachable:
+                link.up = False
+                if not graceful:
+                    link.epoch += 1  # frames in flight on the old connection are lost
+            elif not link.up and reachable:
+                link.up = True
+                link.epoch += 1
+                epoch = link.epoch
+                self.at(self.now + REDIAL_S, functools.partial(self._connected, a, b, epoch))
+
+    def _connected(self, a: int, b: int, epoch: int) -> None:
+        """The connection between `a` and `b` is back: each side's outbox is written, and
+        each peer is told (`Peer.link_up`)."""
+        link = self.links[(a, b)]
+        if link.epoch != epoch or not link.up:
+            return
+        for sender, receiver in ((a, b), (b, a)):
+            queued = link.outbox.pop(sender, deque())
+            for envelope in queued:
+                self._transmit(sender, receiver, envelope)
+        for seat, other in ((a, b), (b, a)):
+            self._input(self.seats[seat], functools.partial(self._link_up, other))
+
+    def _link_up(self, other: int, peer: Peer) -> list[Event]:
+        return peer.link_up(other, self.now)
+
+    def _send(self, sender: int, sent: Outgoing) -> None:
+        for to, envelope in sent:
+            targets = [to] if to is not None else range(self.spec.players)
+            for receiver in targets:
+                if receiver != sender:
+                    self._write(sender, receiver, envelope)
+
+    def _write(self, sender: int, receiver: int, envelope: bytes) -> None:
+        link = self.links[(min(sender, receiver), max(sender, receiver))]
+        if not link.up:
+            outbox = link.outbox.setdefault(sender, deque())
+            outbox.append(envelope)
+            if len(outbox) > OUTBOX_MAX:
+                outbox.clear()  # too far behind: `Mesh.send` drops the queue (catch-up resends)
+            return
+        self._transmit(sender, receiver, envelope)
+
+    def _transmit(self, sender: int, receiver: int, envelope: bytes) -> None:
+        spec, rng = self.spec, self.rng
+        link = self.links[(min(sender, receiver), max(sender, receiver))]
+        if spec.loss and rng.random() < spec.loss:
+            return
+        arrival = self.now + rng.uniform(*LATENCY_S)
+        if not spec.reorder:
+            arrival = max(arrival, link.last.get(sender, 0.0))
+            link.last[sender] = arrival
+        copies = 2 if spec.duplicate and rng.random() < spec.duplicate else 1
+        deliver = functools.partial(self._deliver, sender, receiver, link.epoch, envelope)
+        for copy in range(copies):
+            self.at(arrival + copy * 0.001, deliver)
+
+    def _deliver(self, sender: int, receiver: int, epoch: int, envelope: bytes) -> None:
+        link = self.links[(min(sender, receiver), max(sender, receiver))]
+        if link.epoch != epoch:
+            return
+        self._input(self.seats[receiver], lambda peer: peer.receive(envelope, self.now, sender))
+
+    # --- invariants --------------------------------------------------------------------
+
+    def _violate(self, invariant: str, seat: int, detail: str) -> None:
+        self.outcome.violations.append(Violation(invariant, seat, self.now, detail))
+
+    def _observe(self, seat: _Seat, out: list[Event]) -> None:
+        """The invariants an event shows at once: commits and freezes of honest seats."""
+        if seat.adversary is not None:
+            return
+        adversary = self.spec.adversary_seat if self.spec.adversary else None
+        for event in out:
+            if isinstance(event, Committed):
+                index = event.n - 1
+                envelope = event.record.step
+                if index < len(self.canon):
+                    if self.canon[index] != envelope:
+                        self._violate(
+                            "prefix",
+                            seat.index,
+                            f"committed another step {event.n} than a seat before it",
+                        )
+                elif index == len(self.canon):
+                    self.canon.append(envelope)
+                self.outcome.steps = max(self.outcome.steps, event.n)
+                body = event.step.body
+                if isinstance(body, EndStep) and self.honest(body.absent):
+                    self._violate(
+                        "ended_out",
+                        seat.index,
+                        f"committed the end of the game without honest seat {body.absent}: "
+                        f"{body.reason[:160]}",
+                    )
+            elif isinstance(event, Frozen) and (
+                adversary is None or event.culprit not in (None, adversary)
+            ):
+                self._violate(
+                    "blamed", seat.index, f"froze naming seat {event.culprit}: {event.report[:200]}"
+                )
+
+    def _final_checks(self) -> None:
+        outcome = self.outcome
+        ends = set()
+        for seat in self.seats:
+            if seat.adversary is not None:
+                continue
+            peer = seat.peer
+            if seat.state != "exited" or peer is None:
+                waiting = peer.waiting(self.now) if peer is not None else None
+                self._violate(
+                    "liveness",
+                    seat.index,
+                    f"not finished {self.now - self.last_fault_end:.0f}s after the last fault "
+                    f"({seat.state}, step {peer.replica.n if peer else '?'}, "
+                    f"catching up {peer.catching_up if peer else '?'}, waiting for "
+                    f"{waiting.seat if waiting else None})",
+                )
+                continue
+            if peer.frozen:
+                ends.add("frozen")
+            elif peer.replica.ended is not None:
+                ends.add("ended")
+            else:
+                ends.add("over")
+        outcome.end = "+".join(sorted(ends)) if ends else "unfinished"
+        if outcome.violations or not self.verify:
+            return
+        adversary = self.spec.adversary_seat if self.spec.adversary else None
+        for seat in self.seats:
+            if seat.adversary is not None:
+                continue
+            report = verify_transcript(seat.disk.transcript.durable)
+            outcome.verified += 1
+            frozen = seat.peer is not None and seat.peer.frozen
+            good = report.status == "fair" or (report.status == "incomplete" and frozen)
+            named = {s for s in (report.culprit, *report.forfeited) if s is not None}
+            if not good or named - {adversary}:
+                self._violate("verify", seat.index, report.verdict()[:300])
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """The peers' log lines (stalls, refusals: thousands a run) kept off the terminal."""
+    level = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(level)
+
+
+def run_game(spec: Spec, verify_share: float = 1.0) -> Outcome:
+    """Play `spec` once (deterministic: the same spec gives the same outcome)."""
+    return Simulation(spec, verify_share).run()
