@@ -20,6 +20,7 @@ from p2p_rommy.log.messages import (
     Nack,
     Step,
     decode,
+    step_digest,
 )
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.wire.codec import unpack
@@ -148,8 +149,9 @@ class PrematureEnd(Adversary):
         body = EndStep(absent, f"seat {absent + 1} did not come back")
         n = replica.n + 1
         step = Step(replica.game, n, self.seat, replica.state_hash(), body)
-        ack = Ack(replica.game, n, self.seat, replica._end_hash(n, body))
-        return [*sent, (None, self.sign(peer, step)), (None, self.sign(peer, ack))]
+        envelope = self.sign(peer, step)
+        ack = Ack(replica.game, n, self.seat, step_digest(envelope), replica._end_hash(n, body))
+        return [*sent, (None, envelope), (None, self.sign(peer, ack))]
 
 
 class SilentCatchUp(Adversary):
@@ -174,7 +176,7 @@ class ForgedAck(Adversary):
             return sent
         self.acted = True
         victim = self.others()[0]
-        body = Ack(replica.game, replica.n + 1, victim, b"\x42" * 32).encode()
+        body = Ack(replica.game, replica.n + 1, victim, b"\x42" * 32, b"\x42" * 32).encode()
         identity = replica.identity
         assert identity is not None
         version, _, _, signature = msgpack.unpackb(identity.sign(body))

@@ -270,11 +270,12 @@ class Simulation:
                 self._violate("durability", seat.index, f"its disk does not replay: {error}")
                 return
         peer_class = _EarlyCommit if honest and "commit_early" in spec.broken else Peer
-        end_after = 0.3 if honest and "hasty_end" in spec.broken else END_AFTER_S
+        hasty = honest and "hasty_end" in spec.broken  # proposes and signs ends at once
+        end_after = 0.3 if hasty else END_AFTER_S
         seat.peer = peer_class(
             replica,
             make_bot(spec.bot, rng),
-            STALL_AFTER_S,
+            0.3 if hasty else STALL_AFTER_S,
             records=records,
             end_after=end_after,
             archive=seat.disk,

@@ -124,9 +124,6 @@ def _install(functions: dict[str, object]) -> None:
         setattr(group, name, value)
     # points the shuffle argument computed once, in the group that was in place
     shuffle_argument._generator.cache_clear()
-    shuffle_argument._generator_sum.cache_clear()
-    shuffle_argument._base.cache_clear()
-    shuffle_argument._decoded_sum.cache_clear()
 
 
 @contextlib.contextmanager
