@@ -133,7 +133,7 @@ async def look_and_join_in_client(
     """`rommy join [NAME]` in the client: the lobby screen at once, saying it is looking
     for the table (for as long as it takes: the table may not be open yet; q leaves),
     then the lobby of the table found."""
-    from p2p_rommy.frontends.tables import NoTableYet, choose_table, joined_via
+    from p2p_rommy.frontends.finding import NoTableYet, choose_table, joined_via
 
     model = LobbyModel(
         table or "?", "?", [], 0, 0, identity.public_key, known=KnownPlayers(options.data_dir)

@@ -12,16 +12,15 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
-import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 from p2p_rommy.bots import make_bot
-from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
+from p2p_rommy.frontends.finding import choose_table, joined_via, say
 from p2p_rommy.frontends.hints import hint_when_alone, nothing_found_hint
-from p2p_rommy.frontends.namesakes import did_you_mean, warn_of_namesakes
+from p2p_rommy.frontends.namesakes import warn_of_namesakes
 from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
 from p2p_rommy.limits import END_AFTER_S, LOOK_FOR_TABLE_S
@@ -34,7 +33,6 @@ from p2p_rommy.net.lobby import (
     Member,
     Started,
     TableSettings,
-    first_proven,
     join_table,
 )
 from p2p_rommy.rules.house_words import variant_name
@@ -48,10 +46,6 @@ from p2p_rommy.wire.text import inert, printable
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 """``random`` plays random-legal moves; the others are the heuristic bot's levels."""
-
-
-def _say(text: str) -> None:
-    print(printable(text), file=sys.stderr, flush=True)
 
 
 async def host_table(
@@ -77,14 +71,14 @@ async def host_table(
     known = KnownPlayers(options.data_dir)
 
     def seated(members: list[Member]) -> None:
-        _say(
+        say(
             _("{count} at the table: {players}").format(
                 count=len(members),
                 players=", ".join(f"{m.name} ({fingerprint(m.key)})" for m in members),
             )
         )
         for warning in known.warnings(((m.name, m.key) for m in members), identity.public_key):
-            _say(warning)
+            say(warning)
 
     lobby = LobbyHost(
         identity, options.name, settings, addresses, options.interface, start_when, seated
@@ -96,7 +90,7 @@ async def host_table(
             options, identity, lobby, rules, sock, where=machine.shown().say(_)
         )
     lobby_port = await lobby.listen(options.interface or "0.0.0.0")
-    _say(
+    say(
         _(
             "table {table!r} ({variant}) open on port {port}; you are {name} ({fingerprint}); "
             "starting at {count} players"
@@ -110,9 +104,9 @@ async def host_table(
         )
     )
     print(printable(_("this table uses {where}").format(where=machine.shown().say(_))), flush=True)
-    alone = asyncio.ensure_future(hint_when_alone(lobby, f"{machine.first.ip}:{lobby_port}", _say))
+    alone = asyncio.ensure_future(hint_when_alone(lobby, f"{machine.first.ip}:{lobby_port}", say))
     namesakes = asyncio.ensure_future(
-        warn_of_namesakes(options.interface, table, fingerprint(identity.public_key), _say)
+        warn_of_namesakes(options.interface, table, fingerprint(identity.public_key), say)
     )
     try:
         started = await lobby.run()
@@ -159,7 +153,7 @@ async def join_named_table(
             options, identity, target, lobby, addresses, sock, creator=creator, where=via
         )
     print(printable(via), flush=True)
-    _say(
+    say(
         _("joining {address} as {name} ({fingerprint})").format(
             address=f"{target[0]}:{target[1]}",
             name=options.name,
@@ -174,122 +168,12 @@ async def join_named_table(
         for warning in known.warnings(players, identity.public_key):
             if warning not in warned:
                 warned.add(warning)
-                _say(warning)
+                say(warning)
 
     started = await join_table(
         identity, options.name, target[0], target[1], lobby, addresses, seen, creator
     )
     return await _play(options, options.bot, identity, started, sock)
-
-
-def joined_via(ad: TableAd, address: str) -> str:
-    """Where a table was joined, and why there."""
-    return (
-        _(
-            "joining at {address}: of the {count} addresses the table advertises, the "
-            "first at which its creator proved its key"
-        )
-        if len(ad.addresses) > 1
-        else _("joining at {address}, where the table's creator proved its key")
-    ).format(address=f"{address}:{ad.port}", count=len(ad.addresses))
-
-
-class NoTableYet(ConfigError):
-    """No open table of that name was seen (yet): the client keeps looking."""
-
-
-async def choose_table(
-    identity: Identity,
-    interface: str | None,
-    table: str | None,
-    creator: str | None,
-    wait: float,
-    say: Callable[[str], None] = _say,
-) -> tuple[TableAd, str]:
-    """The open table to join, by name and (if given) creator fingerprint. Tables whose
-    host cannot prove the key their advert names are impostors and are passed over;
-    tables of the same name by different creators are not guessed between. Returns the
-    table and the address at which its host proved the key (all its addresses are tried
-    at once). Looks for up to `wait` seconds, and stops looking once one is seen."""
-
-    def wanted(ads: list[TableAd]) -> list[TableAd]:
-        return [
-            ad
-            for ad in ads
-            if ad.open
-            and (table is None or ad.table == table)
-            and (creator is None or ad.creator == creator)
-        ]
-
-    where = (_(" named {table!r}").format(table=table) if table else "") + (
-        _(" by {creator}").format(creator=creator) if creator else ""
-    )
-    say(
-        _("looking for the table{where} (up to {seconds:.0f} s)...").format(
-            where=where, seconds=wait
-        )
-    )
-    ads = await find_tables(interface, wait, until=lambda ads: bool(wanted(ads)))
-    found = wanted(ads)
-    other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
-    found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
-    if not found and other:
-        raise ConfigError(
-            _(
-                "the open table{where} speaks protocol v{theirs}, this p2p-rommy "
-                "v{ours}: both need the same release"
-            ).format(where=where, theirs=other[0], ours=PROTOCOL_VERSION)
-        )
-    if not found:
-        close = did_you_mean(table, [ad.table for ad in ads if ad.open])
-        raise NoTableYet(
-            _("no open table{where} found in {seconds:.0f} s.").format(where=where, seconds=wait)
-            + " "
-            + (
-                _("Did you mean {table!r}?").format(table=inert(close))
-                if close is not None
-                else nothing_found_hint(interface)
-            )
-        )
-    creators = sorted({(ad.table, ad.creator) for ad in found})
-    if len(creators) > 1:
-        listed = "; ".join(
-            _("{table!r} by {creator}").format(table=inert(name), creator=inert(fp))
-            for name, fp in creators
-        )
-        raise ConfigError(
-            _(
-                "several open tables{where}: {listed}. Ask the creator for the fingerprint "
-                "on their screen and join with the table's name and --creator FINGERPRINT"
-            ).format(where=where, listed=listed)
-        )
-    for ad in found:
-        address, seen = await first_proven(identity, ad.addresses, ad.port, ad.lobby, ad.creator)
-        if address is not None:
-            return ad, address
-        for address, proven in seen.items():
-            say(
-                (
-                    _(
-                        "passed over a table {table!r} at {address}: it claims the creator "
-                        "{creator} but proves the key {proven} (an impostor, or a table "
-                        "that has closed)"
-                    )
-                    if proven
-                    else _(
-                        "passed over a table {table!r} at {address}: it claims the creator "
-                        "{creator} but proves no key (an impostor, or a table that has closed)"
-                    )
-                ).format(
-                    table=inert(ad.table),
-                    address=f"{address}:{ad.port}",
-                    creator=inert(ad.creator),
-                    proven=proven,
-                )
-            )
-    raise ConfigError(
-        _("no table{where} proves the creator's key it advertises; not joining").format(where=where)
-    )
 
 
 async def _play(
@@ -298,7 +182,7 @@ async def _play(
     config = started.config
     seat = config.seat_of(identity.public_key)
     assert seat is not None
-    _say(
+    say(
         _("game {game} code {code}: you are seat {seat} of {count}; first dealer {dealer}").format(
             game=config.game_id.hex()[:16],
             code=config.short_code(),
@@ -344,7 +228,7 @@ async def resumed_session(
             _("this identity holds no seat in game {game}").format(game=directory.name[:16])
         )
     if saved.repaired:
-        _say(saved.repaired)
+        say(saved.repaired)
     own = saved.addresses.get(seat, [])
     sock = game_socket(options.interface, own[0][1] if own else 0)
     session = await open_seat(
@@ -357,7 +241,7 @@ async def resumed_session(
         saved=saved,
         end_after=end_after,
     )
-    _say(
+    say(
         _("resuming game {game} as seat {seat} ({name}) at step {step}; catching up").format(
             game=config.game_id.hex()[:16],
             seat=seat + 1,
@@ -372,13 +256,13 @@ async def _finish(session: Session, store: GameStore) -> int:
     config, peer = session.config, session.peer
     final = await session.run()
     if session.halted is not None:
-        _say(_("stopped: {reason}").format(reason=session.halted))
+        say(_("stopped: {reason}").format(reason=session.halted))
         return 1
     if peer.frozen:
-        _say(_("the table froze: {reason}").format(reason=peer.frozen))
+        say(_("the table froze: {reason}").format(reason=peer.frozen))
         return 1
     if peer.alone:
-        _say(
+        say(
             _(
                 "nobody else is at the table any more: the others have finished the match "
                 "or left. This seat's transcript ends at step {step}; if the match is over, "
@@ -387,7 +271,7 @@ async def _finish(session: Session, store: GameStore) -> int:
         )
         return 1
     if peer.replica.ended is not None:
-        _say(
+        say(
             _("the game was ended by agreement: {reason}").format(
                 reason=inert(peer.replica.ended[1])
             )
