@@ -46,7 +46,7 @@ def test_a_killed_seat_leaves_is_offered_to_end_and_comes_back_with_a_bare_resum
         processes.append(bot(table, "Bo", tmp_path / "bo", "join", table, "--name", "Bo"))
         wait_for(name, lambda t: "Oskar" in t and "Bo" in t, timeout=90)
         tmux("send-keys", "-t", name, "Enter")
-        wait_for(name, lambda t: any(line.strip().startswith("A:") for line in t.splitlines()))
+        wait_for(name, lambda t: any(line.strip().startswith("1:") for line in t.splitlines()))
         processes[0].send_signal(signal.SIGKILL)  # Oskar's process is gone
         processes[0].wait()
         left = "Oskar forlod bordet — kan komme tilbage med `rommy resume`"
@@ -125,7 +125,7 @@ def test_a_deliberate_quit_says_the_table_waits_and_a_bare_resume_welcomes_back(
         processes.append(bot(table, "Bo", tmp_path / "bo", "join", table, "--name", "Bo"))
         wait_for(name, lambda t: "Oskar" in t and "Bo" in t, timeout=90)
         tmux("send-keys", "-t", name, "Enter")
-        wait_for(name, lambda t: any(line.strip().startswith("A:") for line in t.splitlines()))
+        wait_for(name, lambda t: any(line.strip().startswith("1:") for line in t.splitlines()))
         tmux("send-keys", "-t", name, "q")
         asked = wait_for(name, lambda t: "Afslut spillet? j / n" in t, timeout=20)
         assert "(bordet venter på dig: rommy resume)" in asked

@@ -338,7 +338,10 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
         tmux("send-keys", "-t", name, "v")
         history = wait_for(name, lambda t: "Total" in t and "1. " in t, timeout=30)
         print(f"{turns} turns, {len(prompts)} Køb! prompts, biggest hand {biggest_hand}")
-        assert stalled and turns >= 3 and prompts and your_turn_after_a_window and bots_turn
+        # (▶ on a bot's line is sampled here only when a capture meets a bot's turn, which
+        # a fast table may never offer: tests/test_tui_family.py checks it on the view)
+        print("saw ▶ on a bot's line:", bots_turn)
+        assert stalled and turns >= 3 and prompts and your_turn_after_a_window
         assert all(card and who in ("Bot 1", "Bot 2") for card, who in prompts)
         assert biggest_hand > 12  # bought cards joined the hand, each with a label
         assert "stalled" in (tmp_path / "rommy.log").read_text()
