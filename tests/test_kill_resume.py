@@ -41,7 +41,7 @@ def step_kind(transcript: bytes, n: int) -> str:
 MOMENTS = {
     "shuffle": (3, {"deck/shuffle"}),  # the commitments are in, the shuffles take seconds
     "deal": (7, {"deck/shares"}),
-    "turn": (60, {"move", "deck/shares"}),
+    "turn": (30, {"move", "deck/shares"}),  # early: a random-bot round can end before 60
 }
 
 
