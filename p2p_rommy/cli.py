@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, ProtocolError, RommyError
 from p2p_rommy.i18n import N_, _
+from p2p_rommy.limits import LOOK_FOR_TABLE_S
 from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
 from p2p_rommy.rules.variants import VARIANTS, ruleset
@@ -34,6 +35,21 @@ def _name(value: str, limit: int = 32) -> str:
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
     return value
+
+
+def _seconds(value: str) -> float:
+    """A wait on the command line: a number of seconds from 0.1 to an hour."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("not a number of seconds: {value!r}").format(value=value)
+        ) from None
+    if not 0.1 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(
+            _("a wait from 0.1 to 3600 seconds, not {value}").format(value=value)
+        )
+    return seconds
 
 
 def _table_name(value: str) -> str:
@@ -199,6 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--creator",
         metavar="FINGERPRINT",
         help="join only the table whose creator proves this key (as shown on their screen)",
+    )
+    join.add_argument(
+        "--wait",
+        type=_seconds,
+        default=LOOK_FOR_TABLE_S,
+        metavar="SECONDS",
+        help=f"how long to look for the table (default {LOOK_FOR_TABLE_S:g})",
     )
     seat_args(join)
 
@@ -464,7 +487,9 @@ def _join(args: argparse.Namespace) -> int:
     from p2p_rommy.frontends.tables import join_named_table, run
 
     options = _seat_options(args)
-    return run(join_named_table(options, _table_given(args), args.connect, creator=args.creator))
+    return run(
+        join_named_table(options, _table_given(args), args.connect, args.wait, creator=args.creator)
+    )
 
 
 def _resume(args: argparse.Namespace) -> int:

@@ -129,8 +129,9 @@ def test_command_line_errors_in_danish_or_norwegian_have_no_english(language, tm
     data = ["--lang", language, "--data-dir", str(tmp_path)]
     cases = [
         ["join", "--bot", "--connect", "nowhere", *data],
-        ["join", "--bot", "--interface", "127.0.0.1", "Fredag", *data],  # no table on lo
-        ["join", "--bot", "genius", *data],
+        # no table on lo (a short look: the wait is not what is scanned)
+        ["join", "--bot", "--interface", "127.0.0.1", "--wait", "0.5", "Fredag", *data],
+        ["join", "--bot", "--wait", "0.5", "genius", *data],
         ["join", *data],  # no terminal under pytest
         ["host", "--table", "Fredag", "--bot", *data],
         ["resume", "abcdef", "--bot", *data],
@@ -251,6 +252,8 @@ def test_a_mistyped_command_line_is_refused_in_danish_or_norwegian(language, cap
         ["join", "--bogus", f"--lang={language}"],
         ["verify", "--lang", language],
         ["replay", "--round", "one", "x", "--lang", language],
+        ["join", "--wait", "soon", "--lang", language],
+        ["join", "--wait", "0", "--lang", language],
     ]
     for argv in cases:
         try:

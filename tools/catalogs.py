@@ -1518,6 +1518,16 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "PgUp/PgDn: mere ({first}-{last} af {count})",
         "PgUp/PgDn: mer ({first}-{last} av {count})",
     ),
+} | {
+    # the command line's waits (join --wait)
+    "not a number of seconds: {value!r}": (
+        "ikke et antal sekunder: {value!r}",
+        "ikke et antall sekunder: {value!r}",
+    ),
+    "a wait from 0.1 to 3600 seconds, not {value}": (
+        "en ventetid fra 0,1 til 3600 sekunder, ikke {value}",
+        "en ventetid fra 0,1 til 3600 sekunder, ikke {value}",
+    ),
 }
 
 
