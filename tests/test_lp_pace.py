@@ -70,7 +70,7 @@ def test_the_drawers_screen_names_the_card_and_counts_the_window_down():
     """The drawer's status line while the others may buy: the card it drew and the
     window's time left on its own clock, falling (every screen shows the countdown)."""
 
-    async def main() -> tuple[str, str]:
+    async def main() -> tuple[str, str, str]:
         async with table("lp", 4) as (model, put):
             now = [1000.0]
             model.session.clock = lambda: now[0]
@@ -84,8 +84,15 @@ def test_the_drawers_screen_names_the_card_and_counts_the_window_down():
             put(state)
             first = model.prompt()
             now[0] += 2.2
-            return first, model.prompt()
+            later = model.prompt()
+            model.select("1")
+            model.discard()  # too early: the screen says why, not "not your turn"
+            return first, later, model.status
 
-    first, later = asyncio.run(main())
+    first, later, refused = asyncio.run(main())
+    assert (
+        refused
+        == "the others may still buy the discard: meld or discard once the Køb! window closes"
+    )
     assert re.fullmatch(r"You drew 9H; Køb \S+ from Bot 3; the Køb! window closes in 5 s", first)
     assert later.endswith("; the Køb! window closes in 3 s"), later

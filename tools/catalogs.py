@@ -659,6 +659,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "Du trak {card}; Køb {offer}{timer}",
         "Du trakk {card}; Kjøp {offer}{timer}",
     ),
+    "the others may still buy the discard: meld or discard once the Køb! window closes": (
+        "de andre kan stadig købe det kastede kort: meld eller kast, når Køb!-vinduet lukker",
+        "de andre kan fortsatt kjøpe det kastede kortet: legg ut eller kast når "
+        "Kjøp!-vinduet lukkes",
+    ),
     "; the Køb! window closes in {seconds} s": (
         "; Køb!-vinduet lukker om {seconds} s",
         "; Kjøp!-vinduet lukker om {seconds} s",

@@ -746,9 +746,17 @@ class ClientModel:
         """Check the move against the rules here (the engine is pure and fast), then hand
         it to the session, which makes it in its turn off the event loop."""
         try:
+            state = self.table.state
+            if state.phase is Phase.BUY and state.turn == self.seat:  # the drawer, in a window
+                raise IllegalMove(
+                    N_(
+                        "the others may still buy the discard: meld or discard once the Køb! "
+                        "window closes"
+                    )
+                )
             if not self.table.my_turn:
                 raise IllegalMove(N_("it is not your turn to play"))
-            apply(self.table.state, move)
+            apply(state, move)
         except IllegalMove as error:
             self.status = error.say(_)
             return
