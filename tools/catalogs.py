@@ -651,9 +651,22 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "Køb {offer}? k køber, p melder pas{timer}",
         "Kjøp {offer}? k kjøper, p melder pass{timer}",
     ),
-    "Køb {offer}: waiting for the others": (
-        "Køb {offer}: venter på de andre",
-        "Kjøp {offer}: venter på de andre",
+    "Køb {offer}: waiting for the others{timer}": (
+        "Køb {offer}: venter på de andre{timer}",
+        "Kjøp {offer}: venter på de andre{timer}",
+    ),
+    "You drew {card}; Køb {offer}{timer}": (
+        "Du trak {card}; Køb {offer}{timer}",
+        "Du trakk {card}; Kjøp {offer}{timer}",
+    ),
+    "the others may still buy the discard: meld or discard once the Køb! window closes": (
+        "de andre kan stadig købe det kastede kort: meld eller kast, når Køb!-vinduet lukker",
+        "de andre kan fortsatt kjøpe det kastede kortet: legg ut eller kast når "
+        "Kjøp!-vinduet lukkes",
+    ),
+    "; the Køb! window closes in {seconds} s": (
+        "; Køb!-vinduet lukker om {seconds} s",
+        "; Kjøp!-vinduet lukker om {seconds} s",
     ),
     "auto-pass Køb! on": ("altid pas til Køb!: til", "alltid pass på Kjøp!: på"),
     "auto-pass Køb! off": ("altid pas til Køb!: fra", "alltid pass på Kjøp!: av"),

@@ -6,6 +6,7 @@ the session, and a refusal comes back as the engine's own reason in the status l
 
 from __future__ import annotations
 
+import math
 from collections import deque
 
 from p2p_rommy.cards import composition, rank_name
@@ -272,6 +273,27 @@ class ClientModel:
             return None
         return max(0.0, closes_at - self.session.clock())
 
+    def _buy_prompt(self) -> str:
+        """The open Køb! window on every screen, with its countdown (issue 30, item 3:
+        the window runs beside the drawer's new card, which is on screen already — the
+        deck gives it before the window's result, SPEC §4.7)."""
+        state = self.table.state
+        offer = self.offer_text()
+        left = self.buy_seconds_left()
+        timer = (
+            ""
+            if left is None
+            else _("; the Køb! window closes in {seconds} s").format(seconds=math.ceil(left))
+        )
+        if self.seat in state.buy_eligible and not self.table.answered_buy:
+            return _("Køb {offer}? k buys, p passes{timer}").format(offer=offer, timer=timer)
+        drawn = self.view.face(state.hands[self.seat][-1]) if state.turn == self.seat else None
+        if drawn is not None:  # the drawer: the card it drew, while the others may buy
+            return _("You drew {card}; Køb {offer}{timer}").format(
+                card=self.card_text(drawn), offer=offer, timer=timer
+            )
+        return _("Køb {offer}: waiting for the others{timer}").format(offer=offer, timer=timer)
+
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
         if self.table.halted is not None:
@@ -290,12 +312,7 @@ class ClientModel:
         if self.label_prefix:
             return _("Z_ (the second key of a card's label; Esc cancels)")
         if state.phase is Phase.BUY:
-            offer = self.offer_text()
-            if self.seat in state.buy_eligible and not self.table.answered_buy:
-                left = self.buy_seconds_left()
-                timer = f", {left:.0f} s" if left is not None else ""
-                return _("Køb {offer}? k buys, p passes{timer}").format(offer=offer, timer=timer)
-            return _("Køb {offer}: waiting for the others").format(offer=offer)
+            return self._buy_prompt()
         now = self.session.clock()
         waiting = self.table.waiting
         due = self.table.due
@@ -729,9 +746,17 @@ class ClientModel:
         """Check the move against the rules here (the engine is pure and fast), then hand
         it to the session, which makes it in its turn off the event loop."""
         try:
+            state = self.table.state
+            if state.phase is Phase.BUY and state.turn == self.seat:  # the drawer, in a window
+                raise IllegalMove(
+                    N_(
+                        "the others may still buy the discard: meld or discard once the Køb! "
+                        "window closes"
+                    )
+                )
             if not self.table.my_turn:
                 raise IllegalMove(N_("it is not your turn to play"))
-            apply(self.table.state, move)
+            apply(state, move)
         except IllegalMove as error:
             self.status = error.say(_)
             return
