@@ -1531,7 +1531,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "PgUp/PgDn: mere ({first}-{last} af {count})",
         "PgUp/PgDn: mer ({first}-{last} av {count})",
     ),
-} | {
     # the command line's waits (join --wait)
     "not a number of seconds: {value!r}": (
         "ikke et antal sekunder: {value!r}",

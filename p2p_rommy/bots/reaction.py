@@ -45,6 +45,19 @@ class Reacting:
         return random.Random(f"{self.seed}/{window}").uniform(low, high)
 
 
+BOTS_ONLY_REACTION_S = (0.02, 0.1)
+"""The reaction range at a table of bots only (`hurried`): seeded races among bots,
+without minutes of waiting in whole-match tests and simulations."""
+
+
+def hurried(player: Player) -> Player:
+    """`player` for a table where every seat is a bot run by the same harness: there is
+    no person to be fair to, so a reacting bot calls after `BOTS_ONLY_REACTION_S`."""
+    if isinstance(player, Reacting):
+        player.span = BOTS_ONLY_REACTION_S
+    return player
+
+
 def reacting(inner: Player, kind: str, rng: random.Random) -> Reacting:
     """`inner` with its level's reaction time, seeded from a copy of `rng` (the bot's
     own draws are left as they were)."""

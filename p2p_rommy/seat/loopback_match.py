@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from p2p_rommy.bots import make_bot
+from p2p_rommy.bots.reaction import hurried
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.engine.due import mover
 from p2p_rommy.engine.state import GameState, Phase
@@ -88,7 +89,7 @@ async def simulate_network(
     sessions = []
     for s in range(players):
         kind = bots[s] if bots else "random"
-        bot = make_bot(kind, random.Random(rng.getrandbits(64)))
+        bot = hurried(make_bot(kind, random.Random(rng.getrandbits(64))))
         entropy = StreamEntropy(b"simulate %d deck %d" % (seed, s))
         sessions.append(
             await open_seat(config, identities[s], bot, listen=LOOPBACK, entropy=entropy)
