@@ -460,3 +460,31 @@ def test_how_close_a_race_lying_seats_can_flip(seats, honest_a, honest_b, liars,
     answers[b] = BuyAnswer(b"g" * 32, 9, b, True, (a, b) if votes[b] == (a,) else (b,))
     order = race(answers, (b, a)).order
     assert order[0] == (a if winner == "A" else b)
+
+
+def test_an_honest_opening_to_all_and_a_false_one_to_the_sequencer_is_named_everywhere():
+    """Issue 24: a seat seals a pass, opens it honestly to everyone but sends the
+    sequencer a claim that does not open its seal. The sequencer named it, but the
+    others held a good opening and went on waiting for the sequencer's resolution (and
+    would end the honest sequencer out). Now an opening is checked against its seal on
+    arrival, and the proof (the seal and the answer, both signed by that seat) goes to
+    all: every seat names it, and the others may end the game without it."""
+    w = Window(house={"buy_priority": "seat"})
+    cheat = w.eligible[-1]
+    identity, game = w.table.identities[cheat], w.table.config.game_id
+    (seal,) = sends(w.peers[cheat].answer_buy(False, 0.0))
+    w.flood([(cheat, seal)])
+    w.dropped.add(cheat)  # what it sends from now on is the test's to deliver
+    for seat in w.eligible[:-1]:
+        w.flood([(seat, e) for e in sends(w.peers[seat].answer_buy(False, 0.0))])
+    opened = [e for e in w.peers[cheat].buy_windows.answers(w.window) if answer_of(e).seat == cheat]
+    assert opened, "the cheat opened its pass once every seal was in"
+    nonce = nonce_of(identity, game, w.window)
+    lie = identity.sign(BuyAnswer(game, w.window, cheat, True, (), nonce).encode())
+    for peer in w.peers:
+        if peer.seat not in (cheat, w.turn):
+            w.give(peer.seat, cheat, opened[0])
+    w.give(w.turn, cheat, lie)
+    others = [p for p in w.peers if p.seat != cheat]
+    assert all(p.culprit == cheat for p in others), [(p.seat, p.frozen) for p in others]
+    assert not any(p.replica.state.buys[cheat] for p in w.peers)

@@ -734,6 +734,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "(creator)": ("(opretter)", "(oppretter)"),
     "Lobby": ("Ved bordet", "Ved bordet"),
     "The table stopped: {report}": ("Bordet stoppede: {report}", "Bordet stoppet: {report}"),
+    "The table stopped: {report}. e ends the game without {name}": (
+        "Bordet stoppede: {report}. e afslutter spillet uden {name}",
+        "Bordet stoppet: {report}. e avslutter spillet uten {name}",
+    ),
     "The match is over. q quits.": (
         "Spillet er slut. q afslutter.",
         "Spillet er over. q avslutter.",
