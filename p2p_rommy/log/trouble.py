@@ -101,8 +101,7 @@ class Trouble:
         known = (first, second) in self.evidence or (second, first) in self.evidence
         if not known and len(self.evidence) < EVIDENCE_KEPT:  # a few proofs suffice
             self.evidence.append((first, second))
-            if what == "steps":  # sent to all once: every seat checks the proof itself
-                shown = [Send(first), Send(second)]
+            shown = [Send(first), Send(second)]  # to all, once: each seat checks it itself
         seat = decode_seat(first)
         report = f"seat {seat + 1} signed two different {what} for step {decode_number(first)}"
         report += " (kept as proof)"
