@@ -217,3 +217,9 @@ def test_e_on_a_table_frozen_by_a_cheat_offers_the_end_without_it_and_ends_the_g
     first.end_without_stalled()
     table.run()
     ended_without(table, CHEAT, [0, 1])
+    from p2p_rommy.seat.table_view import table_view
+    from p2p_rommy.tui.render import summary_lines
+
+    first.session.view = table_view(table.peers[0], table.now, None, {}, ())
+    lines = [text for _, text in summary_lines(first)]
+    assert f"ended without {cheat}, caught cheating (forfeited)" in lines, lines

@@ -1495,6 +1495,14 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "afsluttet uden {name}, der forlod bordet (opgav)",
         "avsluttet uten {name}, som forlot bordet (ga opp)",
     ),
+    "ended without {name}, caught cheating (forfeited)": (
+        "afsluttet uden {name}, der blev taget i snyd (opgav)",
+        "avsluttet uten {name}, som ble tatt i juks (ga opp)",
+    ),
+    "abandoned without {name}, caught cheating: no standing": (
+        "opgivet uden {name}, der blev taget i snyd: ingen stilling",
+        "oppgitt uten {name}, som ble tatt i juks: ingen stilling",
+    ),
     "abandoned without {name}, who left: no standing": (
         "opgivet uden {name}, der forlod bordet: ingen stilling",
         "oppgitt uten {name}, som forlot bordet: ingen stilling",
