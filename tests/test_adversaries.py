@@ -315,3 +315,24 @@ def test_a_bad_shuffle_the_next_shuffler_took_on_trust_stops_the_table_before_an
     # the bad shuffle was committed (taken on trust); the transcript proves whose it is
     report = verify_transcript(table.transcript)
     assert not report.fair and report.culprit == 1 and "bad shuffle" in report.text()
+
+
+def all_ended(honest) -> bool:
+    return all(s.peer.replica.ended is not None for s in honest)
+
+
+@pytest.mark.parametrize(
+    "cheat", [Cheat(replica=adv.IllegalMeld), Cheat(session=adv.Equivocation)], ids=str
+)
+def test_a_table_frozen_by_a_cheat_is_ended_without_it_and_it_forfeits(cheat):
+    """Issue 24: a frozen table could not end, and the cheat escaped the forfeit that
+    leaving costs. Bots' peers (`end_after`) end it at once without the seat their own
+    checking named; over TCP their sessions stay open for that end."""
+    table = run(cheat, 1, all_ended, end_after=300.0)
+    for session in table.honest:
+        replica = session.peer.replica
+        assert session.peer.culprit == 1 and replica.ended is not None
+        assert replica.ended[0] == 1 and replica.forfeited == (1,)
+        assert "seat 2" in replica.ended[1] and "caught cheating" in replica.ended[1]
+    report = verify_transcript(table.transcript)
+    assert report.fair and report.forfeited == (1,) and report.ended_by == (0, 2), report.text()

@@ -460,3 +460,84 @@ def test_how_close_a_race_lying_seats_can_flip(seats, honest_a, honest_b, liars,
     answers[b] = BuyAnswer(b"g" * 32, 9, b, True, (a, b) if votes[b] == (a,) else (b,))
     order = race(answers, (b, a)).order
     assert order[0] == (a if winner == "A" else b)
+
+
+def test_an_honest_opening_to_all_and_a_false_one_to_the_sequencer_is_named_everywhere():
+    """Issue 24: a seat seals a pass, opens it honestly to everyone but sends the
+    sequencer a claim that does not open its seal. The sequencer named it, but the
+    others held a good opening and went on waiting for the sequencer's resolution (and
+    would end the honest sequencer out). Now an opening is checked against its seal on
+    arrival, and the proof (the seal and the answer, both signed by that seat) goes to
+    all: every seat names it, and the others may end the game without it."""
+    w = Window(house={"buy_priority": "seat"})
+    cheat = w.eligible[-1]
+    identity, game = w.table.identities[cheat], w.table.config.game_id
+    (seal,) = sends(w.peers[cheat].answer_buy(False, 0.0))
+    w.flood([(cheat, seal)])
+    w.dropped.add(cheat)  # what it sends from now on is the test's to deliver
+    for seat in w.eligible[:-1]:
+        w.flood([(seat, e) for e in sends(w.peers[seat].answer_buy(False, 0.0))])
+    opened = [e for e in w.peers[cheat].buy_windows.answers(w.window) if answer_of(e).seat == cheat]
+    assert opened, "the cheat opened its pass once every seal was in"
+    nonce = nonce_of(identity, game, w.window)
+    lie = identity.sign(BuyAnswer(game, w.window, cheat, True, (), nonce).encode())
+    for peer in w.peers:
+        if peer.seat not in (cheat, w.turn):
+            w.give(peer.seat, cheat, opened[0])
+    w.give(w.turn, cheat, lie)
+    others = [p for p in w.peers if p.seat != cheat]
+    assert all(p.culprit == cheat for p in others), [(p.seat, p.frozen) for p in others]
+    assert not any(p.replica.state.buys[cheat] for p in w.peers)
+
+
+def test_verify_names_the_seat_whose_recorded_opening_does_not_open_its_recorded_seal():
+    """Issue 24 item 3: what verify sees of a two-faced Køb! answer. Under `seat`/`lot`
+    the buy step records every eligible seat's seal and opening, both signed by that
+    seat: a recorded opening that does not open its recorded seal names that seat (SPEC
+    §4.7), never the sequencer that carried it. (The other face of a seat that answered
+    two ways never enters a record: every seat that held it refused the resolution.)"""
+    from dataclasses import replace as replaced
+
+    from p2p_rommy.log.messages import Record, Step
+    from tests.loopback import transcript_of
+
+    w = Window(house={"buy_priority": "seat"})
+    for seat in w.eligible:
+        w.post(seat, w.peers[seat].answer_buy(False, 0.0))
+    assert all(p.frozen is None for p in w.peers)
+    n, body = resolution(w.peers[0])
+    cheat = w.eligible[0]
+    identity, game = w.table.identities[cheat], w.table.config.game_id
+    nonce = nonce_of(identity, game, w.window)
+    lie = identity.sign(BuyAnswer(game, w.window, cheat, True, (), nonce).encode())
+    answers = tuple(lie if answer_of(a).seat == cheat else a for a in body.answers)
+    records = list(w.peers[0].records)
+    step = decode(unpack(records[n - 1].step)[2])
+    assert isinstance(step, Step)
+    forged = replaced(step, body=replaced(body, answers=answers))
+    sequencer = w.table.identities[step.seat]
+    records[n - 1] = Record(sequencer.sign(forged.encode()), records[n - 1].acks)
+    config, identities = w.table.config, w.table.identities
+    report = verify_transcript(transcript_of(config, identities, records))
+    assert report.culprit == cheat != step.seat, report.text()
+    assert "does not open its seal" in (report.what or ""), report.text()
+
+
+def test_the_sequencer_of_a_two_faced_answer_learns_the_proof_and_names_it_too():
+    """Issue 24: pass to everyone, claim to the sequencer (under `first`). The others
+    named the seat but the sequencer, holding only the claim, waited on for their ACKs
+    and could never sign an end without the cheat. The proof now goes to all."""
+    w = Window()
+    seat = w.eligible[1]
+    identity = w.table.identities[seat]
+    game = w.table.config.game_id
+    passed = identity.sign(BuyAnswer(game, w.window, seat, False, ()).encode())
+    claimed = identity.sign(BuyAnswer(game, w.window, seat, True, (seat,)).encode())
+    for peer in w.peers:
+        if peer.seat not in (seat, w.turn):
+            w.give(peer.seat, seat, passed)
+    w.give(w.turn, seat, claimed)
+    for other in w.eligible:
+        if other != seat:
+            w.flood([(other, e) for e in sends(w.peers[other].answer_buy(False, 0.0))])
+    assert all(p.culprit == seat for p in w.peers if p.seat != seat), [p.frozen for p in w.peers]

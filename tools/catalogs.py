@@ -747,6 +747,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "(creator)": ("(opretter)", "(oppretter)"),
     "Lobby": ("Ved bordet", "Ved bordet"),
     "The table stopped: {report}": ("Bordet stoppede: {report}", "Bordet stoppet: {report}"),
+    "The table stopped: {report}. e ends the game without {name}": (
+        "Bordet stoppede: {report}. e afslutter spillet uden {name}",
+        "Bordet stoppet: {report}. e avslutter spillet uten {name}",
+    ),
     "The match is over. q quits.": (
         "Spillet er slut. q afslutter.",
         "Spillet er over. q avslutter.",
@@ -1503,6 +1507,14 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "ended without {name}, who left (forfeited)": (
         "afsluttet uden {name}, der forlod bordet (opgav)",
         "avsluttet uten {name}, som forlot bordet (ga opp)",
+    ),
+    "ended without {name}, caught cheating (forfeited)": (
+        "afsluttet uden {name}, der blev taget i snyd (opgav)",
+        "avsluttet uten {name}, som ble tatt i juks (ga opp)",
+    ),
+    "abandoned without {name}, caught cheating: no standing": (
+        "opgivet uden {name}, der blev taget i snyd: ingen stilling",
+        "oppgitt uten {name}, som ble tatt i juks: ingen stilling",
     ),
     "abandoned without {name}, who left: no standing": (
         "opgivet uden {name}, der forlod bordet: ingen stilling",

@@ -258,7 +258,7 @@ async def _finish(session: Session, store: GameStore) -> int:
     if session.halted is not None:
         say(_("stopped: {reason}").format(reason=session.halted))
         return 1
-    if peer.frozen:
+    if peer.frozen and peer.replica.ended is None:
         say(_("the table froze: {reason}").format(reason=peer.frozen))
         return 1
     if peer.alone:

@@ -22,7 +22,7 @@ from typing import Protocol, runtime_checkable
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.limits import FUTURE_STEPS
+from p2p_rommy.limits import EVIDENCE_KEPT, FUTURE_STEPS
 from p2p_rommy.log.buy_race import answerers
 from p2p_rommy.log.buy_seal import nonce_of, seal_of, sealed
 from p2p_rommy.log.buy_window import BuyWindows
@@ -204,8 +204,31 @@ class Buying:
                 replica.open_buy_answer(envelope)
             except ProtocolError as error:
                 return self.trouble.refuse(str(error))
+            unopened = self._not_its_seal(answer)
+            if unopened is not None:
+                return self._false_opening(answer.seat, unopened, envelope)
         self.windows.add(answer.window, answer.seat, envelope, answer.claim)
         return []
+
+    def _not_its_seal(self, answer: BuyAnswer) -> bytes | None:
+        """Under `seat`/`lot`: the seal `answer`'s seat sealed, when the answer does not
+        open it (both signed by that seat: its own doing, never anyone else's)."""
+        replica = self.replica
+        held = self.windows.held_seal(answer.window, answer.seat)
+        if held is None or not sealed(replica.state):
+            return None
+        seal = decode(open_envelope(held, replica.roster).body, answer.seat)
+        assert isinstance(seal, BuySeal)
+        opened = seal_of(replica.game, answer.window, answer.seat, answer.claim, answer.nonce)
+        return None if opened == seal.seal else held
+
+    def _false_opening(self, seat: int, seal: bytes, answer: bytes) -> list[Event]:
+        """`seat` opened its seal with another answer: named, and both signed messages go
+        to all (a seat it told the truth to holds the other answer: proof there too)."""
+        if len(self.trouble.evidence) < EVIDENCE_KEPT:
+            self.trouble.evidence.append((seal, answer))
+        report = f"seat {seat + 1}'s Køb! answer does not open its seal (both kept as proof)"
+        return [*self.trouble.freeze(report, seat), Send(seal), Send(answer)]
 
     def _on_seal(self, seal: BuySeal, envelope: bytes) -> list[Event]:
         replica = self.replica

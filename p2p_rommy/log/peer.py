@@ -40,6 +40,7 @@ from p2p_rommy.log.events import Event, Stalled
 from p2p_rommy.log.messages import (
     Ack,
     Chat,
+    EndStep,
     Nack,
     Record,
     Step,
@@ -111,6 +112,8 @@ class Peer(Voting):
         """The last step this seat refused (compared with what a frozen table is sent)."""
         self.held_end: bytes | None = None
         """An end this seat has not signed yet: it has not waited long enough itself."""
+        self.frozen_at: float | None = None
+        """When this seat's clock first saw the table frozen (at its next tick)."""
         self.heard: dict[int, float] = {}
         """When each seat last sent something new toward the step in flight (an ACK or a
         NACK for the next step, a Køb! answer; not the same one relayed again): the
@@ -254,7 +257,21 @@ class Peer(Voting):
         self.pending = Pending(step, step_envelope, tentative, {self.seat: vote})
         self.send(ack_envelope)
 
+    def ending_frozen(self, now: float) -> bool:
+        """A bot's peer (`end_after`) frozen naming a seat it may end the game without,
+        less than `end_after` since it froze: its session keeps the table open for that
+        end, which this peer proposes itself (`tick`) or signs. (A person's client stays
+        open until the person leaves, and `e` offers the end.)"""
+        culprit = self.culprit
+        if culprit is None or not self.named(culprit) or self.end_after is None:
+            return False
+        return self.frozen_at is None or now - self.frozen_at < self.end_after
+
     def _tick(self, now: float) -> None:
+        if self.frozen and self.frozen_at is None:
+            self.frozen_at = now
+        if self.frozen and self.end_after is not None and self.culprit is not None:
+            self._end_frozen(self.culprit, now)  # its own checking named the seat: at once
         if not self.frozen and not self.replica.over:
             if self.catching_up:
                 self._catch_up_overdue(now)
@@ -292,7 +309,24 @@ class Peer(Voting):
     def _check_deferred(self) -> None:
         self.deferred_first()
 
+    def named(self, seat: int) -> bool:
+        """This seat's own checking froze the table naming `seat` from its signed data
+        (an invalid step, two steps for one number, a bad proof): it may then propose or
+        sign an end without `seat` at once, as it may for a seat it waited for too long
+        (SPEC §4.4 "Ending without a seat"). Not after a cheat found by a round's audit,
+        at a commit that could not complete (no end builds on it)."""
+        return (
+            self.frozen is not None
+            and self.culprit == seat
+            and seat != self.seat
+            and self.replica.ended is None
+            and not self.commit_failed
+        )
+
     def _end_game(self, absent: int, now: float) -> None:
+        if self.frozen:
+            self._end_frozen(absent, now)
+            return
         waiting = self.waiting(now)
         waited = self.waited(absent, now)
         pending = self.replica.tentative
@@ -318,6 +352,21 @@ class Peer(Voting):
         replaced = self.pending
         step = self.replica.propose_end(absent, reason)
         self.proposed(step, now, replaced)
+
+    def _end_frozen(self, absent: int, now: float) -> None:
+        """End a table frozen by `absent`'s cheat without it (it forfeits)."""
+        pending = self.replica.tentative
+        if (
+            not self.named(absent)
+            or (pending is not None and pending.kind == "end")
+            or self.replica.end_proposer(absent) != self.seat
+        ):
+            return
+        name = self.replica.config.seats[absent].name
+        assert self.frozen is not None
+        reason = f"seat {absent + 1} ({name}) was caught cheating: {self.frozen[:300]}"
+        replaced = self.pending
+        self.proposed(self.replica.propose_end(absent, reason), now, replaced)
 
     def _submit(self, move: Move, now: float) -> None:
         try:
@@ -367,8 +416,16 @@ class Peer(Voting):
             self.refuse(f"from {source}: seat {message.seat}'s {kind} for another game")
             return
         if self.frozen:
-            if isinstance(message, Step):
+            if isinstance(message, Step) and isinstance(message.body, EndStep):
+                if self.named(message.body.absent):
+                    self._on_end(message, message.body, envelope, now, source)
+            elif isinstance(message, Step):
                 self._compare_evidence(message, envelope)
+            elif isinstance(message, Ack) and self._ends_culprit(message):
+                self._on_ack(message, envelope, now)
+                self.try_commit(now)
+            elif isinstance(message, Chat):  # "I agree to end the game without ..."
+                self._on_chat(message, source, now)
             return
         if isinstance(message, Step):
             self.on_step(message, envelope, now, via)
@@ -378,10 +435,7 @@ class Peer(Voting):
         elif isinstance(message, Nack):
             self._on_nack(message, now)
         elif isinstance(message, Chat):
-            if not self.chat.heard(message.seat, message.text, now):
-                self.refuse(f"from {source}: seat {message.seat} chats faster than allowed")
-                return
-            self._out.append(Said(message.seat, self.chat.lines[-1][1]))
+            self._on_chat(message, source, now)
         elif isinstance(message, Sync):
             self._on_sync(message, now, source)
         else:
@@ -389,6 +443,18 @@ class Peer(Voting):
                 self.heard[message.seat] = now  # a new answer, not one relayed again
             self.emit(self.buying.on_answer(message, envelope))
             self.duties(now)
+
+    def _on_chat(self, message: Chat, source: str, now: float) -> None:
+        if not self.chat.heard(message.seat, message.text, now):
+            self.refuse(f"from {source}: seat {message.seat} chats faster than allowed")
+            return
+        self._out.append(Said(message.seat, self.chat.lines[-1][1]))
+
+    def _ends_culprit(self, ack: Ack) -> bool:
+        """A frozen peer's business: an ACK of an end without the seat it named."""
+        if ack.n != self.replica.n + 1 or self.culprit is None:
+            return False
+        return self.replica.end_hashes().get(ack.state) == self.culprit
 
     # --- proposing --------------------------------------------------------------------
 

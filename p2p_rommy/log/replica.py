@@ -421,7 +421,7 @@ class Replica:
         for answer in answers:
             opened = seal_of(self.game, answer.window, answer.seat, answer.claim, answer.nonce)
             if opened != seals[answer.seat]:  # both signed by that seat: its own doing
-                raise CheatDetected(answer.seat, "its Køb! answer does not open its seal", step.n)
+                raise SignedBoth(answer.seat, "its Køb! answer does not open its seal", step.n)
 
     def open_buy_seal(self, envelope: Any) -> BuySeal:
         """A seat's signed seal for the open window, or `ProtocolError`."""
@@ -887,11 +887,18 @@ def _deck_due(due: DeckDue, round_no: int) -> Due:
     return Due(due.seat, DueKind.SEED, what)
 
 
+class SignedBoth(CheatDetected):
+    """A cheat proven by two messages one seat signed itself for one Køb! window (its
+    seal, and an opening that does not open it): that seat's, whoever carried them (SPEC
+    §4.7). Nobody else can make the pair: each is signed, and both name the window."""
+
+
 def _proposers_fault(step: Step, error: ProtocolError) -> ProtocolError:
     """`error`, found while checking `step`, as its proposer's: whatever a step carries
     (another seat's old envelope included) is the proposer's to answer for. An error
-    that names nobody (damage no signature stands behind) stays so."""
-    if error.sender is None or error.sender == step.seat:
+    that names nobody (damage no signature stands behind) stays so, and so does a cheat
+    the seat proved against itself (`SignedBoth`)."""
+    if error.sender is None or error.sender == step.seat or isinstance(error, SignedBoth):
         return error
     kind = CheatDetected if isinstance(error, CheatDetected) else ProtocolError
     return kind(step.seat, error.reason, step.n if error.step is None else error.step)

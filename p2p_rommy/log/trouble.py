@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
-from p2p_rommy.log.events import Event, Frozen, Note, Refused
+from p2p_rommy.log.events import Event, Frozen, Note, Refused, Send
 from p2p_rommy.log.messages import Ack, BuyAnswer, BuySeal, EndStep, Step, decode
 from p2p_rommy.wire.codec import unpack
 from p2p_rommy.wire.text import inert
@@ -97,16 +97,19 @@ class Trouble:
         proposed itself (SPEC §4.4), so the pair proves nothing."""
         if what == "steps" and (is_end(first) or is_end(second)):
             return []
-        if len(self.evidence) < EVIDENCE_KEPT:  # one proof names the seat; a few suffice
+        shown: list[Event] = []
+        known = (first, second) in self.evidence or (second, first) in self.evidence
+        if not known and len(self.evidence) < EVIDENCE_KEPT:  # a few proofs suffice
             self.evidence.append((first, second))
+            shown = [Send(first), Send(second)]  # to all, once: each seat checks it itself
         seat = decode_seat(first)
         report = f"seat {seat + 1} signed two different {what} for step {decode_number(first)}"
         report += " (kept as proof)"
         if self.frozen and self.culprit is None:  # the proof outranks a mismatch report
             log.error("table frozen: %s", report)
             self.frozen, self.culprit = f"{report}; {self.frozen}", seat
-            return [Frozen(self.frozen, seat)]
-        return self.freeze(report, seat)
+            return [Frozen(self.frozen, seat), *shown]
+        return self.freeze(report, seat) + shown
 
 
 def decode_step(envelope: bytes) -> Step:

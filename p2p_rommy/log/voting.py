@@ -64,6 +64,8 @@ class Voting:
     progress_at: float
     """When the table last moved on (this seat's clock): stalls count from it."""
     step_clock: StepClock | None
+    commit_failed: bool = False
+    """A commit found a cheat (the round's audit): the table stops for good."""
     _out: list[Event]
     _round_index: int
 
@@ -81,6 +83,10 @@ class Voting:
 
     def waited(self, seat: int, now: float) -> float | None:
         """How long this seat has waited for `seat` (the peer's part)."""
+        raise NotImplementedError
+
+    def named(self, seat: int) -> bool:
+        """This seat's own checking froze the table naming `seat` (the peer's part)."""
         raise NotImplementedError
 
     @property
@@ -185,6 +191,7 @@ class Voting:
             reason = error.reason
             self.refused_step = envelope
             self.send(self.sign(Nack(replica.game, step.n, self.seat, reason[:500])))
+            self.send(envelope)  # its proposer's signed data: every seat checks it itself
             culprit = error.sender if isinstance(error.sender, int) else step.seat
             self.emit(
                 self.trouble.freeze(
@@ -219,7 +226,7 @@ class Voting:
             self.refuse(f"from {source}: {error}")
             return
         waited = self.waited(absent, now)
-        if waited is None or waited < self.end_wait:
+        if not self.named(absent) and (waited is None or waited < self.end_wait):
             self.held_end = envelope  # not signed yet: this seat has not waited long enough
             return
         self.held_end = None
@@ -234,12 +241,18 @@ class Voting:
         """An end held back until this seat has waited long enough: signed now if it has;
         dropped once the table moved on."""
         held = self.held_end
-        if held is None or self.frozen:
+        if held is None:
+            return
+        step = decode_step(held)
+        assert isinstance(step.body, EndStep)
+        if self.frozen and not self.named(step.body.absent):
             return
         self.held_end = None
-        step = decode_step(held)
         pending = self.pending
         if step.n != self.replica.n + 1 or (pending and pending.tentative.kind == "end"):
+            return
+        if self.frozen:  # its own checking has named the seat since: signed now
+            self._on_end(step, step.body, held, now, "a peer")
             return
         self.on_step(step, held, now)
 
@@ -323,7 +336,7 @@ class Voting:
     # --- committing -------------------------------------------------------------------
 
     def try_commit(self, now: float) -> None:
-        while not self.frozen and self.pending is not None:
+        while self.pending is not None and (not self.frozen or self._ending_culprit()):
             pending = self.pending
             tentative = pending.tentative
             for seat, (vote, _) in list(pending.acks.items()):
@@ -358,6 +371,7 @@ class Voting:
             try:
                 self.replica.commit()
             except ProtocolError as error:  # the round audit, or a deferred proof, failed
+                self.commit_failed = True  # half committed: no end can build on it
                 self.cheat_found(error)
                 return
             window = self.replica.buy_window
@@ -384,6 +398,11 @@ class Voting:
                 self.duties(now)
                 return
             self.on_step(decode_step(following), following, now)
+
+    def _ending_culprit(self) -> bool:
+        """A frozen peer's pending step is an end without the seat it named."""
+        absent = self.replica.pending_absent()
+        return absent is not None and self.named(absent)
 
     # --- proposing --------------------------------------------------------------------
 

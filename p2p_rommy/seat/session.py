@@ -232,7 +232,10 @@ class Session:
         self._publish(tuple(out))
         if records(out) or broadcast:
             self.changed.set()
-        if self.peer.replica.over or self.peer.frozen or self.peer.alone:
+        peer = self.peer
+        if peer.frozen and peer.ending_frozen(self.clock()):
+            pass  # the others may still end the game without the seat it caught cheating
+        elif peer.replica.over or peer.frozen or peer.alone:
             self.done.set()  # alone: restarted, and nobody is left to go on with
         elif self.peer.replica.deferred and not self._deferred_queued:
             # verify it while the others check this seat's shuffle (SPEC §3.3)

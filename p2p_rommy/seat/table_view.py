@@ -37,6 +37,9 @@ class TableView:
     abandoned: bool
     """Ended on one seat's word alone (a table of two): no standing."""
     frozen: str | None
+    culprit: int | None
+    """The seat the freeze names from its signed data: the others may end the game
+    without it at once (it forfeits)."""
     halted: str | None
     """Why this seat stopped on its own (a failed write), if it did."""
     my_turn: bool
@@ -91,6 +94,7 @@ def table_view(
         forfeited=replica.forfeited,
         abandoned=replica.abandoned,
         frozen=peer.frozen,
+        culprit=peer.culprit if peer.culprit is not None and peer.named(peer.culprit) else None,
         halted=halted,
         my_turn=replica.my_turn(),
         due=replica.due(),

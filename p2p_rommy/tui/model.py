@@ -298,7 +298,11 @@ class ClientModel:
         """What the player can do now, for the status line."""
         if self.table.halted is not None:
             return self.table.halted
-        if self.table.frozen:
+        if self.table.frozen and self.table.culprit is not None and self.table.ended is None:
+            return _("The table stopped: {report}. e ends the game without {name}").format(
+                report=self.table.frozen, name=self.names[self.table.culprit]
+            )
+        if self.table.frozen and self.table.ended is None:
             return _("The table stopped: {report}").format(report=self.table.frozen)
         state = self.table.state
         if self.table.over:
@@ -588,30 +592,41 @@ class ClientModel:
         """End the game without the player the table has long waited for: `e` asks,
         `e` again (within `END_CONFIRM_S`) confirms. The proposer's seat proposes; any
         other seat tells the table it agrees (its seat signs the proposal when it comes)."""
-        waiting = self.table.waiting
         now = self.session.clock()
-        if waiting is None or now - waiting.since < self.table.stall_after:
+        absent = self._end_without(now)
+        if absent is None:
             self.status = _("nobody has kept the table waiting long enough to end the game")
             return
-        name = self.names[waiting.seat]
+        name = self.names[absent]
         asked, self.end_asked = self.end_asked, None
-        if asked is None or asked[0] != waiting.seat or now - asked[1] > END_CONFIRM_S:
-            self.end_asked = (waiting.seat, now)
+        if asked is None or asked[0] != absent or now - asked[1] > END_CONFIRM_S:
+            self.end_asked = (absent, now)
             self.status = _(
                 "End the game without {name}? The scores so far stand. e again confirms"
             ).format(name=name)
             return
-        if self.table.end_proposers[waiting.seat] != self.seat:
-            proposer = self.names[self.table.end_proposers[waiting.seat]]
+        if self.table.end_proposers[absent] != self.seat:
+            proposer = self.names[self.table.end_proposers[absent]]
             self.session.say(_("I agree to end the game without {name}").format(name=name))
             self.status = _(
                 "told the table; {proposer} ends it with e, and your seat signs"
             ).format(proposer=proposer)
             return
-        self.session.end_game(waiting.seat)
-        self.status = _("proposed to end the game without {name}").format(
-            name=self.names[waiting.seat]
-        )
+        self.session.end_game(absent)
+        self.status = _("proposed to end the game without {name}").format(name=name)
+
+    def _end_without(self, now: float) -> int | None:
+        """Whom `e` ends the game without: the seat this seat's own checking caught
+        cheating (at once), else the seat the table has waited for past the stall limit."""
+        table = self.table
+        if table.ended is not None or table.over:
+            return None
+        if table.frozen:
+            return table.culprit
+        waiting = table.waiting
+        if waiting is None or now - waiting.since < table.stall_after:
+            return None
+        return waiting.seat
 
     def say(self, text: str) -> None:
         if text.strip():

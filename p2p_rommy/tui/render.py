@@ -354,18 +354,21 @@ def summary_lines(model: ClientModel, width: int = 80) -> list[tuple[str, str]]:
 
     if final:
         add("class:title", _("The game is over"))
+        cheated = model.table.frozen is not None  # ended after the table froze on its cheat
         if ended is not None and abandoned:
-            add(
-                "class:warning",
-                _("abandoned without {name}, who left: no standing").format(
-                    name=model.names[ended[0]]
-                ),
+            text = (
+                _("abandoned without {name}, caught cheating: no standing")
+                if cheated
+                else _("abandoned without {name}, who left: no standing")
             )
+            add("class:warning", text.format(name=model.names[ended[0]]))
         elif ended is not None:
-            add(
-                "class:warning",
-                _("ended without {name}, who left (forfeited)").format(name=model.names[ended[0]]),
+            text = (
+                _("ended without {name}, caught cheating (forfeited)")
+                if cheated
+                else _("ended without {name}, who left (forfeited)")
             )
+            add("class:warning", text.format(name=model.names[ended[0]]))
     if rounds:
         why = model.why_round_ended(rounds)
         title = _("Round {number} is over").format(number=rounds)
