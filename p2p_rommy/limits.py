@@ -147,6 +147,10 @@ CHAT_KEPT = 500
 """Chat lines kept in memory (the oldest go first)."""
 EVIDENCE_KEPT = 16
 """Pairs of contradicting signed messages kept as proof (more prove nothing new)."""
+OPENED_ANSWERS_KEPT = 64
+"""Køb! answers and seals a peer keeps as it opened them on arrival, for the checks of
+the open window that read them again (the answer's own, the resolution's): each is
+opened once. Cleared as windows close; six seats send at most twelve in a window."""
 REFUSED_KEPT = 200
 """Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
 VERIFIED_SIGNATURES_KEPT = 4096

@@ -12,7 +12,7 @@ A step's body is decoded once, schema-checked, into one of four typed values
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Self
 
 from p2p_rommy.engine.moves import Move, ResolveBuy, StartRound
@@ -289,13 +289,32 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """A committed step: the proposer's envelope and every seat's ACK envelope, by seat."""
+    """A committed step: the proposer's envelope and every seat's ACK envelope, by seat.
+
+    A record made by a peer's own commit carries the step and ACKs as they were opened
+    and checked when they arrived (`decoded`, `votes`), so nothing opens them again; a
+    record read back from disk has them None until a reader checks it."""
 
     step: bytes
     acks: tuple[bytes, ...]
+    decoded: Step | None = field(default=None, compare=False, repr=False)
+    """The step, as opened and checked when it arrived (not part of the encoding)."""
+    votes: tuple[Ack | None, ...] | None = field(default=None, compare=False, repr=False)
+    """Each seat's ACK as opened and checked (None for the seat an end leaves out)."""
 
     def encode(self) -> bytes:
         return pack([self.step, list(self.acks)])
+
+    def decoded_step(self) -> Step:
+        """The step, from `decoded`, or decoded from an envelope this peer checked before
+        (a record read back from disk: its signatures were checked when it was written
+        and when the transcript was replayed)."""
+        if self.decoded is not None:
+            return self.decoded
+        _, _, body, _ = unpack(self.step, None, MAX_BODY_BYTES + 256)
+        step = decode(body)
+        assert isinstance(step, Step), "a record holds a step"
+        return step
 
 
 def decode_record(data: bytes) -> Record:
