@@ -150,13 +150,20 @@ def _step_body_wire(body: StepBody) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class Step(_Signed):
-    """Step `n` proposed by `seat` on top of state hash `prev`; `body` says what it does."""
+class _AboutStep(_Signed):
+    """What a step, an ACK and a NACK start with (SPEC §4.4): the game, the step's
+    number and the seat that signs it."""
 
-    KIND: ClassVar[str] = "log/step"
     game: Annotated[bytes, _GAME]
     n: Annotated[int, _N]
     seat: Annotated[int, _SEAT]
+
+
+@dataclass(frozen=True, slots=True)
+class Step(_AboutStep):
+    """Step `n` proposed by `seat` on top of state hash `prev`; `body` says what it does."""
+
+    KIND: ClassVar[str] = "log/step"
     prev: Annotated[bytes, blob(32)]
     body: Annotated[StepBody, _any, Out(_step_body_wire)]
 
@@ -186,14 +193,11 @@ def step_digest(envelope: bytes) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
-class Ack(_Signed):
+class Ack(_AboutStep):
     """`seat` acknowledges step `n` whose digest is `step` (`step_digest`) and says
     the state after it is `state`, as it computed it."""
 
     KIND: ClassVar[str] = "log/ack"
-    game: Annotated[bytes, _GAME]
-    n: Annotated[int, _N]
-    seat: Annotated[int, _SEAT]
     step: Annotated[bytes, blob(32)]
     state: Annotated[bytes, blob(32)]
 
@@ -204,11 +208,8 @@ class Ack(_Signed):
 
 
 @dataclass(frozen=True, slots=True)
-class Nack(_Signed):
+class Nack(_AboutStep):
     KIND: ClassVar[str] = "log/nack"
-    game: Annotated[bytes, _GAME]
-    n: Annotated[int, _N]
-    seat: Annotated[int, _SEAT]
     reason: Annotated[str, text(500)]
 
 
