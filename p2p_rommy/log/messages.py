@@ -201,11 +201,6 @@ class Ack(_AboutStep):
     step: Annotated[bytes, blob(32)]
     state: Annotated[bytes, blob(32)]
 
-    @property
-    def vote(self) -> bytes:
-        """The step and state together: two ACKs agree when their votes are equal."""
-        return self.step + self.state
-
 
 @dataclass(frozen=True, slots=True)
 class Nack(_AboutStep):
