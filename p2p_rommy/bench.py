@@ -128,8 +128,8 @@ def _chunked_makespan(costs: list[float], cores: int) -> float:
 class RoundStart:
     """A round's start (commits, proven shuffles, the deal) among in-process seats,
     timed as if each seat ran on its own machine: every call is timed by the calling
-    thread's CPU, with the per-process caches of verified proofs and signatures
-    forgotten first (another machine has not seen them).
+    thread's CPU, with the per-process cache of verified proofs forgotten first
+    (another machine has not seen them).
 
     The log runs one step at a time: each deck message commits once every seat has
     checked it, and the next one is made from the committed state. So the critical
@@ -161,10 +161,8 @@ class RoundStart:
 
     def _timed(self, call: Callable[[], list[bytes]]) -> tuple[_SeatCost, list[bytes]]:
         from p2p_rommy.deck.proofs import forget_verified
-        from p2p_rommy.wire.identity import forget_verified_signatures
 
         forget_verified()
-        forget_verified_signatures()
         cost = self._current = _SeatCost()
         started = time.thread_time()
         out = call()

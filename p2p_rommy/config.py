@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Self
 
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.rules.house import HouseValue
@@ -114,6 +114,29 @@ class GameConfig(Message):
         """Six characters to compare aloud: everyone sees the same config."""
         return short_code(self.game_id)
 
+    @classmethod
+    def from_body(cls, body: Any, sender: int | str | None = None) -> Self:
+        """A received config: of this protocol's version and one the constructor accepts,
+        or `ProtocolError`."""
+        fields = cls.fields(body, sender)
+        if fields["version"] != PROTOCOL_VERSION:
+            raise ProtocolError(
+                sender, f"protocol version {fields['version']} is not {PROTOCOL_VERSION}"
+            )
+        try:
+            return cls(**fields)
+        except ConfigError as error:
+            raise ProtocolError(sender, f"bad game config: {error}") from None
+
+    @classmethod
+    def decode(cls, data: bytes, sender: int | str | None = None) -> Self:
+        """A received config, which must also be in canonical form: every house rule, in
+        SPEC order (the constructor fills in the ones a body leaves out)."""
+        config = cls.from_body(unpack(data, sender), sender)
+        if config.encode() != data:
+            raise ProtocolError(sender, "the game config is not in canonical form")
+        return config
+
     def seat_of(self, public_key: bytes) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.public_key == public_key:
@@ -136,15 +159,5 @@ _CONFIG = GameConfig.schema()
 
 
 def decode_config(data: bytes, sender: int | str | None = None) -> GameConfig:
-    fields = GameConfig.fields(unpack(data, sender), sender)
-    if fields["version"] != PROTOCOL_VERSION:
-        raise ProtocolError(
-            sender, f"protocol version {fields['version']} is not {PROTOCOL_VERSION}"
-        )
-    try:
-        config = GameConfig(**fields)
-    except ConfigError as error:
-        raise ProtocolError(sender, f"bad game config: {error}") from None
-    if config.encode() != data:
-        raise ProtocolError(sender, "the game config is not in canonical form")
-    return config
+    """`GameConfig.decode`: a received config, version- and canonical-form-checked."""
+    return GameConfig.decode(data, sender)

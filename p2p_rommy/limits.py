@@ -147,14 +147,12 @@ CHAT_KEPT = 500
 """Chat lines kept in memory (the oldest go first)."""
 EVIDENCE_KEPT = 16
 """Pairs of contradicting signed messages kept as proof (more prove nothing new)."""
+OPENED_ANSWERS_KEPT = 64
+"""Køb! answers and seals a peer keeps as it opened them on arrival, for the checks of
+the open window that read them again (the answer's own, the resolution's): each is
+opened once. Cleared as windows close; six seats send at most twelve in a window."""
 REFUSED_KEPT = 200
 """Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
-VERIFIED_SIGNATURES_KEPT = 4096
-"""Signatures remembered as verified in one process (a 32-byte fingerprint of key,
-signature and message each, ~170 bytes with the bookkeeping): an envelope is checked
-once, not again by the deck layer or the other seats of the same process, which check
-it within moments. (16384 cost a peer 2.8 MiB of its 42; a round's audit may now check
-a deck message from the round's start again.)"""
 VERIFIED_PROOFS_KEPT = 4096
 """Shuffle proofs remembered as verified in one process (a fingerprint each, 32 bytes):
 seats sharing a process check each proof once."""

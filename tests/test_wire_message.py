@@ -32,7 +32,7 @@ class Reordered(Message):
 
 def test_the_body_is_kind_then_the_fields_in_declared_order_under_their_wire_keys():
     message = Sample(3, "Ann", (b"ab", b"cd"))
-    assert list(message.body()) == ["kind", "round", "name", "items"]
+    assert list(message.wire()) == ["kind", "round", "name", "items"]
     assert message.encode() == pack(
         {"kind": "test/sample", "round": 3, "name": "Ann", "items": [b"ab", b"cd"]}
     )
@@ -47,8 +47,8 @@ def test_the_schema_is_the_declared_checks_under_the_wire_keys():
 
 def test_order_gives_the_wire_order_and_out_and_in_convert_a_nested_value():
     message = Reordered(frozenset({2, 1}), 7)
-    assert message.body() == {"kind": "test/reordered", "b": 7, "a": [1, 2]}
-    assert list(message.body()) == ["kind", "b", "a"]
+    assert message.wire() == {"kind": "test/reordered", "b": 7, "a": [1, 2]}
+    assert list(message.wire()) == ["kind", "b", "a"]
     assert Reordered.decode(message.encode()) == message
     assert Reordered.fields(unpack(message.encode())) == {"a": frozenset({1, 2}), "b": 7}
 
@@ -99,3 +99,35 @@ def test_a_config_with_a_house_value_of_no_house_type_is_refused_with_a_reason()
     }
     with pytest.raises(ProtocolError, match="house rule value"):
         decode_config(pack(body), sender=1)
+
+
+def test_every_decoding_path_runs_the_class_rule_across_fields():
+    """A log message must name its signer's seat (SPEC §3.9); the rule is the class's
+    `received`, so decoding with the class itself cannot skip it."""
+    from p2p_rommy.log.messages import Ack, BuyAnswer
+
+    ack = Ack(bytes(32), 4, 2, bytes(32), bytes(32))
+    assert Ack.decode(ack.encode(), sender=2) == ack
+    with pytest.raises(ProtocolError, match="another seat than its signer"):
+        Ack.decode(ack.encode(), sender=3)
+    twice = BuyAnswer(bytes(32), 4, 1, True, (1, 1))
+    with pytest.raises(ProtocolError, match="lists a seat twice"):
+        BuyAnswer.decode(twice.encode(), sender=1)
+
+
+def test_a_config_of_another_version_is_refused_by_the_class_decoder_too():
+    """`GameConfig.decode` is `decode_config`: version and canonical form are checked."""
+    from dataclasses import replace
+
+    from p2p_rommy.config import GameConfig, Seat
+    from p2p_rommy.wire.identity import Identity
+
+    seats = tuple(Seat(name, Identity.generate().public_key) for name in ("Ann", "Bo"))
+    config = GameConfig("romme", (), seats, 0)
+    assert GameConfig.decode(config.encode()) == config
+    with pytest.raises(ProtocolError, match="protocol version 4 is not"):
+        GameConfig.decode(replace(config, version=4).encode(), sender=1)
+    body = unpack(config.encode())
+    body["house"] = body["house"][:1]
+    with pytest.raises(ProtocolError, match="not in canonical form"):
+        GameConfig.decode(pack(body))

@@ -693,7 +693,7 @@ def describe(check: Any) -> str:
         "_any": "map (a step body)",
         "_nil_or_blob": "bin ≤1048576 or nil",
         "_nonce": "bin 0 or bin 32",
-        "<lambda>": "move (§4.5)",
+        "_move": "move (§4.5)",
     }[name.split(".")[-1]]
 
 

@@ -257,8 +257,7 @@ class Buying:
         from s: s signed both, so s is named, both kept as proof (SPEC §4.7)."""
         for envelope in (*body.answers, *body.seals):
             try:
-                opened = open_envelope(envelope, self.replica.roster)
-                answer = decode(opened.body, opened.seat)
+                _, answer = self.replica.open_message(envelope)
             except ProtocolError:
                 continue  # the step's own validation refuses it, naming its proposer
             if not isinstance(answer, BuyAnswer | BuySeal) or answer.window != body.window:

@@ -12,15 +12,14 @@ A step's body is decoded once, schema-checked, into one of four typed values
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Self
 
 from p2p_rommy.engine.moves import Move, ResolveBuy, StartRound
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.move_codec import decode_move, encode_move
 from p2p_rommy.wire.codec import (
     MAX_BODY_BYTES,
-    Schema,
     SchemaError,
     array,
     blob,
@@ -31,135 +30,156 @@ from p2p_rommy.wire.codec import (
     unpack,
 )
 from p2p_rommy.wire.identity import envelope_body
+from p2p_rommy.wire.message import In, Message, Out
 
 _GAME = blob(32)
 _N = integer(0, 2**40)
+_SEAT = integer(0, 5)
+_FLAG = integer(0, 1)
+"""A yes or no on the wire: 0 or 1."""
+END_REASON_MAX = 200
+"""Characters in an end step's reason."""
+CHAT_MAX = 200
+"""Characters in one chat line."""
 
 
 def _any(value: Any, name: str) -> Any:
+    """A step's body: checked by its own kind's declaration (`decode_body`)."""
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class DeckStep:
-    """A deck-protocol message (its own envelope, signed by the same seat)."""
-
-    envelope: bytes
-
-    def wire(self) -> dict[str, Any]:
-        return {"kind": "deck", "envelope": self.envelope}
-
-
-@dataclass(frozen=True, slots=True)
-class MoveStep:
-    """An engine move by the proposer, with the mover's shares for the hidden cards it
-    shows (`reveal`, a `deck/shares` envelope) or None."""
-
-    move: Move
-    reveal: bytes | None
-
-    def wire(self) -> dict[str, Any]:
-        return {"kind": "move", "move": encode_move(self.move), "reveal": self.reveal}
-
-
-@dataclass(frozen=True, slots=True)
-class BuyStep:
-    """The resolution of the buy window opened by step `window`: every answering seat's
-    signed answer, and under `seat`/`lot` every eligible seat's seal (SPEC §4.7)."""
-
-    window: int
-    answers: tuple[bytes, ...]
-    seals: tuple[bytes, ...] = ()
-
-    def wire(self) -> dict[str, Any]:
-        return {
-            "kind": "buy",
-            "window": self.window,
-            "answers": list(self.answers),
-            "seals": list(self.seals),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class EndStep:
-    """Ending the game without `absent`, which never came back (SPEC §4.4)."""
-
-    absent: int
-    reason: str
-
-    def wire(self) -> dict[str, Any]:
-        return {"kind": "end", "absent": self.absent, "reason": self.reason}
-
-
-StepBody = DeckStep | MoveStep | BuyStep | EndStep
-_KINDS: dict[type, str] = {DeckStep: "deck", MoveStep: "move", BuyStep: "buy", EndStep: "end"}
-END_REASON_MAX = 200
-"""Characters in an end step's reason."""
+def _move(value: Any, name: str) -> Any:
+    """A move's wire form: checked by `decode_move`, which needs the proposer's seat."""
+    return value
 
 
 def _nil_or_blob(value: Any, name: str) -> bytes | None:
     return None if value is None else blob()(value, name)
 
 
-_BODIES = {
-    "deck": Schema("deck", {"envelope": blob()}),
-    "move": Schema("move", {"move": lambda value, name: value, "reveal": _nil_or_blob}),
-    "buy": Schema(
-        "buy",
-        {
-            "window": integer(0, 2**40),
-            "answers": array(blob(max_size=1024), 6),
-            "seals": array(blob(max_size=1024), 6),
-        },
-    ),
-    "end": Schema("end", {"absent": integer(0, 5), "reason": text(END_REASON_MAX)}),
+def _nonce(value: Any, name: str) -> bytes:
+    """A buy answer's nonce: empty (under `first`) or 32 bytes."""
+    if not isinstance(value, bytes) or len(value) not in (0, 32):
+        raise SchemaError(f"{name} must be 0 or 32 bytes")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class DeckStep(Message):
+    """A deck-protocol message (its own envelope, signed by the same seat)."""
+
+    KIND: ClassVar[str] = "deck"
+    envelope: Annotated[bytes, blob()]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStep(Message):
+    """An engine move by the proposer, with the mover's shares for the hidden cards it
+    shows (`reveal`, a `deck/shares` envelope) or None."""
+
+    KIND: ClassVar[str] = "move"
+    move: Annotated[Move, _move, Out(encode_move)]
+    reveal: Annotated[bytes | None, _nil_or_blob]
+
+    @classmethod
+    def from_body(cls, body: Any, sender: int | str | None = None) -> Self:
+        """The move is decoded for `sender`, the step's proposer: a move for another
+        seat, or one only the engine makes, is refused."""
+        seat = sender if isinstance(sender, int) else None
+        fields = cls.schema().check(body, seat)
+        move = decode_move(fields["move"], seat)
+        if isinstance(move, StartRound | ResolveBuy) or move.seat != seat:
+            raise ProtocolError(seat, "a move for another seat, or one nobody proposes")
+        return cls(move, fields["reveal"])
+
+
+@dataclass(frozen=True, slots=True)
+class BuyStep(Message):
+    """The resolution of the buy window opened by step `window`: every answering seat's
+    signed answer, and under `seat`/`lot` every eligible seat's seal (SPEC §4.7)."""
+
+    KIND: ClassVar[str] = "buy"
+    window: Annotated[int, _N]
+    answers: Annotated[tuple[bytes, ...], array(blob(max_size=1024), 6)]
+    seals: Annotated[tuple[bytes, ...], array(blob(max_size=1024), 6)] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EndStep(Message):
+    """Ending the game without `absent`, which never came back (SPEC §4.4)."""
+
+    KIND: ClassVar[str] = "end"
+    absent: Annotated[int, _SEAT]
+    reason: Annotated[str, text(END_REASON_MAX)]
+
+
+StepBody = DeckStep | MoveStep | BuyStep | EndStep
+_BODY_KINDS: dict[str, type[StepBody]] = {
+    body.KIND: body for body in (DeckStep, MoveStep, BuyStep, EndStep)
 }
+_BODIES = {kind: body.schema() for kind, body in _BODY_KINDS.items()}
+"""Each step body's schema: the SPEC field table is read from these (tools/vectors.py)."""
 
 
 def decode_body(body: Any, sender: int | None) -> StepBody:
     """A step's body as its typed value; `ProtocolError` naming `sender` if malformed."""
     kind = kind_of(body, sender)
-    schema = _BODIES.get(kind)
-    if schema is None:
+    declared = _BODY_KINDS.get(kind)
+    if declared is None:
         raise ProtocolError(sender, f"unknown step kind {kind!r}")
-    f = schema.check(body, sender)
-    if kind == "deck":
-        return DeckStep(f["envelope"])
-    if kind == "move":
-        move = decode_move(f["move"], sender)
-        if isinstance(move, StartRound | ResolveBuy) or move.seat != sender:
-            raise ProtocolError(sender, "a move for another seat, or one nobody proposes")
-        return MoveStep(move, f["reveal"])
-    if kind == "buy":
-        return BuyStep(f["window"], f["answers"], f["seals"])
-    return EndStep(f["absent"], f["reason"])
+    return declared.from_body(body, sender)
+
+
+class _Signed(Message):
+    """A log message names its author's seat, which must be the seat that signed it."""
+
+    __slots__ = ()
+    seat: int
+
+    def received(self, sender: int | str | None) -> None:
+        _check_signer(self.seat, sender)
+
+
+def _check_signer(seat: int, sender: int | str | None) -> None:
+    if sender is not None and seat != sender:
+        raise ProtocolError(sender, "a message names another seat than its signer")
+
+
+def _step_body_wire(body: StepBody) -> dict[str, Any]:
+    return body.wire()
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class _AboutStep(_Signed):
+    """What a step, an ACK and a NACK start with (SPEC §4.4): the game, the step's
+    number and the seat that signs it."""
+
+    game: Annotated[bytes, _GAME]
+    n: Annotated[int, _N]
+    seat: Annotated[int, _SEAT]
+
+
+@dataclass(frozen=True, slots=True)
+class Step(_AboutStep):
     """Step `n` proposed by `seat` on top of state hash `prev`; `body` says what it does."""
 
-    game: bytes
-    n: int
-    seat: int
-    prev: bytes
-    body: StepBody
+    KIND: ClassVar[str] = "log/step"
+    prev: Annotated[bytes, blob(32)]
+    body: Annotated[StepBody, _any, Out(_step_body_wire)]
 
     @property
     def kind(self) -> str:
         """``deck``, ``move``, ``buy`` or ``end``."""
-        return _KINDS[type(self.body)]
+        return self.body.KIND
 
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "log/step",
-                "game": self.game,
-                "n": self.n,
-                "seat": self.seat,
-                "prev": self.prev,
-                "body": self.body.wire(),
-            }
+    @classmethod
+    def from_body(cls, body: Any, sender: int | str | None = None) -> Self:
+        """The step, its body decoded for its proposer (`decode_body`)."""
+        fields = cls.schema().check(body, sender)
+        seat = fields["seat"]
+        _check_signer(seat, sender)
+        return cls(
+            fields["game"], fields["n"], seat, fields["prev"], decode_body(fields["body"], seat)
         )
 
 
@@ -173,220 +193,124 @@ def step_digest(envelope: bytes) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
-class Ack:
+class Ack(_AboutStep):
     """`seat` acknowledges step `n` whose digest is `step` (`step_digest`) and says
     the state after it is `state`, as it computed it."""
 
-    game: bytes
-    n: int
-    seat: int
-    step: bytes
-    state: bytes
-
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "log/ack",
-                "game": self.game,
-                "n": self.n,
-                "seat": self.seat,
-                "step": self.step,
-                "state": self.state,
-            }
-        )
-
-    @property
-    def vote(self) -> bytes:
-        """The step and state together: two ACKs agree when their votes are equal."""
-        return self.step + self.state
+    KIND: ClassVar[str] = "log/ack"
+    step: Annotated[bytes, blob(32)]
+    state: Annotated[bytes, blob(32)]
 
 
 @dataclass(frozen=True, slots=True)
-class Nack:
-    game: bytes
-    n: int
-    seat: int
-    reason: str
-
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "log/nack",
-                "game": self.game,
-                "n": self.n,
-                "seat": self.seat,
-                "reason": self.reason,
-            }
-        )
+class Nack(_AboutStep):
+    KIND: ClassVar[str] = "log/nack"
+    reason: Annotated[str, text(500)]
 
 
 @dataclass(frozen=True, slots=True)
-class BuyAnswer:
+class BuyAnswer(_Signed):
     """A seat's signed answer in a buy window: claim (Køb!) or pass. `window` is the
     step number that opened it. `seen` is the seat's observation under `buy_priority =
     first` (SPEC §4.7): the seats whose calls reached it, in the order they did, its own
     call at the moment it sent it (empty under `seat` and `lot`). `nonce` opens the
     seat's `BuySeal` under `seat` and `lot` (empty under `first`)."""
 
-    game: bytes
-    window: int
-    seat: int
-    claim: bool
-    seen: tuple[int, ...] = ()
-    nonce: bytes = b""
+    KIND: ClassVar[str] = "buy/answer"
+    game: Annotated[bytes, _GAME]
+    window: Annotated[int, _N]
+    seat: Annotated[int, _SEAT]
+    claim: Annotated[bool, _FLAG, Out(int), In(bool)]
+    seen: Annotated[tuple[int, ...], array(_SEAT, 6)] = ()
+    nonce: Annotated[bytes, _nonce] = b""
 
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "buy/answer",
-                "game": self.game,
-                "window": self.window,
-                "seat": self.seat,
-                "claim": int(self.claim),
-                "seen": list(self.seen),
-                "nonce": self.nonce,
-            }
-        )
+    def received(self, sender: int | str | None) -> None:
+        _Signed.received(self, sender)
+        if len(set(self.seen)) != len(self.seen):
+            raise ProtocolError(sender, "an observation lists a seat twice")
 
 
 @dataclass(frozen=True, slots=True)
-class BuySeal:
+class BuySeal(_Signed):
     """Under `buy_priority = seat` or `lot`: a seat's answer, sealed (SPEC §4.7). Every
     eligible seat seals before any opens, so nobody answers with a last look."""
 
-    game: bytes
-    window: int
-    seat: int
-    seal: bytes
-
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "buy/seal",
-                "game": self.game,
-                "window": self.window,
-                "seat": self.seat,
-                "seal": self.seal,
-            }
-        )
+    KIND: ClassVar[str] = "buy/seal"
+    game: Annotated[bytes, _GAME]
+    window: Annotated[int, _N]
+    seat: Annotated[int, _SEAT]
+    seal: Annotated[bytes, blob(32)]
 
 
 @dataclass(frozen=True, slots=True)
-class Sync:
+class Sync(_Signed):
     """`seat` has committed through step `n`. With `ask`, it wants what it lacks: the
     records after `n` (as their original signed envelopes), the messages in flight,
     and a `Sync` without `ask` once they are sent."""
 
-    game: bytes
-    seat: int
-    n: int
-    ask: bool
-
-    def encode(self) -> bytes:
-        return pack(
-            {
-                "kind": "log/sync",
-                "game": self.game,
-                "seat": self.seat,
-                "n": self.n,
-                "ask": int(self.ask),
-            }
-        )
+    KIND: ClassVar[str] = "log/sync"
+    game: Annotated[bytes, _GAME]
+    seat: Annotated[int, _SEAT]
+    n: Annotated[int, _N]
+    ask: Annotated[bool, _FLAG, Out(int), In(bool)]
 
 
 @dataclass(frozen=True, slots=True)
-class Chat:
+class Chat(_Signed):
     """A line of table talk: signed like everything else, but not part of the log."""
 
-    game: bytes
-    seat: int
-    text: str
-
-    def encode(self) -> bytes:
-        return pack({"kind": "chat/say", "game": self.game, "seat": self.seat, "text": self.text})
-
-
-CHAT_MAX = 200
-"""Characters in one chat line."""
-
-
-def _nonce(value: Any, name: str) -> bytes:
-    """A buy answer's nonce: empty (under `first`) or 32 bytes."""
-    if not isinstance(value, bytes) or len(value) not in (0, 32):
-        raise SchemaError(f"{name} must be 0 or 32 bytes")
-    return value
+    KIND: ClassVar[str] = "chat/say"
+    game: Annotated[bytes, _GAME]
+    seat: Annotated[int, _SEAT]
+    text: Annotated[str, text(CHAT_MAX)]
 
 
 LogMessage = Step | Ack | Nack | BuyAnswer | BuySeal | Sync | Chat
-
-_SCHEMAS = {
-    "log/step": Schema(
-        "log/step", {"game": _GAME, "n": _N, "seat": integer(0, 5), "prev": blob(32), "body": _any}
-    ),
-    "log/ack": Schema(
-        "log/ack",
-        {"game": _GAME, "n": _N, "seat": integer(0, 5), "step": blob(32), "state": blob(32)},
-    ),
-    "log/nack": Schema(
-        "log/nack", {"game": _GAME, "n": _N, "seat": integer(0, 5), "reason": text(500)}
-    ),
-    "log/sync": Schema(
-        "log/sync", {"game": _GAME, "seat": integer(0, 5), "n": _N, "ask": integer(0, 1)}
-    ),
-    "chat/say": Schema("chat/say", {"game": _GAME, "seat": integer(0, 5), "text": text(CHAT_MAX)}),
-    "buy/answer": Schema(
-        "buy/answer",
-        {
-            "game": _GAME,
-            "window": _N,
-            "seat": integer(0, 5),
-            "claim": integer(0, 1),
-            "seen": array(integer(0, 5), 6),
-            "nonce": _nonce,
-        },
-    ),
-    "buy/seal": Schema(
-        "buy/seal", {"game": _GAME, "window": _N, "seat": integer(0, 5), "seal": blob(32)}
-    ),
+_KINDS: dict[str, type[LogMessage]] = {
+    message.KIND: message for message in (Step, Ack, Nack, Sync, Chat, BuyAnswer, BuySeal)
 }
+_SCHEMAS = {kind: message.schema() for kind, message in _KINDS.items()}
+"""Each kind's schema: the SPEC field table is read from these (tools/vectors.py)."""
 
 
 def decode(data: bytes, sender: int | None = None) -> LogMessage:
+    """Bytes to a log message, or `ProtocolError` naming the sender and what is wrong."""
     body = unpack(data, sender, MAX_BODY_BYTES)
     kind = kind_of(body, sender)
-    schema = _SCHEMAS.get(kind)
-    if schema is None:
+    message = _KINDS.get(kind)
+    if message is None:
         raise ProtocolError(sender, f"unknown log message kind {kind!r}")
-    f = schema.check(body, sender)
-    if f.get("seat") != sender and sender is not None:
-        raise ProtocolError(sender, "a message names another seat than its signer")
-    if kind == "log/step":
-        return Step(f["game"], f["n"], f["seat"], f["prev"], decode_body(f["body"], f["seat"]))
-    if kind == "log/ack":
-        return Ack(f["game"], f["n"], f["seat"], f["step"], f["state"])
-    if kind == "log/nack":
-        return Nack(f["game"], f["n"], f["seat"], f["reason"])
-    if kind == "chat/say":
-        return Chat(f["game"], f["seat"], f["text"])
-    if kind == "log/sync":
-        return Sync(f["game"], f["seat"], f["n"], bool(f["ask"]))
-    if kind == "buy/seal":
-        return BuySeal(f["game"], f["window"], f["seat"], f["seal"])
-    claim, seen = bool(f["claim"]), f["seen"]
-    if len(set(seen)) != len(seen):
-        raise ProtocolError(sender, "an observation lists a seat twice")
-    return BuyAnswer(f["game"], f["window"], f["seat"], claim, seen, f["nonce"])
+    return message.from_body(body, sender)
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """A committed step: the proposer's envelope and every seat's ACK envelope, by seat."""
+    """A committed step: the proposer's envelope and every seat's ACK envelope, by seat.
+
+    A record made by a peer's own commit carries the step and ACKs as they were opened
+    and checked when they arrived (`decoded`, `votes`), so nothing opens them again; a
+    record read back from disk has them None until a reader checks it."""
 
     step: bytes
     acks: tuple[bytes, ...]
+    decoded: Step | None = field(default=None, compare=False, repr=False)
+    """The step, as opened and checked when it arrived (not part of the encoding)."""
+    votes: tuple[Ack | None, ...] | None = field(default=None, compare=False, repr=False)
+    """Each seat's ACK as opened and checked (None for the seat an end leaves out)."""
 
     def encode(self) -> bytes:
         return pack([self.step, list(self.acks)])
+
+    def decoded_step(self) -> Step:
+        """The step, from `decoded`, or decoded from an envelope this peer checked before
+        (a record read back from disk: its signatures were checked when it was written
+        and when the transcript was replayed)."""
+        if self.decoded is not None:
+            return self.decoded
+        _, _, body, _ = unpack(self.step, None, MAX_BODY_BYTES + 256)
+        step = decode(body)
+        assert isinstance(step, Step), "a record holds a step"
+        return step
 
 
 def decode_record(data: bytes) -> Record:

@@ -55,7 +55,7 @@ from p2p_rommy.log.syncing import Syncing
 from p2p_rommy.log.trouble import Trouble, decode_step
 from p2p_rommy.log.voting import StepClock, Voting, source_name
 from p2p_rommy.log.waiting import waiting_for
-from p2p_rommy.wire.identity import envelope_body, open_envelope
+from p2p_rommy.wire.identity import envelope_body
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class Peer(Voting):
         """When each seat last sent something new toward the step in flight (an ACK or a
         NACK for the next step, a Køb! answer; not the same one relayed again): the
         wait for it, and an end without it, count from then."""
-        self.future: dict[int, dict[int, bytes]] = {}
+        self.future: dict[int, dict[int, tuple[Step, bytes]]] = {}
         self.buy_windows = BuyWindows(replica.seat, replica.config.rules.buy_window_ms / 1000)
         """The Køb! windows' answers and clock (the client reads its `seconds_left`)."""
         self.step_clock: StepClock | None = None
@@ -253,8 +253,7 @@ class Peer(Voting):
         if tentative.hash != ack.state or step_digest(step_envelope) != ack.step:
             log.warning("the ACK kept on disk is not of the step kept with it")
             return
-        vote = (ack.vote, ack_envelope)
-        self.pending = Pending(step, step_envelope, tentative, {self.seat: vote})
+        self.pending = Pending(step, step_envelope, tentative, {self.seat: (ack, ack_envelope)})
         self.send(ack_envelope)
 
     def ending_frozen(self, now: float) -> bool:
@@ -406,8 +405,7 @@ class Peer(Voting):
     def _receive(self, envelope: bytes, now: float, via: int | None) -> None:
         source = source_name(via)
         try:
-            opened = open_envelope(envelope, self.replica.roster)
-            message = decode(opened.body, opened.seat)
+            _, message = self.replica.open_message(envelope)
         except ProtocolError as error:
             self.refuse(f"from {source}: {error}")
             return

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from p2p_rommy.log.messages import Record, Step, step_digest
+from p2p_rommy.log.messages import Ack, Record, Step, step_digest
 from p2p_rommy.log.replica import Tentative
 
-Held = dict[int, tuple[bytes, bytes]]
-"""seat -> (its ACK's vote: the step digest and state hash it ACKed, its ACK envelope)."""
+Held = dict[int, tuple[Ack, bytes]]
+"""seat -> (its ACK, opened and checked when it came, and the ACK's envelope)."""
 
 
 @dataclass(slots=True)
@@ -59,9 +59,11 @@ class Pending:
 
     def record(self, players: int) -> Record:
         """The committed record: the step's envelope and every seat's ACK (b"" for the
-        seat an end leaves out)."""
-        acks = tuple(self.acks[s][1] if s in self.acks else b"" for s in range(players))
-        return Record(self.envelope, acks)
+        seat an end leaves out), with the step and ACKs as they were checked."""
+        held = [self.acks.get(s) for s in range(players)]
+        acks = tuple(b"" if h is None else h[1] for h in held)
+        votes = tuple(None if h is None else h[0] for h in held)
+        return Record(self.envelope, acks, self.step, votes)
 
 
 @dataclass(slots=True)

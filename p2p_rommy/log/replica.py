@@ -48,6 +48,7 @@ from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
+from p2p_rommy.limits import OPENED_ANSWERS_KEPT
 from p2p_rommy.log.buy_race import Race, answerers, race
 from p2p_rommy.log.buy_seal import seal_of, sealed
 from p2p_rommy.log.messages import (
@@ -58,6 +59,7 @@ from p2p_rommy.log.messages import (
     BuyStep,
     DeckStep,
     EndStep,
+    LogMessage,
     MoveStep,
     Step,
     step_digest,
@@ -139,6 +141,8 @@ class Replica:
         self.ended: tuple[int, str] | None = None
         """(absent seat, reason) once the others ended the game by agreement."""
         self._pending_end: tuple[int, str] | None = None
+        self._answers: dict[bytes, tuple[Opened, BuyAnswer | BuySeal]] = {}
+        """Buy answers and seals as `open_message` opened them (`OPENED_ANSWERS_KEPT`)."""
         self._end_hashes: tuple[int, GameState, dict[bytes, int]] | None = None
         self._settle()
         self.committed_hash = self.state_hash()
@@ -423,12 +427,33 @@ class Replica:
             if opened != seals[answer.seat]:  # both signed by that seat: its own doing
                 raise SignedBoth(answer.seat, "its Køb! answer does not open its seal", step.n)
 
+    def open_message(self, envelope: bytes) -> tuple[Opened, LogMessage]:
+        """A log envelope opened (its signature checked) and decoded, or `ProtocolError`.
+        A buy answer or seal is kept as opened while its window may still need it (its
+        own check, the resolution that carries it): it is opened once."""
+        kept = self._answers.get(envelope)
+        if kept is not None:
+            return kept
+        opened = open_envelope(envelope, self.roster)
+        message = decode_log(opened.body, opened.seat)
+        if (
+            isinstance(message, BuyAnswer | BuySeal)
+            and self._live_window(message.window)
+            and message.window <= self.n + 1
+            and len(self._answers) < OPENED_ANSWERS_KEPT
+        ):
+            self._answers[opened.raw] = (opened, message)
+        return opened, message
+
+    def _live_window(self, window: int) -> bool:
+        """Whether answers in `window` may still be checked: it is open, or yet to open."""
+        return window > self.n or (window == self.buy_window and self.state.phase is Phase.BUY)
+
     def open_buy_seal(self, envelope: Any) -> BuySeal:
         """A seat's signed seal for the open window, or `ProtocolError`."""
         if not isinstance(envelope, bytes):
             raise ProtocolError(None, "a buy seal must be an envelope")
-        opened = open_envelope(envelope, self.roster)
-        seal = decode_log(opened.body, opened.seat)
+        opened, seal = self.open_message(envelope)
         if not isinstance(seal, BuySeal) or seal.game != self.game:
             raise ProtocolError(opened.seat, "not a buy seal for this game")
         if seal.window != self.buy_window or self.state.phase is not Phase.BUY:
@@ -458,8 +483,7 @@ class Replica:
         """A seat's signed buy answer for the open window, or `ProtocolError`."""
         if not isinstance(envelope, bytes):
             raise ProtocolError(None, "a buy answer must be an envelope")
-        opened = open_envelope(envelope, self.roster)
-        answer = decode_log(opened.body, opened.seat)
+        opened, answer = self.open_message(envelope)
         if not isinstance(answer, BuyAnswer) or answer.game != self.game:
             raise ProtocolError(opened.seat, "not a buy answer for this game")
         if answer.window != self.buy_window or self.state.phase is not Phase.BUY:
@@ -575,6 +599,14 @@ class Replica:
             self.buy_window = self.n
         self._settle()
         self.committed_hash = self.state_hash()
+        if (
+            self._answers
+        ):  # those of closed windows are needed no more (after the window's number is set)
+            self._answers = {
+                raw: kept
+                for raw, kept in self._answers.items()
+                if self._live_window(kept[1].window)
+            }
 
     def _after_move(self, before: GameState) -> None:
         """Deck work that the committed move implies: a rebuilt stock, hidden cards to hands."""

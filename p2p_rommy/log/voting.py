@@ -24,7 +24,7 @@ from p2p_rommy.log.messages import Ack, BuyAnswer, BuyStep, Chat, EndStep, Nack,
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.stalls import Waiting
-from p2p_rommy.log.trouble import Dissent, Trouble, decode_step, is_end
+from p2p_rommy.log.trouble import Dissent, Trouble, decode_step
 from p2p_rommy.wire.identity import same_body
 from p2p_rommy.wire.text import inert
 
@@ -59,8 +59,9 @@ class Voting:
     """An end this seat has not signed yet: it has not waited long enough itself."""
     heard: dict[int, float]
     """When each seat last sent something new toward the step in flight."""
-    future: dict[int, dict[int, bytes]]
-    """Steps that came before their turn (n -> seat -> envelope), bounded ahead."""
+    future: dict[int, dict[int, tuple[Step, bytes]]]
+    """Steps that came before their turn (n -> seat -> the step, opened, and its
+    envelope), bounded ahead."""
     progress_at: float
     """When the table last moved on (this seat's clock): stalls count from it."""
     step_clock: StepClock | None
@@ -140,14 +141,17 @@ class Voting:
         replica = self.replica
         source = source_name(via)
         if step.n <= replica.n:
-            committed = self.records[step.n - 1].step if step.n >= 1 else None
-            if committed is not None and same_body(committed, envelope):
+            record = self.records[step.n - 1] if step.n >= 1 else None
+            committed = record.decoded_step() if record is not None else None
+            if record is not None and same_body(record.step, envelope):
                 if step.n < replica.n and not self.catch_up.solicited(via, step.n):
                     self.refuse(f"from {source}: step {step.n} again, already committed (a replay)")
-            elif committed is not None and (is_end(committed) or isinstance(step.body, EndStep)):
+            elif committed is not None and (
+                isinstance(committed.body, EndStep) or isinstance(step.body, EndStep)
+            ):
                 pass  # an end and the step it replaced (or would have): moot, nobody's fault
-            elif committed is not None and decode_step(committed).seat == step.seat:
-                self.emit(self.trouble.equivocation(committed, envelope))
+            elif record is not None and committed is not None and committed.seat == step.seat:
+                self.emit(self.trouble.equivocation(record.step, envelope))
             else:
                 self.refuse(f"from {source}: seat {step.seat}'s step {step.n} out of turn")
             return
@@ -155,7 +159,7 @@ class Voting:
             if step.n > replica.n + FUTURE_STEPS:
                 self.refuse(f"from {source}: step {step.n} is too far ahead")
             else:
-                self.future.setdefault(step.n, {}).setdefault(step.seat, envelope)
+                self.future.setdefault(step.n, {}).setdefault(step.seat, (step, envelope))
             return
         if isinstance(step.body, EndStep):
             self._on_end(step, step.body, envelope, now, source)
@@ -263,7 +267,7 @@ class Voting:
         state = pending.tentative.hash
         ack = Ack(self.replica.game, pending.n, self.seat, pending.digest, state)
         envelope = self.sign(ack)
-        pending.acks[self.seat] = (ack.vote, envelope)
+        pending.acks[self.seat] = (ack, envelope)
         self._out.append(Acked(pending.n, pending.envelope, envelope))  # on disk first
         self.send(envelope)
 
@@ -318,18 +322,18 @@ class Voting:
         else:
             held = self.early.acks.setdefault(ack.n, {})
         if ack.seat in held:
-            vote, first = held[ack.seat]
+            earlier, first = held[ack.seat]
             if same_body(first, envelope):
                 return
-            if vote[:32] == ack.step:
+            if earlier.step == ack.step:
                 # one step, two states: the ACKer contradicts itself (proof). ACKs of two
                 # different steps for one number are not its doing: two steps are the
                 # proposer's (an end's replacement, or equivocation shown by the steps).
                 self.emit(self.trouble.equivocation(first, envelope, "ACKs"))
             elif pending is not None and ack.n == pending.n and ack.step == pending.digest:
-                held[ack.seat] = (ack.vote, envelope)  # its ACK of the step held here
+                held[ack.seat] = (ack, envelope)  # its ACK of the step held here
             return
-        held[ack.seat] = (ack.vote, envelope)
+        held[ack.seat] = (ack, envelope)
         if ack.n == self.replica.n + 1:  # new word on the step in flight (once per seat)
             self.heard[ack.seat] = now
 
@@ -339,8 +343,8 @@ class Voting:
         while self.pending is not None and (not self.frozen or self._ending_culprit()):
             pending = self.pending
             tentative = pending.tentative
-            for seat, (vote, _) in list(pending.acks.items()):
-                if vote[:32] != pending.digest:
+            for seat, (ack, _) in list(pending.acks.items()):
+                if ack.step != pending.digest:
                     # the ACKer holds another step from the proposer: the proposer's two
                     # steps (or damage), never the ACKer's cheat; the step sent to all lets
                     # a seat holding the other one prove it
@@ -352,7 +356,7 @@ class Voting:
                     )
                     self.send(pending.envelope)
                     return
-                state = vote[32:]
+                state = ack.state
                 if state != tentative.hash:
                     # the same step, another state: its signed word against this seat's own
                     # validation. It refused the step like a NACK would (the step goes to
@@ -397,7 +401,7 @@ class Voting:
             if following is None:
                 self.duties(now)
                 return
-            self.on_step(decode_step(following), following, now)
+            self.on_step(*following, now)
 
     def _ending_culprit(self) -> bool:
         """A frozen peer's pending step is an end without the seat it named."""

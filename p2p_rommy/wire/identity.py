@@ -17,8 +17,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -32,7 +30,6 @@ from nacl.bindings import (
 from nacl.exceptions import BadSignatureError
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.limits import VERIFIED_SIGNATURES_KEPT
 from p2p_rommy.wire.codec import MAX_BODY_BYTES, blob, fixed, pack, text, unpack
 
 Entropy = Callable[[int], bytes]
@@ -111,39 +108,16 @@ def check_public_key(public_key: bytes, sender: int | str | None = None) -> byte
 def verify_signature(public_key: bytes, signature: bytes, message: bytes) -> bool:
     """Strict Ed25519 verification (libsodium); False for any bad signature.
 
-    A signature already verified in this process on exactly these bytes (key, signature
-    and message, fingerprinted together) is not verified again: the step envelope, the
-    deck message inside it, the round's audit and the other seats of a local table all
-    open the same envelopes. Only successes are remembered (the last
-    `VERIFIED_SIGNATURES_KEPT`), so a changed message or signature is always checked."""
+    Nothing is remembered: a peer opens each envelope once where it arrives and hands
+    the opened value on (`Opened`, a `Record`'s decoded step and ACKs), and `rommy
+    verify` opens each once too (issue #28), so there is no second check to spare."""
     if len(signature) != 64 or len(public_key) != 32:
         return False
-    fingerprint = hashlib.blake2b(
-        public_key + signature + message, digest_size=32, person=b"rommy-signature"
-    ).digest()
-    with _VERIFIED_LOCK:
-        if fingerprint in _VERIFIED:
-            _VERIFIED.move_to_end(fingerprint)
-            return True
     try:
         crypto_sign_open(signature + message, public_key)
     except (BadSignatureError, ValueError, TypeError):
         return False
-    with _VERIFIED_LOCK:
-        _VERIFIED[fingerprint] = None
-        while len(_VERIFIED) > VERIFIED_SIGNATURES_KEPT:
-            _VERIFIED.popitem(last=False)
     return True
-
-
-_VERIFIED: OrderedDict[bytes, None] = OrderedDict()
-_VERIFIED_LOCK = threading.Lock()
-
-
-def forget_verified_signatures() -> None:
-    """Forget which signatures were verified (a benchmark that must do the work)."""
-    with _VERIFIED_LOCK:
-        _VERIFIED.clear()
 
 
 def envelope_body(envelope: bytes) -> bytes:

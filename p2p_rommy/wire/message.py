@@ -9,14 +9,15 @@ annotates each field with its check (`p2p_rommy.wire.codec`):
         lobby: Annotated[bytes, blob(32)]
         digest: Annotated[bytes, blob(32)]
 
-From that one declaration come the body (``kind`` first, then the fields in their
+From that one declaration come the body (`wire`: ``kind`` first, then the fields in their
 declared order, which is the SPEC's key order, or in ``ORDER`` where the constructor's
 order differs), the `Schema` that checks a received body (types, bounds, exact keys,
 key order) and the decoder that turns a checked body into the value. A field's wire key
 is its name unless a `Key` says otherwise; a field whose value is not plain msgpack
 (tuples, bytes, text, numbers) names an `Out` that gives its wire form and an `In` that
-builds the value from the checked wire form. What a message
-means (which table, which signer) is checked by its module after decoding.
+builds the value from the checked wire form. A rule across fields (a seat that must be
+the signer's) is the class's `received`, which every decoding path runs; what a message
+means for the state it arrives in (which table, whose turn) is checked by its module.
 """
 
 from __future__ import annotations
@@ -66,9 +67,14 @@ class _Layout:
     fields: tuple[_Field, ...]
     writes: tuple[tuple[str, str, Callable[[Any], Any] | None], ...]
     """Each field's wire key, name and `Out` conversion, in wire order."""
+    intos: tuple[Callable[[Any], Any] | None, ...] | None
+    """Where the wire order is the constructor's, each field's `In` conversion (None
+    for a field that has none): the value is built positionally (the fast path)."""
     plain: bool
     """The wire order is the constructor's and no field converts: build from the checked
-    values positionally (the fast path)."""
+    values as they are."""
+    checks: bool
+    """The class says a `received` rule: run it on each decoded value."""
 
 
 _LAYOUTS: dict[type, _Layout] = {}
@@ -104,9 +110,11 @@ def _layout(cls: type[Message]) -> _Layout:
         raise TypeError(f"{cls.__name__}.ORDER must name each field once")
     fields = tuple(_field(name, hints[name], cls.__name__) for name in order)
     schema = Schema(cls.KIND, {f.key: f.check for f in fields})
-    plain = order == names and all(f.into is None for f in fields)
+    intos = tuple(f.into for f in fields) if order == names else None
+    plain = intos is not None and all(into is None for into in intos)
     writes = tuple((f.key, f.name, f.out) for f in fields)
-    layout = _Layout(schema, fields, writes, plain)
+    checks = cls.received is not Message.received
+    layout = _Layout(schema, fields, writes, intos, plain, checks)
     _LAYOUTS[cls] = layout
     return layout
 
@@ -123,7 +131,7 @@ class Message:
     def schema(cls) -> Schema:
         return _layout(cls).schema
 
-    def body(self) -> dict[str, Any]:
+    def wire(self) -> dict[str, Any]:
         """The body as a map: ``kind``, then each field's wire form, in SPEC order."""
         layout = _LAYOUTS.get(type(self)) or _layout(type(self))
         body: dict[str, Any] = {"kind": self.KIND}
@@ -134,7 +142,7 @@ class Message:
 
     def encode(self) -> bytes:
         """The canonical bytes of the body (tuples are written as msgpack arrays)."""
-        return pack(self.body())
+        return pack(self.wire())
 
     @classmethod
     def fields(cls, body: Any, sender: int | str | None = None) -> dict[str, Any]:
@@ -152,8 +160,21 @@ class Message:
         make: Callable[..., Self] = cls  # a dataclass: its fields are its parameters
         layout = _LAYOUTS.get(cls) or _layout(cls)
         if layout.plain:
-            return make(*layout.schema.check(body, sender).values())
-        return make(**cls.fields(body, sender))
+            message = make(*layout.schema.check(body, sender).values())
+        elif layout.intos is not None:
+            clean = layout.schema.check(body, sender).values()
+            pairs = zip(clean, layout.intos, strict=True)
+            message = make(*[value if into is None else into(value) for value, into in pairs])
+        else:
+            message = make(**cls.fields(body, sender))
+        if layout.checks:
+            message.received(sender)
+        return message
+
+    def received(self, sender: int | str | None) -> None:
+        """Raise `ProtocolError` if this value, just decoded from `sender`, breaks a rule
+        its fields' checks cannot say alone (a field that must name the signer, a list
+        without repeats). Every decoding path runs it; by default there is none."""
 
     @classmethod
     def decode(cls, data: bytes, sender: int | str | None = None) -> Self:
