@@ -212,6 +212,9 @@ its clock (the heuristic levels carry their own range, bots/heuristic.py)..."""
 BOT_REACTION_HIGH_S = 2.0
 """...and no later than this, drawn uniformly per window from the bot's seed, so a
 person who presses `k` promptly wins the race. Local: not on the wire."""
+BOTS_ONLY_REACTION_S = (0.02, 0.1)
+"""The reaction range at a table of bots only (`bots.reaction.hurried`): seeded races
+among bots, without minutes of waiting in whole-match tests and simulations. Local."""
 PROMPT_PERSON_S = 0.4
 """The bench's prompt person calls Køb! this long after a window opens."""
 KOB_HOP_S = 0.005

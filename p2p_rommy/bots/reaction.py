@@ -14,7 +14,7 @@ import random
 
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.view import Player, View
-from p2p_rommy.limits import BOT_REACTION_HIGH_S, BOT_REACTION_LOW_S
+from p2p_rommy.limits import BOT_REACTION_HIGH_S, BOT_REACTION_LOW_S, BOTS_ONLY_REACTION_S
 
 
 class Reacting:
@@ -43,11 +43,6 @@ class Reacting:
         same on every run (a replay reacts alike)."""
         low, high = self.span
         return random.Random(f"{self.seed}/{window}").uniform(low, high)
-
-
-BOTS_ONLY_REACTION_S = (0.02, 0.1)
-"""The reaction range at a table of bots only (`hurried`): seeded races among bots,
-without minutes of waiting in whole-match tests and simulations."""
 
 
 def hurried(player: Player) -> Player:

@@ -217,8 +217,8 @@ class Buying:
         held = self.windows.held_seal(answer.window, answer.seat)
         if held is None or not sealed(replica.state):
             return None
-        seal = decode(open_envelope(held, replica.roster).body, answer.seat)
-        assert isinstance(seal, BuySeal)
+        _, seal = replica.open_message(held)  # opened once, when it came
+        assert isinstance(seal, BuySeal) and seal.seat == answer.seat
         opened = seal_of(replica.game, answer.window, answer.seat, answer.claim, answer.nonce)
         return None if opened == seal.seal else held
 
