@@ -358,3 +358,29 @@ def test_hard_look_ahead_stops_at_its_work_budget(monkeypatch):
         seen.append(name(table, move.card))
     assert seen[0] == seen[1]
     assert seen[0] not in {"9S", "9H", "KS", "KH"}
+
+
+def test_hard_prices_a_draw_by_the_throw_it_makes_best():
+    """lp, round 1 (lp:12, "2 passere"): the nines are one passer; the loose Q♣ is the
+    cheapest throw before the draw (the most points), but a drawn queen pairs with it,
+    and then another loose card goes instead. `hard`'s look-ahead tries its two cheapest throws
+    after each drawn card, so the queens count in what the stock is worth."""
+    from dataclasses import replace
+
+    from p2p_rommy.bots.objective import Judge
+
+    hand = "9S 9H 9C QC 4D 2S 6H 5S 7C 3H 8D"
+    table = scripted_table("lp", 3, {1: hand, 2: filler(11), 0: filler(11, alt=True)}, upcard="KC")
+    view = table.view(1)
+    cards = [c for _, c in view.hand()]
+    judge = Judge(view)
+    order = sorted(cards, key=lambda c: judge.cost([x for x in cards if x != c]))
+    assert name(table, order[0]) == "QC" and name(table, order[1]) != "QC"
+    bot = HeuristicBot("hard")
+    assert bot.settings.throw_options == 2
+    base = judge.cost(cards)
+    two = bot._stock_value(judge, cards, base, budget=10**6)
+    bot.settings = replace(bot.settings, throw_options=1)
+    one = bot._stock_value(Judge(view), cards, base, budget=10**6)
+    assert two is not None and one is not None
+    assert two < one - 0.3, (two, one)

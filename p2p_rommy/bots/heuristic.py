@@ -209,7 +209,7 @@ class HeuristicBot:
         order = sorted(range(len(hand)), key=lambda i: _without(hand, i, judge))
         rests = [hand[:i] + hand[i + 1 :] for i in order[: self._breadth(judge)[1]]]
         gain = 0.0
-        for face, share in judge.live_faces(rests[0]):
+        for face, share in judge.live_faces(hand if len(rests) > 1 else rests[0]):
             if judge.costed >= budget:
                 return None
             card = judge.card_of[face]
