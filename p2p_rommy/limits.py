@@ -202,9 +202,11 @@ def jittered(delay: float, unit: float) -> float:
     return delay * (1.0 - RECONNECT_JITTER + 2.0 * RECONNECT_JITTER * unit)
 
 
-DECISION_BUDGET_S = 0.12
-"""Seconds a ``hard`` bot looks ahead before it plays its best so far (a decision's
-limit is 200 ms; the rest is margin for a loaded machine). Local: not on the wire."""
+LOOKAHEAD_HANDS = 600
+"""Hands a ``hard`` bot may newly cost in one decision's look-ahead before it plays its
+best so far: a count of work, not seconds, so that its play is the same on a busy
+machine (a decision's limit is 200 ms; this keeps the bench's max well under it).
+Local: not on the wire."""
 
 BOT_REACTION_LOW_S = 0.7
 """A `random` or `reference` bot calls Køb! no sooner than this after a window opens on

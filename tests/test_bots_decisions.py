@@ -326,3 +326,61 @@ def test_easy_judges_a_romme_hand_by_melds_not_by_the_forty_points():
     view = romme_dealer(ROMME_LOW_MELDS).view(0)
     modes = {level: HeuristicBot(level)._judge(view).mode for level in LEVELS}
     assert modes == {"easy": "out", "normal": "points", "hard": "points"}
+
+
+def test_hard_plays_the_same_on_a_slow_machine(monkeypatch):
+    """#29: the look-ahead is bounded by a count of hands costed (`LOOKAHEAD_HANDS`),
+    not by seconds, so a busy machine does not change `hard`'s play: with a clock that
+    jumps a second at every reading, every decision of a whole turn is the same."""
+    import time
+
+    table = sets_round_table()
+    _, calm = play_turn(table, 1, HeuristicBot("hard", random.Random(5)))
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(ticks)))
+    _, busy = play_turn(table, 1, HeuristicBot("hard", random.Random(5)))
+    assert calm == busy
+
+
+def test_hard_look_ahead_stops_at_its_work_budget(monkeypatch):
+    """With no look-ahead budget left, `hard` plays its best static discard; the budget
+    is counted in hands the judge costs, so the cut falls at the same place each time."""
+    import p2p_rommy.bots.heuristic as heuristic
+
+    table = sets_round_table()
+    seen = []
+    for budget in (0, 0, heuristic.LOOKAHEAD_HANDS):
+        monkeypatch.setattr(heuristic, "LOOKAHEAD_HANDS", budget)
+        bot = HeuristicBot("hard", random.Random(6))
+        move = bot.choose(table.view(1))
+        assert isinstance(move, Discard)
+        seen.append(name(table, move.card))
+    assert seen[0] == seen[1]
+    assert seen[0] not in {"9S", "9H", "KS", "KH"}
+
+
+def test_hard_prices_a_draw_by_the_throw_it_makes_best():
+    """lp, round 1 (lp:12, "2 passere"): the nines are one passer; the loose Q♣ is the
+    cheapest throw before the draw (the most points), but a drawn queen pairs with it,
+    and then another loose card goes instead. `hard`'s look-ahead tries its two cheapest throws
+    after each drawn card, so the queens count in what the stock is worth."""
+    from dataclasses import replace
+
+    from p2p_rommy.bots.objective import Judge
+
+    hand = "9S 9H 9C QC 4D 2S 6H 5S 7C 3H 8D"
+    table = scripted_table("lp", 3, {1: hand, 2: filler(11), 0: filler(11, alt=True)}, upcard="KC")
+    view = table.view(1)
+    cards = [c for _, c in view.hand()]
+    judge = Judge(view)
+    order = sorted(cards, key=lambda c: judge.cost([x for x in cards if x != c]))
+    assert name(table, order[0]) == "QC" and name(table, order[1]) != "QC"
+    bot = HeuristicBot("hard")
+    assert bot.settings.throw_options == 2
+    base = judge.cost(cards)
+    two = bot._stock_value(judge, cards, base, budget=10**6)
+    bot.settings = replace(bot.settings, throw_options=1)
+    one = bot._stock_value(Judge(view), cards, base, budget=10**6)
+    assert two is not None and one is not None
+    assert two < one - 0.3, (two, one)

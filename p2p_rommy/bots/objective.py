@@ -101,6 +101,8 @@ class Judge:
         when another player may go out soon, to throw the high cards first)."""
         self.table_fits, self.table_takes_joker = self._table_fits(view)
         self._memo: dict[tuple[int, ...], float] = {}
+        self.costed = 0
+        """Hands costed so far (not found in the memo): the look-ahead's work budget."""
 
     # --- public ------------------------------------------------------------------
 
@@ -110,6 +112,7 @@ class Judge:
         found = self._memo.get(key)
         if found is None:
             found = self._memo[key] = self._cost(key)
+            self.costed += 1
         return found
 
     def points(self, card: int) -> int:
