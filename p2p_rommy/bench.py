@@ -140,10 +140,17 @@ class RoundStart:
 
     def __init__(self) -> None:
         self.steps: list[list[_SeatCost]] = []
+        self.phases: list[str] = []
+        """Each step's phase: ``shuffles`` (commits, the chain of proven shuffles and
+        their checks) or ``deal`` (the shares of the first hands and the upcard)."""
         self._current: _SeatCost | None = None
 
-    def critical_s(self, cores: int = 1) -> float:
-        return sum(max(cost.on(cores) for cost in step) for step in self.steps)
+    def critical_s(self, cores: int = 1, phase: str | None = None) -> float:
+        return sum(
+            max(cost.on(cores) for cost in step)
+            for step, of in zip(self.steps, self.phases, strict=True)
+            if phase in (None, of)
+        )
 
     def cpu_s(self) -> float:
         return sum(cost.cpu for step in self.steps for cost in step)
@@ -188,13 +195,14 @@ class RoundStart:
         setattr(parallel, "each", self._each)  # noqa: B010 - timed piece by piece, restored below
         try:
 
-            def everyone(call: Callable[[DeckSeat], list[bytes]]) -> None:
+            def everyone(call: Callable[[DeckSeat], list[bytes]], phase: str) -> None:
                 step = []
                 for seat in seats:
                     cost, out = self._timed(partial(call, seat))
                     step.append(cost)
                     queue.extend((seat.seat, envelope) for envelope in out)
                 self.steps.append(step)
+                self.phases.append(phase)
                 while queue:
                     sender, envelope = queue.popleft()
                     # the sender verifies the shuffle it shuffled on while the others
@@ -207,11 +215,12 @@ class RoundStart:
                             step.append(cost)
                             queue.extend((seat.seat, reply) for reply in out)
                     self.steps.append(step)
+                    self.phases.append(phase)
 
-            everyone(lambda seat: seat.start())
+            everyone(lambda seat: seat.start(), "shuffles")
             hand = min(11 if cards >= 100 else 7, (cards - 1) // players)
             deal = [(position, position % players) for position in range(hand * players)]
-            everyone(lambda seat: seat.deal([*deal, (hand * players, ALL)]))
+            everyone(lambda seat: seat.deal([*deal, (hand * players, ALL)]), "deal")
         finally:
             setattr(parallel, "each", parallel_each)  # noqa: B010
         assert all(seat.idle for seat in seats)
@@ -225,9 +234,10 @@ def _check_deferred(seat: DeckSeat) -> list[bytes]:
 def _deck(quick: bool) -> Figures:
     """What a round's start costs: its critical path with each seat on its own core (and
     with the proofs' work over the deck on a pool of 2 and 4 cores), each seat's CPU,
-    all by CPU time; and one 110-card shuffle's proof and check alone. Every `units`
-    figure is in yardsticks: multiplications of the fixed yardstick measured in the
-    same run."""
+    all by CPU time, and split into its two phases (`shuffles`: the commits and the
+    chain of proven, checked shuffles; `deal`: the first hands' shares); and one
+    110-card shuffle's proof and check alone. Every `units` figure is in yardsticks:
+    multiplications of the fixed yardstick measured in the same run."""
     unit, yardstick = _unit_costs(300 if quick else 2000)
     figures: Figures = {
         "deck.unit_us": round(unit * 1e6, 2),
@@ -244,6 +254,10 @@ def _deck(quick: bool) -> Figures:
         figures[f"{name}.cpu_per_seat_s"] = round(timing.cpu_s() / players, 3)
         figures[f"{name}.critical_units"] = round(timing.critical_s() / yardstick)
         figures[f"{name}.critical_units.pool2"] = round(timing.critical_s(2) / yardstick)
+        for phase in ("shuffles", "deal"):
+            figures[f"{name}.critical_units.{phase}"] = round(
+                timing.critical_s(phase=phase) / yardstick
+            )
     cards = 12 if quick else 110
     prove_s, verify_s = _one_shuffle(cards)
     figures[f"deck.shuffle_{cards}.prove_ms"] = round(prove_s * 1000, 2)

@@ -243,8 +243,15 @@ def lin(terms: list[tuple[int, bytes]]) -> bytes:
 
 
 def generator(label: bytes) -> bytes:
-    """§3.5: Gen(label)."""
+    """§3.5: Gen(label); `H` is `B` itself (since v6), never a Gen."""
     return hash_to_point(b"p2p-rommy/v4/shuffle-generator\x00" + label)
+
+
+def chain_weights(seed: bytes, chain: list[bytes]) -> list[int]:
+    """§3.5: the weights w joining the chain's links, after the chain, before the
+    announcements."""
+    seed_w = hashlib.sha256(b"p2p-rommy/v6/shuffle-w\x00" + seed + b"".join(chain)).digest()
+    return [hs(b"p2p-rommy/v6/shuffle-w\x00", seed_w, u16(k)) for k in range(len(chain))]
 
 
 SHUFFLE_PROOF_FIELDS = [
@@ -283,11 +290,11 @@ def shuffle_seed(context: bytes, key: bytes, inp: list[bytes], out: list[bytes],
 
 def shuffle_v(seed: bytes, q: dict) -> int:
     return hs(
-        b"p2p-rommy/v4/shuffle-v\x00",
+        b"p2p-rommy/v6/shuffle-v\x00",
         seed,
         *q["b"],
         q["a_t"],
-        *q["b_t"],
+        q["b_t"],
         q["c_t"],
         q["d_t"],
         q["f_t"],
@@ -312,7 +319,7 @@ def prove_shuffle(context: bytes, e: int, pi: list[int], inp: list[bytes], draw)
             if value:
                 return value
 
-    h, gu = generator(b"h"), generator(b"u")
+    h, gu = B, generator(b"u")
     g = [generator(b"g" + u16(i)) for i in range(m)]
     sigma = [0] * m
     for k in range(m):
@@ -325,7 +332,7 @@ def prove_shuffle(context: bytes, e: int, pi: list[int], inp: list[bytes], draw)
     seed, x = shuffle_seed(context, key, inp, out, u)
     xp = [x[pi[k]] for k in range(m)]
     beta = [nonzero() for _ in range(m)]
-    beta_t = [nonzero() for _ in range(m)]
+    beta_t = nonzero()
     gamma, delta, phi = nonzero(), nonzero(), nonzero()
     chain, d, previous = [], 0, gu
     for k in range(m):
@@ -333,11 +340,12 @@ def prove_shuffle(context: bytes, e: int, pi: list[int], inp: list[bytes], draw)
         d = (beta[k] + xp[k] * d) % L
         previous = chain[-1]
     before = [gu, *chain[:-1]]
+    w = chain_weights(seed, chain)
     q = {
         "u": u,
         "b": chain,
         "a_t": a_t,
-        "b_t": [lin([(beta_t[k], h), (eps[k], before[k])]) for k in range(m)],
+        "b_t": lin([(beta_t, h), *(((w[k] * eps[k]) % L, before[k]) for k in range(m))]),
         "c_t": mul(gamma, h),
         "d_t": mul(delta, h),
         "f_t": lin([*zip(eps, out, strict=True), *(((-phi * x[j]) % L, inp[j]) for j in range(m))]),
@@ -345,7 +353,7 @@ def prove_shuffle(context: bytes, e: int, pi: list[int], inp: list[bytes], draw)
     }
     v = shuffle_v(seed, q)
     q["k_a"] = scalar(alpha + v * sum(x[j] * r[j] for j in range(m)))
-    q["k_b"] = [scalar(beta_t[k] + v * beta[k]) for k in range(m)]
+    q["k_b"] = scalar(beta_t + v * sum(w[k] * beta[k] for k in range(m)))
     q["k_c"] = scalar(gamma + v * sum(r))
     q["k_d"] = scalar(delta + v * d)
     q["k_e"] = [scalar(eps[k] + v * xp[k]) for k in range(m)]
@@ -370,18 +378,18 @@ def verify_shuffle(
     assert len(out) == m and len(set(out)) == m and all(valid(p) for p in out)
     assert len(proof) == len(SHUFFLE_PROOF_FIELDS)
     q = dict(zip(SHUFFLE_PROOF_FIELDS, proof, strict=True))
-    assert all(len(q[name]) == m for name in ("u", "b", "b_t", "k_b", "k_e")), "m items each"
-    k_a, k_c, k_d, k_s = (canonical_scalar(q[n]) for n in ("k_a", "k_c", "k_d", "k_s"))
-    k_b = [canonical_scalar(k) for k in q["k_b"]]
+    assert all(len(q[name]) == m for name in ("u", "b", "k_e")), "m items each"
+    k_a, k_b, k_c, k_d, k_s = (canonical_scalar(q[n]) for n in ("k_a", "k_b", "k_c", "k_d", "k_s"))
     k_e = [canonical_scalar(k) for k in q["k_e"]]
     # 2. every point valid
-    singles = [q[n] for n in ("a_t", "c_t", "d_t", "f_t", "e_t")]
-    assert all(valid(p) for p in (*q["u"], *q["b"], *q["b_t"], *singles))
+    singles = [q[n] for n in ("a_t", "b_t", "c_t", "d_t", "f_t", "e_t")]
+    assert all(valid(p) for p in (*q["u"], *q["b"], *singles))
     # 3. the challenges
     context = shuffle_context(game, round_no, shuffle_pass, seat, binding)
     seed, x = shuffle_seed(context, key, inp, out, q["u"])
+    w = chain_weights(seed, q["b"])
     v = shuffle_v(seed, q)
-    h, gu = generator(b"h"), generator(b"u")
+    h, gu = B, generator(b"u")
     g = [generator(b"g" + u16(i)) for i in range(m)]
 
     def total(points: list[bytes]) -> bytes:
@@ -394,11 +402,11 @@ def verify_shuffle(
     # 6. commitment
     folded = [((-v * x[j]) % L, q["u"][j]) for j in range(m)]
     assert q["a_t"] == lin([(k_a, h), *zip(k_e, g, strict=True), *folded]), "commitment"
-    # 7. chain
+    # 7. chain, its m links joined by w
     before = [gu, *q["b"][:-1]]
-    for k in range(m):
-        again = lin([(k_b[k], h), (k_e[k], before[k]), (-v % L, q["b"][k])])
-        assert q["b_t"][k] == again, f"chain link {k}"
+    links = [((w[k] * k_e[k]) % L, before[k]) for k in range(m)]
+    links += [((-v * w[k]) % L, q["b"][k]) for k in range(m)]
+    assert q["b_t"] == lin([(k_b, h), *links]), "chain"
     # 8. product
     product = 1
     for x_j in x:

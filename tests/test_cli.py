@@ -107,10 +107,15 @@ def test_bench_deck_quick_json(capsys):
     assert figures[f"{name}.cpu_per_seat_s"] > 0
     one, two, four = (figures[f"{name}.critical_s{s}"] for s in ("", ".pool2", ".pool4"))
     assert 0 < four <= two <= one <= 3 * figures[f"{name}.cpu_per_seat_s"]
-    # at least the three proofs: 3 x 6m multiplications of the deck's group (SPEC §3.5)
+    # at least the three proofs and their checks, each over 3m multiplications (SPEC §3.5)
     assert 3 * figures[f"{name}.cpu_per_seat_s"] > 3 * 6 * 12 * figures["deck.unit_us"] / 1e6
     yardsticks = one / figures["deck.unit_ed25519_us"] * 1e6
     assert figures[f"{name}.critical_units"] == pytest.approx(yardsticks, rel=0.02)
+    # the critical path's two phases, the shuffles and the deal, make it up (#27)
+    phases = [figures[f"{name}.critical_units.{phase}"] for phase in ("shuffles", "deal")]
+    assert min(phases) > 0 and sum(phases) == pytest.approx(
+        figures[f"{name}.critical_units"], abs=2
+    )
     # the JSON says what its units are (issue #27)
     assert figures["units"].startswith("units: yardsticks, each one checked edwards25519")
 

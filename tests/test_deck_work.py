@@ -53,6 +53,24 @@ def test_a_proof_is_the_same_bytes_on_one_core_or_many(monkeypatch):
     assert many == one
 
 
+def test_a_round_s_shares_are_the_same_bytes_on_one_core_or_many(monkeypatch):
+    """#27: a seat makes and checks the items of a `deck/shares` on every core, with
+    each item's randomness drawn first, in order."""
+
+    def dealt() -> list[bytes]:
+        proofs.forget_verified()
+        table = DeckTable(DeckParams(bytes(32), 0, 3, 0, 24), seed=b"cores")
+        table.start()
+        table.everyone(lambda seat: seat.deal([*((k, k % 3) for k in range(9)), (9, ALL)]))
+        assert all(seat.idle for seat in table.seats)
+        return table.log
+
+    many = dealt()
+    monkeypatch.setattr(parallel, "each", lambda f, items: [f(i) for i in items])
+    assert dealt() == many
+    assert sum(1 for e in many if b"deck/shares" in e) == 3
+
+
 def test_a_verified_proof_is_not_verified_again_but_any_other_is(monkeypatch):
     context, scalar, key, permutation, inp, out = a_shuffle()
     proof = prove_shuffle(context, scalar, key, permutation, inp, out, StreamEntropy(b"v"))
@@ -63,7 +81,7 @@ def test_a_verified_proof_is_not_verified_again_but_any_other_is(monkeypatch):
     verify_shuffle(context, key, inp, out, proof)
     verify_shuffle(context, key, inp, out, proof)
     assert len(calls) == 1  # the second seat's check was the first one's
-    forged = dataclasses.replace(proof, k_b=(proof.k_a, *proof.k_b[1:]))
+    forged = dataclasses.replace(proof, k_b=proof.k_a)
     with pytest.raises(ProofError):
         verify_shuffle(context, key, inp, out, forged)
     other = dataclasses.replace(context, seat=1)

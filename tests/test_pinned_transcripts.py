@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "2fdddb28e2d44e3b694fc18b7bdcd1f8d64cce7f8f949868eeb1a73478e9b9e8",
-    "rummy/4": "31a33f72f2636ae7630fa72c697f647cf35f4f7a7768afab7f9818733861a20b",
-    "romme/6": "f5cbec9c6546d0bf9a15bce2dc73a7812aec5e332031e248859259912501d21c",
+    "lp/3": "8a4535aaf2bf5fc86ac53dc7e73445beefa5a3b5a5ba1c1da60fdda09d721128",
+    "rummy/4": "f463b2dbf05f4ec06223ee6e332c0a2f24a53f949c912c53cf0ba8d77e1efbc6",
+    "romme/6": "74d84207024b1edb9b2dd6bde45268428d21fe0323dec42222595be49caa4ca7",
 }
 
 

@@ -247,6 +247,39 @@ FOUND = {
         "present honest seat 2, while seat 2 commits the move as step 31 (honest logs "
         "diverge)",
     ),
+    "the match's last ACK lost, the others gone": (
+        Spec(
+            seed=23,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(0.424, "cut", 1, 1.472, 0),
+                Fault(1.695, "crash", 0, 0.807),
+                Fault(2.051, "partition", 1, 1.108),
+            ),
+            loss=0.01,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, 1% frame loss): seats 1 and 2 commit the "
+        "match's last step (149) and leave, their outboxes empty; seat 1's ACK of it to "
+        "seat 0 was lost, so seat 0 holds step 149 pending for ever, asking seats that "
+        "are gone: not finished 90 s later",
+    ),
+    "a seat one step behind when the others froze": (
+        Spec(
+            seed=46,
+            house=(("target_score", "1"),),
+            adversary="equivocation",
+            adversary_seat=1,
+            loss=0.01,
+            duplicate=0.01,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, 1% frame loss): seat 1 sends seat 0 one step 17 "
+        "and seat 2 another; seat 2 freezes and sends the step it holds to all; seat 0, "
+        "which lost an ACK of step 16, keeps seat 1's step 17 as one ahead and drops seat "
+        "2's copy of the other, so it never holds the proof; the others froze and left, "
+        "and seat 0 waits for ever at step 16",
+    ),
 }
 
 

@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from p2p_rommy.deck import group
+from p2p_rommy.deck import group, parallel
 from p2p_rommy.deck.derive import Seed, card_points, commitment, round_permutation, round_scalar
 from p2p_rommy.deck.messages import (
     Commit,
@@ -524,7 +524,7 @@ class DeckSeat:
                 sender, "the shares are not for the positions the game assigned", step
             )
         updates = {}
-        later: list[tuple[ShareContext, bytes, bytes, ShareItem]] = []
+        checks: list[tuple[ShareContext, bytes, bytes, ShareItem]] = []
         for item in message.items:
             shuffled = self._pass_of(item.position)
             context = ShareContext(
@@ -535,19 +535,12 @@ class DeckSeat:
                 sender,
                 item.recipient,
             )
-            inp = self._chain_point(item.position)
-            try:
-                if sender != self.seat and self.replay_proofs:
-                    later.append((context, shuffled.keys[sender], inp, item))
-                elif sender != self.seat:
-                    verify_share(context, shuffled.keys[sender], inp, item.point, item.proof)
-            except ProofError as error:
-                raise CheatDetected(
-                    sender, f"bad share for position {item.position}: {error}", step
-                ) from None
+            checks.append((context, shuffled.keys[sender], self._chain_point(item.position), item))
             updates[item.position] = item.point
-        if later:
-            self.unproven.append(Unproven(step, _shares_check(sender, later, step)))
+        if sender != self.seat and self.replay_proofs:
+            self.unproven.append(Unproven(step, _shares_check(sender, checks, step)))
+        elif sender != self.seat:
+            _shares_check(sender, checks, step)()
         self.chain.update(updates)
         task.cursor += 1
         if task.cursor == len(task.sequence):
@@ -609,17 +602,27 @@ class DeckSeat:
     def _my_shares(self, task: ShareTask) -> Shares:
         self.check_deferred()  # shares are only ever built on proven chains
         p = self.params
-        items = []
+        work = []
         for position, recipient in task.items_for(self.seat):
             shuffled = self._pass_of(position)
-            scalar = self._scalar(shuffled.index)
+            self._inverse(shuffled.index)  # derived here, once, not on the threads below
+            # each item's first 64 bytes drawn here, in order: the same bytes whatever
+            # the threads do (a nonce to draw again is derived from them)
+            work.append((position, recipient, shuffled, _Drawn(self.entropy(64))))
+
+        def one(job: tuple[int, int, ShufflePass, _Drawn]) -> ShareItem:
+            position, recipient, shuffled, drawn = job
             inp = self._chain_point(position)
-            out = group.mul(self._inverse(shuffled.index), inp)
+            out = group.mul(self._own_inverses[shuffled.index], inp)
             context = ShareContext(
                 p.game, p.round_no, shuffled.index, position, self.seat, recipient
             )
-            proof = prove_share(context, scalar, shuffled.keys[self.seat], inp, out, self.entropy)
-            items.append(ShareItem(position, recipient, out, proof))
+            scalar, key = self._own_scalars[shuffled.index], shuffled.keys[self.seat]
+            return ShareItem(
+                position, recipient, out, prove_share(context, scalar, key, inp, out, drawn)
+            )
+
+        items = parallel.each(one, work)
         return Shares(p.game, p.round_no, self.seat, self.context, tuple(items))
 
     def _queue_shares(self, items: list[tuple[int, int, tuple[int, ...]]]) -> list[bytes]:
@@ -700,6 +703,23 @@ class DeckSeat:
         return shuffled.final[position - shuffled.base]
 
 
+class _Drawn:
+    """An item's entropy: 64 bytes drawn in order beforehand, then, in the rare case of
+    a nonce to draw again (probability about 2^-250), SHAKE-256 of them and a counter."""
+
+    def __init__(self, first: bytes) -> None:
+        self._first: bytes | None = first
+        self._seed = first
+        self._counter = 0
+
+    def __call__(self, count: int) -> bytes:
+        if self._first is not None and count == len(self._first):
+            first, self._first = self._first, None
+            return first
+        self._counter += 1
+        return hashlib.shake_256(self._seed + self._counter.to_bytes(4, "big")).digest(count)
+
+
 def _shuffle_check(
     context: ShuffleContext,
     key: bytes,
@@ -722,15 +742,21 @@ def _shuffle_check(
 def _shares_check(
     sender: int, items: list[tuple[ShareContext, bytes, bytes, ShareItem]], step: int
 ) -> Callable[[], None]:
-    """The checks `_on_shares` leaves to the replay, in the message's order."""
+    """The checks of a `deck/shares` message's proofs, split over the cores
+    (`parallel.each`: they are independent); the first bad one in the message's order
+    raises (`_on_shares` runs it at once, or leaves it to the replay)."""
+
+    def one(checked: tuple[ShareContext, bytes, bytes, ShareItem]) -> str | None:
+        context, key, inp, item = checked
+        try:
+            verify_share(context, key, inp, item.point, item.proof)
+        except ProofError as error:
+            return f"bad share for position {item.position}: {error}"
+        return None
 
     def check() -> None:
-        for context, key, inp, item in items:
-            try:
-                verify_share(context, key, inp, item.point, item.proof)
-            except ProofError as error:
-                raise CheatDetected(
-                    sender, f"bad share for position {item.position}: {error}", step
-                ) from None
+        for refused in parallel.each(one, items):
+            if refused is not None:
+                raise CheatDetected(sender, refused, step)
 
     return check

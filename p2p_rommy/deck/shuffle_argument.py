@@ -7,21 +7,26 @@ Verificatum verifier specification, with the re-encryption part replaced by the
 deck's relation (one secret scalar on every card):
 
 1. The prover commits to its permutation matrix column by column with Pedersen
-   commitments ``u[j] = r[j]*H + G[sigma[j]]`` (``sigma = pi^-1``; ``G[0..m-1]``,
-   ``H`` and ``U`` from `hash_to_point`, so nobody knows a relation between them).
+   commitments ``u[j] = r[j]*H + G[sigma[j]]`` (``sigma = pi^-1``; ``H = B``, the
+   group's base, and ``G[0..m-1]``, ``U`` from `hash_to_point`, so nobody knows a
+   relation between them; ``H = B`` makes every multiple of ``H`` libsodium's fast
+   fixed-base multiplication, since v6).
 2. A challenge vector ``x`` (Fiat-Shamir over the context, both decks, ``E`` and
    ``u``). ``sum x[j]*u[j]`` is then a commitment to ``x' = x`` permuted
    (``x'[k] = x[pi[k]]``).
 3. The prover shows, in one sigma protocol with challenge ``v``: the columns sum to
    the all-ones vector (so the committed matrix maps 1 to 1); ``prod x' = prod x``
    through a chain ``b[k] = beta*H + x'[k]*b[k-1]`` from ``U`` (by Schwartz-Zippel,
-   with the former, the matrix is a permutation matrix); and
+   with the former, the matrix is a permutation matrix), its ``m`` links shown at once
+   with weights ``w`` hashed from the chain before the announcements (since v6: one
+   announcement ``b_t`` and one response ``k_b`` instead of ``m`` each); and
    ``sum x'[k]*out[k] = e * sum x[j]*inp[j]`` with ``e*B = E`` (so each output is
    ``e`` times the input the matrix maps to it).
 
 The verifier checks six kinds of equation, each ``v * statement + announcement =
-response`` (the chain's m links at once, as one weighted sum), in about 6m
-multiplications; the prover needs about 7m, 2m + 1 of them before the deck arrives.
+response`` (the chain's m links at once, as one weighted sum), in about 5m
+multiplications; the prover needs about 3m on arbitrary points and 2m on ``B``
+(m of each before the deck arrives).
 Identity points have no encoding: a sum that is the identity fails (only a forged
 proof makes one; an honest prover, with probability about 2^-250, and then it draws
 again). Work over the deck is split over the cores by `parallel.each`, with every
@@ -42,7 +47,8 @@ from p2p_rommy.wire.identity import Entropy
 GENERATOR_DOMAIN = b"p2p-rommy/v4/shuffle-generator\x00"
 CHALLENGE_X_DOMAIN = b"p2p-rommy/v4/shuffle-x\x00"
 CHALLENGE_XJ_DOMAIN = b"p2p-rommy/v4/shuffle-xj\x00"
-CHALLENGE_V_DOMAIN = b"p2p-rommy/v4/shuffle-v\x00"
+CHALLENGE_W_DOMAIN = b"p2p-rommy/v6/shuffle-w\x00"
+CHALLENGE_V_DOMAIN = b"p2p-rommy/v6/shuffle-v\x00"
 BATCH_DOMAIN = b"p2p-rommy/v4/shuffle-batch\x00"
 COMBINE_DOMAIN = b"p2p-rommy/v4/shuffle-combine\x00"
 DECK_DOMAIN = b"p2p-rommy/v1/deck\x00"
@@ -65,13 +71,13 @@ class ShuffleProof:
     u: tuple[bytes, ...]
     b: tuple[bytes, ...]
     a_t: bytes
-    b_t: tuple[bytes, ...]
+    b_t: bytes
     c_t: bytes
     d_t: bytes
     f_t: bytes
     e_t: bytes
     k_a: bytes
-    k_b: tuple[bytes, ...]
+    k_b: bytes
     k_c: bytes
     k_d: bytes
     k_e: tuple[bytes, ...]
@@ -79,14 +85,30 @@ class ShuffleProof:
 
     def lists(self) -> tuple[tuple[bytes, ...], ...]:
         """The per-card lists, each as long as the deck."""
-        return (self.u, self.b, self.b_t, self.k_b, self.k_e)
+        return (self.u, self.b, self.k_e)
+
+    def singles(self) -> tuple[bytes, ...]:
+        """Every field that is one point or one scalar, in the proof's order."""
+        return (
+            self.a_t,
+            self.b_t,
+            self.c_t,
+            self.d_t,
+            self.f_t,
+            self.e_t,
+            self.k_a,
+            self.k_b,
+            self.k_c,
+            self.k_d,
+            self.k_s,
+        )
 
     def scalars(self) -> tuple[bytes, ...]:
-        return (self.k_a, self.k_c, self.k_d, self.k_s, *self.k_b, *self.k_e)
+        return (self.k_a, self.k_b, self.k_c, self.k_d, self.k_s, *self.k_e)
 
     def points(self) -> tuple[bytes, ...]:
-        single = (self.a_t, self.c_t, self.d_t, self.f_t, self.e_t)
-        return (*self.u, *self.b, *self.b_t, *single)
+        single = (self.a_t, self.b_t, self.c_t, self.d_t, self.f_t, self.e_t)
+        return (*self.u, *self.b, *single)
 
 
 # --- generators and small helpers ----------------------------------------------------
@@ -99,8 +121,8 @@ def _generator(label: bytes) -> tuple[bytes, group.Decoded]:
 
 
 def generator_h() -> group.Decoded:
-    """``H = hash_to_point("p2p-rommy/v4/shuffle-generator" 0x00 || "h")``."""
-    return _generator(b"h")[1]
+    """``H = B``, the group's base (since v6): its multiples are fixed-base ones."""
+    return group.BASE
 
 
 def generator_u() -> group.Decoded:
@@ -126,18 +148,18 @@ def _add_scalars(a: bytes, b: bytes) -> bytes:
     return group.scalar_sub(a, group.scalar_sub(_ZERO, b))
 
 
-def _sum(points: Sequence[bytes]) -> bytes:
+def _sum(points: Sequence[bytes]) -> group.Decoded:
     """The sum of encoded points (`GroupError` if it is the identity)."""
     return group.sum_all(group.decode_all(points))
 
 
-def _multi(scalars: Sequence[bytes], points: Sequence[group.Decoded]) -> bytes:
+def _multi(scalars: Sequence[bytes], points: Sequence[group.Decoded]) -> group.Decoded:
     """``sum scalars[i] * points[i]``, split over the cores."""
     count = len(points)
     size = -(-count // max(1, parallel.CORES))
     starts = range(0, count, size)
 
-    def partial(start: int) -> bytes:
+    def partial(start: int) -> group.Decoded:
         return group.mul_sum(scalars[start : start + size], points[start : start + size])
 
     parts = parallel.each(partial, starts)
@@ -179,26 +201,28 @@ def challenge_x(
     return seed, [group.hash_to_scalar(CHALLENGE_XJ_DOMAIN, seed, u16(j)) for j in range(len(u))]
 
 
+def chain_weights(seed: bytes, chain: Sequence[bytes]) -> list[bytes]:
+    """The weights ``w`` that join the chain's ``m`` links into one (SPEC §3.5): a hash
+    of the first seed and the whole chain, so drawn after ``b`` and before the
+    announcements."""
+    seed_w = hashlib.sha256(CHALLENGE_W_DOMAIN + seed + b"".join(chain)).digest()
+    return [group.hash_to_scalar(CHALLENGE_W_DOMAIN, seed_w, u16(k)) for k in range(len(chain))]
+
+
 def challenge_v(seed: bytes, proof: ShuffleProof) -> bytes:
-    """The sigma protocol's challenge over the first seed and every announcement."""
+    """The sigma protocol's challenge over the first seed, the chain and every
+    announcement."""
     return group.hash_to_scalar(
         CHALLENGE_V_DOMAIN,
         seed,
         *proof.b,
         proof.a_t,
-        *proof.b_t,
+        proof.b_t,
         proof.c_t,
         proof.d_t,
         proof.f_t,
         proof.e_t,
     )
-
-
-def batch_weights(v: bytes, proof: ShuffleProof) -> list[bytes]:
-    """The weights of the chain's batched check: a hash of `v` (which hashes every
-    point of the proof) and the chain's responses, so fixed once the proof is."""
-    seed = hashlib.sha256(BATCH_DOMAIN + v + b"".join(proof.k_b) + b"".join(proof.k_e)).digest()
-    return [group.hash_to_scalar(BATCH_DOMAIN, seed, u16(k)) for k in range(len(proof.k_b))]
 
 
 def _product(scalars: Sequence[bytes]) -> bytes:
@@ -229,18 +253,15 @@ def commit_permutation(permutation: Sequence[int], entropy: Entropy) -> Commitme
 
     Draws, in order: ``r[0..m-1]``, ``alpha``, ``epsilon[0..m-1]``."""
     size = len(permutation)
-    g, h = _generator_points(size), generator_h()
+    g = _generator_points(size)
     r = tuple(_nonzero(entropy) for _ in range(size))
     alpha = _nonzero(entropy)
     epsilon = tuple(_nonzero(entropy) for _ in range(size))
     sigma = [0] * size
     for k, j in enumerate(permutation):
         sigma[j] = k
-    u = _each(
-        lambda j: group.add(group.mul_decoded(r[j], h), g[sigma[j]][1]),
-        size,
-    )
-    a_t = _multi([alpha, *epsilon], [h, *(p for _, p in g)])
+    u = _each(lambda j: group.add(group.mul_base(r[j]), g[sigma[j]][1]), size)
+    a_t = group.add(group.mul_base(alpha), _multi(epsilon, [p for _, p in g]))
     return Commitment(tuple(permutation), r, tuple(u), alpha, epsilon, a_t)
 
 
@@ -256,18 +277,17 @@ def prove(
 ) -> ShuffleProof:
     """Steps 2 and 3 for ``out = shuffle(scalar, commitment.permutation, inp)``.
 
-    Draws, in order: ``beta[0..m-1]`` (the chain's blinds), ``beta_t[0..m-1]``,
-    ``gamma``, ``delta``, ``phi``."""
+    Draws, in order: ``beta[0..m-1]`` (the chain's blinds), ``beta_t``, ``gamma``,
+    ``delta``, ``phi``."""
     pi, size = commitment.permutation, len(commitment.permutation)
-    h, base_u = generator_h(), generator_u()
+    base_u = generator_u()
     seed, x = challenge_x(context, key, inp_bytes, out_bytes, commitment.u)
     xp = [x[pi[k]] for k in range(size)]
     beta = [_nonzero(entropy) for _ in range(size)]
-    beta_t = [_nonzero(entropy) for _ in range(size)]
+    beta_t = _nonzero(entropy)
     gamma, delta, phi = _nonzero(entropy), _nonzero(entropy), _nonzero(entropy)
     # b[k] = d[k]*H + p[k]*U, d[k] = beta[k] + x'[k]*d[k-1], p[k] = x'[0]*...*x'[k]:
-    # the chain and b_t[k] = beta_t[k]*H + eps[k]*b[k-1] on the fixed bases alone, so
-    # no link waits for the one before it
+    # on the fixed bases alone (H = B, fixed-base), so no link waits for the one before
     d, p = [_ZERO] * size, [_ONE] * size
     d_before, p_before = _ZERO, _ONE
     for k in range(size):
@@ -275,14 +295,16 @@ def prove(
         p[k] = group.scalar_mul(xp[k], p_before)
         d_before, p_before = d[k], p[k]
     eps = commitment.epsilon
-
-    def links(k: int) -> tuple[bytes, bytes]:
-        d_prev, p_prev = (d[k - 1], p[k - 1]) if k else (_ZERO, _ONE)
-        link = group.mul_sum((d[k], p[k]), (h, base_u))
-        h_part = _add_scalars(beta_t[k], group.scalar_mul(eps[k], d_prev))
-        return link, group.mul_sum((h_part, group.scalar_mul(eps[k], p_prev)), (h, base_u))
-
-    chain, b_t = zip(*parallel.each(links, range(size)), strict=True)
+    chain = _each(lambda k: group.add(group.mul_base(d[k]), group.mul(p[k], base_u)), size)
+    # b_t = beta_t*H + sum w[k]*eps[k]*b[k-1], b[-1] = U: two multiplications
+    w = chain_weights(seed, chain)
+    h_part, u_part = beta_t, _ZERO
+    for k in range(size):
+        weight = group.scalar_mul(w[k], eps[k])
+        if k:
+            h_part = _add_scalars(h_part, group.scalar_mul(weight, d[k - 1]))
+        u_part = _add_scalars(u_part, group.scalar_mul(weight, p[k - 1]) if k else weight)
+    b_t = group.add(group.mul_base(h_part), group.mul(u_part, base_u))
     # f_t = sum eps[k]*out[k] - phi*sum x[j]*inp[j] = sum (e*eps[sigma[j]] - phi*x[j])*inp[j]
     sigma = [0] * size
     for k, j in enumerate(pi):
@@ -299,13 +321,13 @@ def prove(
         commitment.u,
         tuple(chain),
         commitment.a_t,
-        tuple(b_t),
-        group.mul_decoded(gamma, h),
-        group.mul_decoded(delta, h),
+        b_t,
+        group.mul_base(gamma),
+        group.mul_base(delta),
         f_t,
         group.mul_base(phi),
         _ZERO,
-        (),
+        _ZERO,
         _ZERO,
         _ZERO,
         (),
@@ -322,6 +344,9 @@ def prove(
     r_sum = _ZERO
     for r_j in commitment.r:
         r_sum = _add_scalars(r_sum, r_j)
+    beta_folded = _ZERO
+    for w_k, beta_k in zip(w, beta, strict=True):
+        beta_folded = _add_scalars(beta_folded, group.scalar_mul(w_k, beta_k))
     return ShuffleProof(
         unanswered.u,
         unanswered.b,
@@ -332,7 +357,7 @@ def prove(
         unanswered.f_t,
         unanswered.e_t,
         answer(commitment.alpha, r_folded),
-        tuple(answer(beta_t[k], beta[k]) for k in range(size)),
+        answer(beta_t, beta_folded),
         answer(gamma, r_sum),
         answer(delta, d[-1]),
         tuple(answer(eps[k], xp[k]) for k in range(size)),
@@ -386,9 +411,10 @@ def _verify(
     multiplication that uses it (libsodium checks each point it multiplies: a separate
     check first would pay for it twice). Columns and commitment are one equation,
     chain and product another, each a combination with weights the prover cannot
-    choose (SPEC §3.5); the key uses the fast fixed-base multiplication."""
+    choose (SPEC §3.5); the multiples of ``B`` (the key's and ``H = B``'s) are fast
+    fixed-base ones."""
     size = len(inp)
-    g, h, base_u = generators(size), generator_h(), generator_u()
+    g, base_u = generators(size), generator_u()
     seed, x = challenge_x(context, key, inp_bytes, out_bytes, proof.u)
     v = challenge_v(seed, proof)
 
@@ -399,46 +425,48 @@ def _verify(
     # (1) the key: e_t = k_s*B - v*E
     if proof.e_t != group.add(group.mul_base(proof.k_s), group.mul(minus_v, key)):
         raise refuse("key")
-    w, rho = batch_weights(v, proof), _combination_weights(v, proof)
+    w, rho = chain_weights(seed, proof.b), _combination_weights(v, proof)
     # (2) + rho[0]*(3), columns and the permuted challenges:
     # c_t + rho0*a_t = (k_c + rho0*k_a)*H + sum (v + rho0*k_e[k])*G[k]
     #                  + sum (-v*(1 + rho0*x[j]))*u[j]
     rho0 = rho[0]
     announced = group.add(group.decode(proof.c_t), group.mul(rho0, proof.a_t))
-    rebuilt = _multi(
-        [
-            _add_scalars(proof.k_c, group.scalar_mul(rho0, proof.k_a)),
-            *(_add_scalars(v, group.scalar_mul(rho0, k_e)) for k_e in proof.k_e),
-            *(
-                group.scalar_mul(minus_v, _add_scalars(_ONE, group.scalar_mul(rho0, x_j)))
-                for x_j in x
-            ),
-        ],
-        [h, *g, *_unchecked(proof.u)],
+    rebuilt = group.add(
+        group.mul_base(_add_scalars(proof.k_c, group.scalar_mul(rho0, proof.k_a))),
+        _multi(
+            [
+                *(_add_scalars(v, group.scalar_mul(rho0, k_e)) for k_e in proof.k_e),
+                *(
+                    group.scalar_mul(minus_v, _add_scalars(_ONE, group.scalar_mul(rho0, x_j)))
+                    for x_j in x
+                ),
+            ],
+            [*g, *_unchecked(proof.u)],
+        ),
     )
     if announced != rebuilt:
         raise refuse("commitment")
-    # (4) + rho[1]*(5), the chain and the product, the chain's m links with weights w:
-    # sum w[k]*b_t[k] + rho1*d_t = (sum w[k]*k_b[k] + rho1*k_d)*H
-    #     + (w[0]*k_e[0] + rho1*v*prod(x))*U
+    # (4) + rho[1]*(5), the chain's m links joined by w, and the product:
+    # b_t + rho1*d_t = (k_b + rho1*k_d)*H + (w[0]*k_e[0] + rho1*v*prod(x))*U
     #     + sum_k (w[k+1]*k_e[k+1] - v*w[k])*b[k] - rho1*v*b[m-1]   (w[m]*k_e[m] = 0)
     rho1 = rho[1]
-    h_weight = group.scalar_mul(rho1, proof.k_d)
-    for w_k, k_b in zip(w, proof.k_b, strict=True):
-        h_weight = _add_scalars(h_weight, group.scalar_mul(w_k, k_b))
+    h_weight = _add_scalars(proof.k_b, group.scalar_mul(rho1, proof.k_d))
     u_weight = _add_scalars(
         group.scalar_mul(w[0], proof.k_e[0]),
         group.scalar_mul(rho1, group.scalar_mul(v, _product(x))),
     )
-    chain_weights = [
+    b_weights = [
         _add_scalars(
             group.scalar_mul(w[k + 1], proof.k_e[k + 1]) if k + 1 < size else _ZERO,
             group.scalar_mul(minus_v, w[k] if k + 1 < size else _add_scalars(w[k], rho1)),
         )
         for k in range(size)
     ]
-    chain_announced = _multi([*w, rho1], _unchecked([*proof.b_t, proof.d_t]))
-    chain_rebuilt = _multi([h_weight, u_weight, *chain_weights], [h, base_u, *_unchecked(proof.b)])
+    chain_announced = group.add(group.decode(proof.b_t), group.mul(rho1, proof.d_t))
+    chain_rebuilt = group.add(
+        group.mul_base(h_weight),
+        _multi([u_weight, *b_weights], [base_u, *_unchecked(proof.b)]),
+    )
     if chain_announced != chain_rebuilt:
         raise refuse("product chain")
     # (6) the cards: f_t = sum(k_e[k]*out[k]) - sum((k_s*x[j])*inp[j])
@@ -458,7 +486,7 @@ def _combination_weights(v: bytes, proof: ShuffleProof) -> tuple[bytes, bytes]:
         + proof.k_c
         + proof.k_d
         + proof.k_s
-        + b"".join(proof.k_b)
+        + proof.k_b
         + b"".join(proof.k_e)
     ).digest()
     return (

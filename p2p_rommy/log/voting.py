@@ -20,7 +20,17 @@ from p2p_rommy.log.buying import Buying
 from p2p_rommy.log.catch_up import CatchUp
 from p2p_rommy.log.committed import CommittedRecords
 from p2p_rommy.log.events import Acked, Committed, Event, Send
-from p2p_rommy.log.messages import Ack, BuyAnswer, BuyStep, Chat, EndStep, Nack, Step, Sync
+from p2p_rommy.log.messages import (
+    Ack,
+    BuyAnswer,
+    BuyStep,
+    Chat,
+    EndStep,
+    Nack,
+    Record,
+    Step,
+    Sync,
+)
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.stalls import Waiting
@@ -159,7 +169,10 @@ class Voting:
             if step.n > replica.n + FUTURE_STEPS:
                 self.refuse(f"from {source}: step {step.n} is too far ahead")
             else:
-                self.future.setdefault(step.n, {}).setdefault(step.seat, (step, envelope))
+                ahead = self.future.setdefault(step.n, {})
+                kept = ahead.setdefault(step.seat, (step, envelope))
+                if not same_body(kept[1], envelope):  # two steps from one seat for one number
+                    self.emit(self.trouble.equivocation(kept[1], envelope))
             return
         if isinstance(step.body, EndStep):
             self._on_end(step, step.body, envelope, now, source)
@@ -387,6 +400,8 @@ class Voting:
                 self.records.release()  # a finished round's records: on disk only
             self.progress_at = now
             self._out.append(Committed(pending.n, pending.step, record))
+            if self.replica.over:
+                self._last_word(record)
             if self.step_clock is not None:
                 self.step_clock.committed(tentative.n, now)
             self.pending = None
@@ -407,6 +422,15 @@ class Voting:
         """A frozen peer's pending step is an end without the seat it named."""
         absent = self.replica.pending_absent()
         return absent is not None and self.named(absent)
+
+    def _last_word(self, record: Record) -> None:
+        """The match is over here: its last step and every ACK of it go to all once more
+        before this seat leaves (SPEC §4.4). A seat that lost one of those ACKs would
+        otherwise hold the last step in flight for ever, asking seats that have left."""
+        self.send(record.step)
+        for ack in record.acks:
+            if ack:
+                self.send(ack)
 
     # --- proposing --------------------------------------------------------------------
 

@@ -53,6 +53,8 @@ class SimDisk:
     def __init__(self, genesis: Genesis, fsync: bool = True) -> None:
         self.transcript = SimFile("transcript")
         self.secrets = SimFile("secrets")
+        self.acked = SimFile("acked")
+        """The step this seat ACKs last and its ACK (`GameStore.save_ack`)."""
         self.full = False
         self.sync = fsync
         """False: a broken store that never fsyncs (what a crash then loses is lost)."""
@@ -81,6 +83,14 @@ class SimDisk:
         if self.sync:
             self.secrets.fsync()
 
+    def save_ack(self, step: bytes, ack: bytes) -> None:
+        """The latest step ACKed and its ACK, replacing the one before (fsync)."""
+        if self.full:
+            raise DiskFull(self.acked.name)
+        self.acked.written = frame_record(pack([step, ack]))
+        if self.sync:
+            self.acked.fsync()
+
     def held(self) -> int:
         return self._held
 
@@ -93,6 +103,15 @@ class SimDisk:
         """The process (or machine) stops: what was not fsynced is lost."""
         self.transcript.crash()
         self.secrets.crash()
+        self.acked.crash()
+
+    def load_acked(self) -> tuple[bytes, bytes] | None:
+        """The step and ACK `save_ack` kept (`GameStore._acked`), or None."""
+        frames = split_frames(self.acked.durable).frames
+        if len(frames) != 1:
+            return None
+        step, ack = unpack(frames[0])
+        return step, ack
 
     def load(self) -> tuple[list[Record], dict[int, bytes], str | None]:
         """What `rommy resume` reads: the records (a torn tail cut off, as

@@ -19,8 +19,9 @@ Invariants (a `Violation` each time one breaks):
   durable and every record it had acted on (sent anything after) before its crash,
   and what it holds is the table's log;
 - ``liveness``: once the faults stop, every honest seat finishes (the match over, or
-  ended or frozen under the rules) within `FINISH_WITHIN_S` simulated seconds (lp:
-  `FINISH_WITHIN_LP_S`);
+  ended or frozen under the rules, or alone after a restart) within `FINISH_WITHIN_S`
+  simulated seconds (lp, and games whose frames are lost all along:
+  `FINISH_WITHIN_LP_S`, never `FINISH_WITHIN_S` without a commit);
 - ``verify``: `rommy verify`'s checker on every honest seat's transcript (its disk)
   says FAIR (INCOMPLETE for a frozen table) and names no honest seat;
 - ``exception``: a peer call raised.
@@ -42,7 +43,7 @@ from p2p_rommy.bots import make_bot
 from p2p_rommy.config import GameConfig
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import OUTBOX_MAX, TICK_S
-from p2p_rommy.log.events import Committed, Event, Frozen
+from p2p_rommy.log.events import Acked, Committed, Event, Frozen
 from p2p_rommy.log.messages import EndStep, Record, Step
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.replica import SeatedReplica, Tentative
@@ -66,7 +67,11 @@ FINISH_WITHIN_S = 90.0
 """Simulated seconds after the last fault ends within which every honest seat finishes
 (a one-round rummy or Rommé game lasts about 5)."""
 FINISH_WITHIN_LP_S = 900.0
-"""The same for lp: seven rounds with a Køb! window after every discard (about 80)."""
+"""The same for lp (seven rounds with a Køb! window after every discard, about 80), and
+for a game whose frames are lost all along: that weather never stops, and each lost
+frame costs a resync (`RESYNC_S`), so a long game (random bots: 1,000 steps) takes
+minutes. Such a game must still keep moving: `FINISH_WITHIN_S` without a commit after
+the last fault is a liveness violation too."""
 MAX_EVENTS = 300_000
 LATENCY_S = (0.001, 0.02)
 """A frame's one-way delay, drawn uniformly."""
@@ -206,6 +211,8 @@ class Simulation:
         }
         self.cuts: dict[tuple[int, int], int] = {}
         self.last_fault_end = max((f.at + f.duration for f in spec.faults), default=0.0)
+        self.moved_at = 0.0
+        """When an honest seat last committed a step."""
 
     # --- scheduling ------------------------------------------------------------------
 
@@ -225,13 +232,13 @@ class Simulation:
             self._boot(seat, restored=None)
         for fault in self.spec.faults:
             self.at(fault.at, functools.partial(self._fault, fault))
-        bound = FINISH_WITHIN_LP_S if self.spec.variant == "lp" else FINISH_WITHIN_S
-        deadline = self.last_fault_end + bound
+        long = self.spec.variant == "lp" or self.spec.loss
+        deadline = self.last_fault_end + (FINISH_WITHIN_LP_S if long else FINISH_WITHIN_S)
         outcome = self.outcome
         while self.queue and outcome.events < MAX_EVENTS and not outcome.violations:
             when, _, action = heapq.heappop(self.queue)
-            if when > deadline:
-                break
+            if when > deadline or when > max(self.last_fault_end, self.moved_at) + FINISH_WITHIN_S:
+                break  # out of time, or stuck: nothing committed for too long
             self.now = when
             outcome.events += 1
             action()
@@ -248,17 +255,22 @@ class Simulation:
 
     # --- a seat's life -----------------------------------------------------------------
 
-    def _boot(self, seat: _Seat, restored: tuple[list[Record], dict[int, bytes]] | None) -> None:
+    def _boot(
+        self,
+        seat: _Seat,
+        restored: tuple[list[Record], dict[int, bytes], tuple[bytes, bytes] | None] | None,
+    ) -> None:
         spec = self.spec
         label = b"sim %d seat %d life %d" % (spec.seed, seat.index, seat.incarnation)
         rng = random.Random(label)
         honest = seat.adversary is None
         replica_class = _Misvalidating if honest and "misvalidate" in spec.broken else SeatedReplica
         records = None
+        acked = None
         if restored is None:
             replica = replica_class(self.config, seat.index, seat.identity, StreamEntropy(label))
         else:
-            records, seeds = restored
+            records, seeds, acked = restored
             replica = replica_class(
                 self.config, seat.index, seat.identity, StreamEntropy(label), seeds=seeds
             )
@@ -279,6 +291,7 @@ class Simulation:
             records=records,
             end_after=end_after,
             archive=seat.disk,
+            acked=acked,
         )
         seat.state = "up"
         seat.done_at = None
@@ -340,7 +353,7 @@ class Simulation:
         if sent:
             seat.exposed = len(peer.records)
         self._send(seat.index, sent)
-        if (peer.replica.over or peer.frozen) and seat.done_at is None:
+        if (peer.replica.over or peer.frozen or peer.alone) and seat.done_at is None:
             seat.done_at = self.now
             self.at(self.now, functools.partial(self._exit, seat, seat.incarnation))
         elif peer.replica.deferred:
@@ -366,12 +379,14 @@ class Simulation:
                 seat.saved_rounds.add(round_no)
                 if peer.replica.seeds.get(round_no) != deck.seat.seed.value:
                     seat.disk.save_secret(f"seed/{round_no}", deck.seat.seed.value)
-        for event in out:
+        for event in out:  # in order: a record, then the next ACK (`_call_and_store`)
             if isinstance(event, Committed):
                 record = event.record
                 if seat.adversary is None and "bad_record" in self.spec.broken:
                     record = type(record)(record.step, record.acks[::-1])
                 seat.disk.append(record)
+            elif isinstance(event, Acked):
+                seat.disk.save_ack(event.step, event.ack)
 
     def _exit(self, seat: _Seat, life: int) -> None:
         """The match is over (or the table froze) here: leave once every outbox is
@@ -429,7 +444,7 @@ class Simulation:
                 self._violate("durability", seat.index, f"its disk holds another step {n + 1}")
                 return
         seat.incarnation += 1
-        self._boot(seat, (records, seeds))
+        self._boot(seat, (records, seeds, seat.disk.load_acked()))
 
     # --- faults ------------------------------------------------------------------------
 
@@ -602,6 +617,7 @@ class Simulation:
                 elif index == len(self.canon):
                     self.canon.append(envelope)
                 self.outcome.steps = max(self.outcome.steps, event.n)
+                self.moved_at = self.now
                 body = event.step.body
                 if isinstance(body, EndStep) and self.honest(body.absent):
                     self._violate(
@@ -630,13 +646,16 @@ class Simulation:
                     "liveness",
                     seat.index,
                     f"not finished {self.now - self.last_fault_end:.0f}s after the last fault "
-                    f"({seat.state}, step {peer.replica.n if peer else '?'}, "
+                    f"(nothing committed for {self.now - self.moved_at:.0f}s; "
+                    f"{seat.state}, step {peer.replica.n if peer else '?'}, "
                     f"catching up {peer.catching_up if peer else '?'}, waiting for "
                     f"{waiting.seat if waiting else None})",
                 )
                 continue
             if peer.frozen:
                 ends.add("frozen")
+            elif peer.alone:
+                ends.add("alone")  # restarted after the others left: said so and stopped
             elif peer.replica.ended is not None:
                 ends.add("ended")
             else:
@@ -650,8 +669,9 @@ class Simulation:
                 continue
             report = verify_transcript(seat.disk.transcript.durable)
             outcome.verified += 1
-            frozen = seat.peer is not None and seat.peer.frozen
-            good = report.status == "fair" or (report.status == "incomplete" and frozen)
+            peer = seat.peer
+            stopped = peer is not None and (peer.frozen is not None or peer.alone)
+            good = report.status == "fair" or (report.status == "incomplete" and stopped)
             named = {s for s in (report.culprit, *report.forfeited) if s is not None}
             if not good or named - {adversary}:
                 self._violate("verify", seat.index, report.verdict()[:300])
