@@ -394,6 +394,13 @@ class Peer(Voting):
         if caught_up:
             self.duties(now)
 
+    def _last_committed(self, envelope: bytes) -> bool:
+        """Whether `envelope` is the last committed step or one of its ACKs."""
+        if not self.records:
+            return False
+        last = self.records[-1]
+        return envelope == last.step or envelope in last.acks
+
     def _say(self, text: str) -> None:
         line = self.chat.said(self.seat, text)
         if line:
@@ -404,6 +411,8 @@ class Peer(Voting):
 
     def _receive(self, envelope: bytes, now: float, via: int | None) -> None:
         source = source_name(via)
+        if self._last_committed(envelope):
+            return  # the match's last word again (SPEC §4.4): known, opened when it came
         try:
             _, message = self.replica.open_message(envelope)
         except ProtocolError as error:
