@@ -92,6 +92,20 @@ def _colour_arg(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="a colour for each suit (spades plain, hearts red, diamonds blue, clubs green)",
     )
+    parser.add_argument(
+        "--theme",
+        choices=("light", "dark"),
+        help="colours for a light or a dark terminal (default: ROMMY_THEME, else what the "
+        "terminal says in COLORFGBG, else colours readable on both)",
+    )
+
+
+def _use_theme(args: argparse.Namespace) -> None:
+    """`--theme`, for the screens this command draws (none without the client)."""
+    if getattr(args, "theme", None) is not None:
+        from p2p_rommy.tui.app import use_theme
+
+        use_theme(args.theme)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -434,6 +448,7 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
         from p2p_rommy.seat.logfile import log_to_file
 
         log_to_file(data_dir)
+        _use_theme(args)
     return SeatOptions(name, data_dir, args.interface, args.bot, args.ascii, args.four_colour)
 
 
@@ -611,6 +626,7 @@ def _play(args: argparse.Namespace) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     log_to_file(data_dir)
+    _use_theme(args)
     return run(
         play(
             variant=args.variant,

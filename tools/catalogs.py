@@ -1518,6 +1518,148 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "PgUp/PgDn: mere ({first}-{last} af {count})",
         "PgUp/PgDn: mer ({first}-{last} av {count})",
     ),
+    # family (issue 30, the rest: --theme, a new game at a network table, refusals)
+    "  Colours for a light or dark terminal: --theme light (or dark), or ROMMY_THEME": (
+        "  Farver til en lys eller mørk terminal: --theme light (eller dark), eller ROMMY_THEME",
+        "  Farger for en lys eller mørk terminal: --theme light (eller dark), eller ROMMY_THEME",
+    ),
+    "waiting for {name} to open the table {table!r} again...": (
+        "venter på, at {name} åbner bordet {table!r} igen...",
+        "venter på at {name} åpner bordet {table!r} igjen...",
+    ),
+    "A new game at the same table...": (
+        "Et nyt spil ved samme bord...",
+        "Et nytt spill ved samme bord...",
+    ),
+    "A new game at this table.": ("Et nyt spil ved dette bord.", "Et nytt spill ved dette bordet."),
+    "Waiting for {names} (n on the last game's summary).": (
+        "Venter på {names} (n på sidste spils slutstilling).",
+        "Venter på {names} (n på forrige spills sluttstilling).",
+    ),
+    "Enter starts without them.": ("Enter starter uden dem.", "Enter starter uten dem."),
+    "the game's last step is being signed; the new game follows": (
+        "spillets sidste skridt bliver underskrevet; det nye spil følger",
+        "spillets siste steg blir signert; det nye spillet følger",
+    ),
+    "--bots names {count} bots for {players} players": (
+        "--bots nævner {count} bots til {players} spillere",
+        "--bots nevner {count} boter til {players} spillere",
+    ),
+    "no bot {kind!r}; the bots are {kinds}": (
+        "ingen bot {kind!r}; bottene er {kinds}",
+        "ingen bot {kind!r}; botene er {kinds}",
+    ),
+    "house rule {key} is on or off, not {value!r}": (
+        "husreglen {key} er til eller fra, ikke {value!r}",
+        "husregelen {key} er på eller av, ikke {value!r}",
+    ),
+    "house rule {key} is one of {choices}, not {value!r}": (
+        "husreglen {key} er en af {choices}, ikke {value!r}",
+        "husregelen {key} er en av {choices}, ikke {value!r}",
+    ),
+    "house rule {key} is {values}, not {value!r}": (
+        "husreglen {key} er {values}, ikke {value!r}",
+        "husregelen {key} er {values}, ikke {value!r}",
+    ),
+    "on or off": ("til eller fra", "på eller av"),
+    " or ": (" eller ", " eller "),
+    "a whole number from {low} to {high}": (
+        "et helt tal fra {low} til {high}",
+        "et heltall fra {low} til {high}",
+    ),
+    " or unlimited": (" eller ubegrænset", " eller ubegrenset"),
+    "{variant} has no house rule {key!r}; its house rules are: {valid}": (
+        "{variant} har ingen husregel {key!r}; dens husregler er: {valid}",
+        "{variant} har ingen husregel {key!r}; husreglene er: {valid}",
+    ),
+    "write house rules as KEY=VALUE (like max_buys=2), not {item!r}": (
+        "skriv husregler som NØGLE=VÆRDI (som max_buys=2), ikke {item!r}",
+        "skriv husregler som NØKKEL=VERDI (som max_buys=2), ikke {item!r}",
+    ),
+    "{name} is for {low}-{high} players, not {count}": (
+        "{name} er for {low}-{high} spillere, ikke {count}",
+        "{name} er for {low}-{high} spillere, ikke {count}",
+    ),
+    "identity key": ("identitetsnøgle", "identitetsnøkkel"),
+    "round secrets file": ("fil med rundehemmeligheder", "fil med rundehemmeligheter"),
+    "{path} is not a p2p-rommy identity (expected 32 bytes)": (
+        "{path} er ikke en p2p-rommy-identitet (der skulle være 32 byte)",
+        "{path} er ikke en p2p-rommy-identitet (det skulle være 32 byte)",
+    ),
+    "cannot listen on port {port}: {why}": (
+        "kan ikke lytte på port {port}: {why}",
+        "kan ikke lytte på port {port}: {why}",
+    ),
+    "the saved transcript does not replay: {why}": (
+        "den gemte spillog kan ikke afspilles igen: {why}",
+        "den lagrede spillloggen kan ikke spilles av igjen: {why}",
+    ),
+    "permissions {mode} for {path} are too open: your {what} must not be readable by others. Fix it with: chmod 600 {path}": (
+        "rettighederne {mode} for {path} er for åbne: din {what} må ikke kunne læses af andre. Ret det med: chmod 600 {path}",
+        "rettighetene {mode} for {path} er for åpne: din {what} må ikke kunne leses av andre. Rett det med: chmod 600 {path}",
+    ),
+    "{path} is not a usable transcript: {why}": (
+        "{path} er ikke en brugbar spillog: {why}",
+        "{path} er ikke en brukbar spillogg: {why}",
+    ),
+    "{path} belongs to another game": (
+        "{path} hører til et andet spil",
+        "{path} hører til et annet spill",
+    ),
+    "another rommy is playing this seat of the game in {path}": (
+        "en anden rommy spiller allerede denne plads i spillet i {path}",
+        "en annen rommy spiller allerede denne plassen i spillet i {path}",
+    ),
+    "its connection closed": ("forbindelsen blev lukket", "forbindelsen ble lukket"),
+    "the start stopped: {who} left ({why})": (
+        "starten stoppede: {who} gik ({why})",
+        "starten stoppet: {who} gikk ({why})",
+    ),
+    "a game needs at least two players": (
+        "et spil kræver mindst to spillere",
+        "et spill krever minst to spillere",
+    ),
+    "refused: {why}": ("afvist: {why}", "avvist: {why}"),
+    "the start stopped: {who} sent no coin commitment": (
+        "starten stoppede: {who} sendte ikke sin forseglede mønt",
+        "starten stoppet: {who} sendte ikke sin forseglede mynt",
+    ),
+    "the start stopped: {who} sent no coin value": (
+        "starten stoppede: {who} sendte ikke sin møntværdi",
+        "starten stoppet: {who} sendte ikke sin myntverdi",
+    ),
+    "the start stopped: {who} sent no config signature": (
+        "starten stoppede: {who} underskrev ikke spillets opsætning",
+        "starten stoppet: {who} signerte ikke spillets oppsett",
+    ),
+    "the game started without this player": (
+        "spillet startede uden dig",
+        "spillet startet uten deg",
+    ),
+    "the table's creator ({who}) did not answer": (
+        "bordets opretter ({who}) svarede ikke",
+        "bordets oppretter ({who}) svarte ikke",
+    ),
+    "the start stopped after you revealed your coin value: {name} ({who}), the table's creator, sees every value before anyone else. A creator who stops here can draw the seats again until they suit it: if it happens again at this table, play at another": (
+        "starten stoppede, efter at du viste din møntværdi: {name} ({who}), bordets opretter, ser alle værdier før nogen anden. En opretter, der stopper her, kan trække pladserne igen, til de passer ham: sker det igen ved dette bord, så spil ved et andet",
+        "starten stoppet etter at du viste myntverdien din: {name} ({who}), bordets oppretter, ser alle verdier før noen andre. En oppretter som stopper her, kan trekke plassene på nytt til de passer ham: skjer det igjen ved dette bordet, spill ved et annet",
+    ),
+    "the start stopped: {name} ({who}), the table's creator, went quiet": (
+        "starten stoppede: {name} ({who}), bordets opretter, blev tavs",
+        "starten stoppet: {name} ({who}), bordets oppretter, ble taus",
+    ),
+    "the table's creator closed the connection ({why})": (
+        "bordets opretter lukkede forbindelsen ({why})",
+        "bordets oppretter lukket forbindelsen ({why})",
+    ),
+    "refused: this table's advert names the creator {creator}, but its host proved the key {proven}. It is not the table it claims to be": (
+        "afvist: bordets annonce nævner opretteren {creator}, men værten beviste nøglen {proven}. Det er ikke det bord, det udgiver sig for",
+        "avvist: bordets annonse nevner oppretteren {creator}, men verten beviste nøkkelen {proven}. Det er ikke bordet det utgir seg for å være",
+    ),
+    "{path} is damaged (it lists where the others listen); move it away and resume again to dial the addresses in the transcript": (
+        "{path} er beskadiget (den viser, hvor de andre lytter); flyt den væk og genoptag igen for at ringe op til adresserne i spilloggen",
+        "{path} er skadet (den viser hvor de andre lytter); flytt den bort og gjenoppta igjen for å ringe opp adressene i spilloggen",
+    ),
 }
 
 

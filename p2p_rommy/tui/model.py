@@ -128,8 +128,10 @@ class ClientModel:
         """`n` on the final summary: the player asked for a new game at this table (the
         command that started the app reads it after the app exits)."""
         self.new_game_offered = False
-        """The command can start a new game at this table after this one (`rommy play`
-        does; a network table's seats do not yet)."""
+        self.new_game_wanted = False
+        """`n` was pressed before the match's last step committed (`ask_new_game`)."""
+        """The command can start a new game at this table after this one (`rommy play`,
+        and a network table's client seats: `frontends/screen.py`'s `Again`)."""
         self._buys = self.table.state.buys
         self._last_offer: str | None = None
         """The card the open Køb! window offers, with its discarder (for the log)."""
@@ -631,11 +633,18 @@ class ClientModel:
 
     def ask_new_game(self) -> bool:
         """`n` on the final summary: a new game at this table is wanted (True when the
-        app should exit so the command can start it)."""
+        app should exit so the command can start it). The match's last step (the
+        last round's seeds) must have committed first, or the seat would leave the
+        others waiting for its signature: until then the wish is kept
+        (`new_game_wanted`) and the app asks again on every change."""
         if not self.new_game_offered:
             return False
         if not self.match_over():
             self.status = _("a new game can start when this one is over")
+            return False
+        if not (self.table.over or self.table.ended is not None):
+            self.new_game_wanted = True
+            self.status = _("the game's last step is being signed; the new game follows")
             return False
         self.new_game = True
         return True
