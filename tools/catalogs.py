@@ -1610,6 +1610,26 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "en anden rommy spiller allerede denne plads i spillet i {path}",
         "en annen rommy spiller allerede denne plassen i spillet i {path}",
     ),
+    "seat {seat} refused step {n}, which this seat found valid (rommy.log says why); the others may end the game without it": (
+        "plads {seat} afviste trin {n}, som denne plads fandt gyldigt (rommy.log siger hvorfor); de andre kan afslutte spillet uden den",
+        "plass {seat} avviste steg {n}, som denne plassen fant gyldig (rommy.log sier hvorfor); de andre kan avslutte spillet uten den",
+    ),
+    "no other seat answered this seat's catch-up asks": (
+        "ingen anden plads svarede, da denne plads bad om at indhente spillet",
+        "ingen annen plass svarte da denne plassen ba om å hente inn spillet",
+    ),
+    "cannot write {where}: {why}. This seat stops here and sends nothing more; the others wait for it. Nothing is lost: make room, then run rommy resume {game}": (
+        "kan ikke skrive {where}: {why}. Denne plads stopper her og sender ikke mere; de andre venter på den. Intet er tabt: gør plads, og kør så rommy resume {game}",
+        "kan ikke skrive {where}: {why}. Denne plassen stopper her og sender ikke mer; de andre venter på den. Ingenting er tapt: gjør plass, og kjør så rommy resume {game}",
+    ),
+    "The table stopped: {name} sent what the rules or the protocol refuse (rommy.log says what; rommy verify checks the transcript)": (
+        "Bordet stoppede: {name} sendte noget, som reglerne eller protokollen afviser (rommy.log siger hvad; rommy verify tjekker spilloggen)",
+        "Bordet stoppet: {name} sendte noe som reglene eller protokollen avviser (rommy.log sier hva; rommy verify sjekker spilloggen)",
+    ),
+    "The table stopped: the seats disagree on a step (rommy.log says how; rommy verify checks the transcript)": (
+        "Bordet stoppede: pladserne er uenige om et trin (rommy.log siger hvordan; rommy verify tjekker spilloggen)",
+        "Bordet stoppet: plassene er uenige om et steg (rommy.log sier hvordan; rommy verify sjekker spilloggen)",
+    ),
     "its connection closed": ("forbindelsen blev lukket", "forbindelsen ble lukket"),
     "the start stopped: {who} left ({why})": (
         "starten stoppede: {who} gik ({why})",

@@ -274,12 +274,30 @@ class ClientModel:
             return None
         return max(0.0, closes_at - self.session.clock())
 
+    def stopped(self, report: str) -> str:
+        """Why the table stopped. The report is the checkers' own English (a peer's
+        reason may be part of it): shown as it is in English; in another language a
+        sentence that names the seat to blame, the report left to rommy.log."""
+        template = _("The table stopped: {report}")
+        if template == "The table stopped: {report}":  # English: the report says it all
+            return template.format(report=report)
+        culprit = self.session.peer.culprit
+        if culprit is not None and 0 <= culprit < len(self.names):
+            return _(
+                "The table stopped: {name} sent what the rules or the protocol refuse "
+                "(rommy.log says what; rommy verify checks the transcript)"
+            ).format(name=self.names[culprit])
+        return _(
+            "The table stopped: the seats disagree on a step (rommy.log says how; rommy "
+            "verify checks the transcript)"
+        )
+
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
         if self.table.halted is not None:
             return self.table.halted
         if self.table.frozen:
-            return _("The table stopped: {report}").format(report=self.table.frozen)
+            return self.stopped(self.table.frozen)
         state = self.table.state
         if self.table.over:
             return _("The match is over. q quits.")
