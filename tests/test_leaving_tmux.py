@@ -71,6 +71,55 @@ def test_a_killed_seat_leaves_is_offered_to_end_and_comes_back_with_a_bare_resum
             process.wait()
 
 
+def test_every_screen_shows_the_departure_the_offer_and_the_return(tmp_path):
+    """Issue 30, "Shows it works": two players in the full-screen client at 80x24 (Ann
+    opens the table, Bo joins it, each in tmux) and Oskar's bot seat in its own process.
+    Oskar's process is killed: both screens say he left and how he can come back, both
+    offer `e`; `rommy resume` with no game id brings him back, and both screens say so."""
+    need_tmux()
+    table = f"Torsdag{os.getpid()}"
+    screens = {who: f"rommy{who.lower()}{os.getpid()}" for who in ("Ann", "Bo")}
+    common = f"--interface 127.0.0.1 --ascii --lang da --data-dir {tmp_path}"
+    commands = {
+        "Ann": f"{sys.executable} -m p2p_rommy host '{table}' --variant rummy "
+        f"--house target_score=500 --name Ann {common}/ann",
+        "Bo": f"{sys.executable} -m p2p_rommy join '{table}' --name Bo {common}/bo",
+    }
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        tmux("new-session", "-d", "-s", screens["Ann"], "-x", "80", "-y", "24", commands["Ann"])
+        wait_for(screens["Ann"], lambda t: "Ann" in t, timeout=60)
+        tmux("new-session", "-d", "-s", screens["Bo"], "-x", "80", "-y", "24", commands["Bo"])
+        processes.append(bot(table, "Oskar", tmp_path / "oskar", "join", table, "--name", "Oskar"))
+        wait_for(screens["Ann"], lambda t: "Oskar" in t and "Bo" in t, timeout=90)
+        tmux("send-keys", "-t", screens["Ann"], "Enter")
+        for name in screens.values():
+            wait_for(name, lambda t: any(line.strip().startswith("1:") for line in t.splitlines()))
+        processes[0].send_signal(signal.SIGKILL)  # Oskar's process is gone
+        processes[0].wait()
+        left = "Oskar forlod bordet — kan komme tilbage med `rommy resume`"
+        for name in screens.values():
+            wait_for(name, lambda t: left in t, timeout=60)
+        offer = "e afslutter spillet uden Oskar"
+        deadline = time.monotonic() + 150
+        while not all(offer in screen(name) for name in screens.values()):
+            assert time.monotonic() < deadline, [screen(name) for name in screens.values()]
+            for name in screens.values():
+                if "Din tur: d" in screen(name):  # a step of theirs first: then the wait
+                    tmux("send-keys", "-t", name, "d")
+            time.sleep(1)
+        processes[0] = bot(table, "Oskar", tmp_path / "oskar", "resume")  # no game id
+        for name in screens.values():
+            back = wait_for(name, lambda t: "Oskar er tilbage" in t, timeout=120)
+            assert "afsluttet uden Oskar" not in back
+    finally:
+        for name in screens.values():
+            tmux("kill-session", "-t", name)
+        for process in processes:
+            process.kill()
+            process.wait()
+
+
 def test_join_before_the_table_is_open_shows_a_waiting_screen_then_the_lobby(tmp_path):
     """Client issue 30, item 11: `rommy join` with no table yet was a blank screen, then
     an error. Now the lobby screen says it is looking, for as long as it takes."""
