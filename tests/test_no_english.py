@@ -265,6 +265,30 @@ def test_a_stopped_table_and_a_dissent_on_a_danish_or_norwegian_screen(language)
 
 
 @pytest.mark.parametrize("language", ["da", "nb"])
+def test_help_in_danish_or_norwegian_has_no_english(language, capsys):
+    """Issue 30: `rommy join --help --lang da` printed every option's help in English."""
+    from p2p_rommy.cli import main
+
+    phrases = english_phrases(language)
+    commands = ["play", "host", "join", "resume", "id", "tables", "doctor", "verify", "replay"]
+    for argv in [[], *([c] for c in [*commands, "rules"])]:
+        try:
+            with pytest.raises(SystemExit) as exit_:
+                main([*argv, "--help", "--lang", language])
+        finally:
+            i18n.use("en")
+        said = capsys.readouterr().out
+        assert exit_.value.code == 0 and len(said.splitlines()) > 3, (argv, said)
+        said = re.sub(r"--[\w-]+|\{[^}]*\}|\b[A-Z_]{2,}\b", "", said)  # names, not words
+        found = sorted(p for p in phrases if p in said)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+        assert not found and not words and "usage" not in said, (argv, found, words, said)
+    with pytest.raises(SystemExit):
+        main(["join", "--help"])
+    assert "join only the table whose creator" in capsys.readouterr().out  # the scan can fail
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
 def test_rules_in_danish_or_norwegian_have_no_english(language, capsys):
     """Client issue: `rommy rules` had no --lang and was English only."""
     code, said = _cli_said(["rules", "--lang", language], capsys)

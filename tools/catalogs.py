@@ -1630,6 +1630,190 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "Bordet stoppede: pladserne er uenige om et trin (rommy.log siger hvordan; rommy verify tjekker spilloggen)",
         "Bordet stoppet: plassene er uenige om et steg (rommy.log sier hvordan; rommy verify sjekker spilloggen)",
     ),
+    "set a house rule (repeatable); see `rommy rules --variant V`": (
+        "sæt en husregel (kan gentages); se `rommy rules --variant V`",
+        "sett en husregel (kan gjentas); se `rommy rules --variant V`",
+    ),
+    "the client's language: da (or dk), nb (or no) or en (default: from the locale)": (
+        "klientens sprog: da (eller dk), nb (eller no) eller en (standard: fra systemets sprog)",
+        "klientens språk: da (eller dk), nb (eller no) eller en (standard: fra systemets språk)",
+    ),
+    "a colour for each suit (spades plain, hearts red, diamonds blue, clubs green)": (
+        "en farve til hver kulør (spar neutral, hjerter rød, ruder blå, klør grøn)",
+        "en farge for hver farge (spar nøytral, hjerter rød, ruter blå, kløver grønn)",
+    ),
+    "colours for a light or a dark terminal (default: ROMMY_THEME, else what the terminal says in COLORFGBG, else colours readable on both)": (
+        "farver til en lys eller mørk terminal (standard: ROMMY_THEME, ellers hvad terminalen siger i COLORFGBG, ellers farver, der kan læses på begge)",
+        "farger for en lys eller mørk terminal (standard: ROMMY_THEME, ellers det terminalen sier i COLORFGBG, ellers farger som kan leses på begge)",
+    ),
+    "Peer-to-peer rummy for the home network, with fair dealing.": (
+        "Rommy fra maskine til maskine på hjemmenetværket, med ærlig kortgivning.",
+        "Rommy fra maskin til maskin på hjemmenettverket, med ærlig kortgiving.",
+    ),
+    "play against bots on this machine (full-screen)": (
+        "spil mod bots på denne maskine (fuld skærm)",
+        "spill mot boter på denne maskinen (fullskjerm)",
+    ),
+    "how many bots (default 3)": (
+        "hvor mange bots (standard 3)",
+        "hvor mange boter (standard 3)",
+    ),
+    "random, easy, normal or hard (default normal)": (
+        "random, easy, normal eller hard (standard normal)",
+        "random, easy, normal eller hard (standard normal)",
+    ),
+    "your name (default: your login name)": (
+        "dit navn (standard: dit brugernavn)",
+        "navnet ditt (standard: brukernavnet ditt)",
+    ),
+    "repeatable deals and bots": (
+        "kortgivning og bots, der kan gentages",
+        "kortgiving og boter som kan gjentas",
+    ),
+    "suits as letters, no symbols": (
+        "kulører som bogstaver, ingen symboler",
+        "farger som bokstaver, ingen symboler",
+    ),
+    "where the game's transcript is kept (default: the user's data dir)": (
+        "hvor spillets log gemmes (standard: brugerens datamappe)",
+        "hvor spillets logg lagres (standard: brukerens datamappe)",
+    ),
+    "play this seat with a bot, without the client (random, easy, normal, hard)": (
+        "lad en bot spille denne plads, uden klienten (random, easy, normal, hard)",
+        "la en bot spille denne plassen, uten klienten (random, easy, normal, hard)",
+    ),
+    "your name (default: login or machine name)": (
+        "dit navn (standard: brugernavn eller maskinens navn)",
+        "navnet ditt (standard: brukernavn eller maskinens navn)",
+    ),
+    "only for the odd case (two networks, and the default route's is the wrong one): the network to use, as this machine's IP address on it": (
+        "kun i sjældne tilfælde (to netværk, og standardrutens er det forkerte): netværket, der skal bruges, angivet som denne maskines IP-adresse på det",
+        "bare i sjeldne tilfeller (to nettverk, og standardrutens er feil): nettverket som skal brukes, oppgitt som denne maskinens IP-adresse på det",
+    ),
+    "identity and transcripts (default: the user data dir)": (
+        "identitet og spillogge (standard: brugerens datamappe)",
+        "identitet og spillogger (standard: brukerens datamappe)",
+    ),
+    "open a table on the network": (
+        "åbn et bord på netværket",
+        "åpne et bord på nettverket",
+    ),
+    "the table's name": (
+        "bordets navn",
+        "bordets navn",
+    ),
+    "start the game when N players are seated": (
+        "start spillet, når N spillere sidder ved bordet",
+        "start spillet når N spillere sitter ved bordet",
+    ),
+    "join a table on the network": (
+        "sæt dig ved et bord på netværket",
+        "sett deg ved et bord på nettverket",
+    ),
+    "its name (default: the only one)": (
+        "dets navn (standard: det eneste)",
+        "navnet (standard: det eneste)",
+    ),
+    "join without mDNS": (
+        "sæt dig uden mDNS",
+        "sett deg uten mDNS",
+    ),
+    "join only the table whose creator proves this key (as shown on their screen)": (
+        "sæt dig kun ved det bord, hvis opretter beviser denne nøgle (som vist på opretterens skærm)",
+        "sett deg bare ved bordet der oppretteren beviser denne nøkkelen (som vist på oppretterens skjerm)",
+    ),
+    "restart this seat of a game after a crash": (
+        "genstart denne plads i et spil efter et nedbrud",
+        "start denne plassen i et spill på nytt etter et krasj",
+    ),
+    "the game id rommy printed (a prefix will do; default: the one unfinished game)": (
+        "spil-id'et, som rommy skrev (begyndelsen er nok; standard: det ene uafsluttede spil)",
+        "spill-id-en som rommy skrev (begynnelsen holder; standard: det ene uavsluttede spillet)",
+    ),
+    "your key's fingerprint, where it is kept, how to back it up": (
+        "din nøgles fingeraftryk, hvor den gemmes, hvordan den sikkerhedskopieres",
+        "nøkkelens fingeravtrykk, hvor den lagres, hvordan den sikkerhetskopieres",
+    ),
+    "where the identity is kept (default: the user data dir)": (
+        "hvor identiteten gemmes (standard: brugerens datamappe)",
+        "hvor identiteten lagres (standard: brukerens datamappe)",
+    ),
+    "list the tables seen on the network": (
+        "vis bordene, der ses på netværket",
+        "vis bordene som ses på nettverket",
+    ),
+    "check why tables are not found or cannot be joined (network, firewall)": (
+        "undersøg, hvorfor borde ikke findes eller ikke kan tilgås (netværk, firewall)",
+        "undersøk hvorfor bord ikke finnes eller ikke kan nås (nettverk, brannmur)",
+    ),
+    "check only this address": (
+        "undersøg kun denne adresse",
+        "undersøk bare denne adressen",
+    ),
+    "identity and transcripts": (
+        "identitet og spillogge",
+        "identitet og spillogger",
+    ),
+    "check offline that a game was fair": (
+        "tjek uden net, at et spil var ærligt",
+        "sjekk uten nett at et spill var ærlig",
+    ),
+    "print the report as JSON": (
+        "skriv rapporten som JSON",
+        "skriv rapporten som JSON",
+    ),
+    "show a verified game step by step": (
+        "vis et kontrolleret spil træk for træk",
+        "vis et kontrollert spill trekk for trekk",
+    ),
+    "only round R (from 1)": (
+        "kun runde R (fra 1)",
+        "bare runde R (fra 1)",
+    ),
+    "with --round: up to move N of the round (from 1), then every hand": (
+        "med --round: til og med rundens træk N (fra 1), derefter alle hænder",
+        "med --round: til og med rundens trekk N (fra 1), deretter alle hender",
+    ),
+    "on a terminal too, print it all without waiting": (
+        "også på en terminal: skriv det hele uden at vente",
+        "også på en terminal: skriv alt uten å vente",
+    ),
+    "card suits as letters": (
+        "kulører som bogstaver",
+        "farger som bokstaver",
+    ),
+    "print the rules summary and the house rules": (
+        "skriv reglernes resumé og husreglerne",
+        "skriv sammendraget av reglene og husreglene",
+    ),
+    "one variant (default: all three)": (
+        "én variant (standard: alle tre)",
+        "én variant (standard: alle tre)",
+    ),
+    "positional arguments": (
+        "argumenter efter placering",
+        "posisjonsargumenter",
+    ),
+    "options": (
+        "tilvalg",
+        "valg",
+    ),
+    "show this help message and exit": (
+        "vis denne hjælp og afslut",
+        "vis denne hjelpen og avslutt",
+    ),
+    "show program's version number and exit": (
+        "vis programmets versionsnummer og afslut",
+        "vis programmets versjonsnummer og avslutt",
+    ),
+    "play a whole match between bots and print the score sheet": (
+        "spil en hel kamp mellem bots og skriv pointtavlen",
+        "spill en hel kamp mellom boter og skriv poengtavlen",
+    ),
+    "measure performance figures": (
+        "mål ydelsestal",
+        "mål ytelsestall",
+    ),
     "its connection closed": ("forbindelsen blev lukket", "forbindelsen ble lukket"),
     "the start stopped: {who} left ({why})": (
         "starten stoppede: {who} gik ({why})",
