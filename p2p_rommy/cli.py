@@ -75,7 +75,7 @@ def _house_arg(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="set a house rule (repeatable); see `rommy rules --variant V`",
+        help=_("set a house rule (repeatable); see `rommy rules --variant V`"),
     )
 
 
@@ -90,7 +90,7 @@ def _lang_arg(parser: argparse.ArgumentParser) -> None:
         "--lang",
         type=lambda given: LANGUAGE_ALIASES.get(given, given),
         choices=LANGUAGES,
-        help="the client's language: da (or dk), nb (or no) or en (default: from the locale)",
+        help=_("the client's language: da (or dk), nb (or no) or en (default: from the locale)"),
     )
 
 
@@ -106,40 +106,63 @@ def _colour_arg(parser: argparse.ArgumentParser) -> None:
         "--four-color",
         dest="four_colour",
         action="store_true",
-        help="a colour for each suit (spades plain, hearts red, diamonds blue, clubs green)",
+        help=_("a colour for each suit (spades plain, hearts red, diamonds blue, clubs green)"),
     )
+    parser.add_argument(
+        "--theme",
+        choices=("light", "dark"),
+        help=_(
+            "colours for a light or a dark terminal (default: ROMMY_THEME, else what the "
+            "terminal says in COLORFGBG, else colours readable on both)"
+        ),
+    )
+
+
+def _use_theme(args: argparse.Namespace) -> None:
+    """`--theme`, for the screens this command draws (none without the client)."""
+    if getattr(args, "theme", None) is not None:
+        from p2p_rommy.tui.app import use_theme
+
+        use_theme(args.theme)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rommy", description="Peer-to-peer rummy for the home network, with fair dealing."
+        prog="rommy", description=_("Peer-to-peer rummy for the home network, with fair dealing.")
     )
-    parser.add_argument("--version", action="version", version=f"rommy {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"rommy {__version__}",
+        help=_("show program's version number and exit"),
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play against bots on this machine (full-screen)")
+    play = commands.add_parser("play", help=_("play against bots on this machine (full-screen)"))
     play.add_argument("--variant", choices=VARIANTS, default="lp")
-    play.add_argument("--bots", type=int, default=3, metavar="N", help="how many bots (default 3)")
+    play.add_argument(
+        "--bots", type=int, default=3, metavar="N", help=_("how many bots (default 3)")
+    )
     play.add_argument(
         "--bot-level",
         default="normal",
         metavar="LEVEL",
-        help="random, easy, normal or hard (default normal)",
+        help=_("random, easy, normal or hard (default normal)"),
     )
-    play.add_argument("--name", type=_name, help="your name (default: your login name)")
-    play.add_argument("--seed", type=int, help="repeatable deals and bots")
-    play.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
+    play.add_argument("--name", type=_name, help=_("your name (default: your login name)"))
+    play.add_argument("--seed", type=int, help=_("repeatable deals and bots"))
+    play.add_argument("--ascii", action="store_true", help=_("suits as letters, no symbols"))
     _colour_arg(play)
     play.add_argument(
         "--data-dir",
         type=Path,
-        help="where the game's transcript is kept (default: the user's data dir)",
+        help=_("where the game's transcript is kept (default: the user's data dir)"),
     )
     _lang_arg(play)
     _house_arg(play)
 
     simulate = commands.add_parser(
-        "simulate", help="play a whole match between bots and print the score sheet"
+        "simulate", help=_("play a whole match between bots and print the score sheet")
     )
     simulate.add_argument("--variant", choices=VARIANTS, default="lp")
     simulate.add_argument("--players", type=int, default=4)
@@ -170,32 +193,34 @@ def build_parser() -> argparse.ArgumentParser:
             nargs="?",
             const="normal",
             metavar="LEVEL",
-            help="play this seat with a bot, without the client (random, easy, normal, hard)",
+            help=_("play this seat with a bot, without the client (random, easy, normal, hard)"),
         )
-        sub.add_argument("--ascii", action="store_true", help="suits as letters, no symbols")
+        sub.add_argument("--ascii", action="store_true", help=_("suits as letters, no symbols"))
         _colour_arg(sub)
         _lang_arg(sub)
         if name:  # a resumed seat keeps the name in its game's config
             sub.add_argument(
-                "--name", type=_name, help="your name (default: login or machine name)"
+                "--name", type=_name, help=_("your name (default: login or machine name)")
             )
         sub.add_argument(
             "--interface",
             metavar="ADDR",
-            help="only for the odd case (two networks, and the default route's is the "
-            "wrong one): the network to use, as this machine's IP address on it",
+            help=_(
+                "only for the odd case (two networks, and the default route's is the "
+                "wrong one): the network to use, as this machine's IP address on it"
+            ),
         )
         sub.add_argument(
             "--data-dir",
             type=Path,
             default=None,
             metavar="DIR",
-            help="identity and transcripts (default: the user data dir)",
+            help=_("identity and transcripts (default: the user data dir)"),
         )
 
-    host = commands.add_parser("host", help="open a table on the network")
+    host = commands.add_parser("host", help=_("open a table on the network"))
     host.add_argument(
-        "table", nargs="?", type=_table_name, metavar="TABLE", help="the table's name"
+        "table", nargs="?", type=_table_name, metavar="TABLE", help=_("the table's name")
     )
     host.add_argument(
         "--table", dest="table_option", type=_table_name, metavar="NAME", help=argparse.SUPPRESS
@@ -203,18 +228,20 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--variant", choices=VARIANTS, default="lp")
     _house_arg(host)
     host.add_argument(
-        "--start-when", type=int, metavar="N", help="start the game when N players are seated"
+        "--start-when", type=int, metavar="N", help=_("start the game when N players are seated")
     )
     seat_args(host)
 
-    join = commands.add_parser("join", help="join a table on the network")
-    join.add_argument("table", nargs="?", metavar="TABLE", help="its name (default: the only one)")
+    join = commands.add_parser("join", help=_("join a table on the network"))
+    join.add_argument(
+        "table", nargs="?", metavar="TABLE", help=_("its name (default: the only one)")
+    )
     join.add_argument("--table", dest="table_option", metavar="NAME", help=argparse.SUPPRESS)
-    join.add_argument("--connect", metavar="HOST:PORT", help="join without mDNS")
+    join.add_argument("--connect", metavar="HOST:PORT", help=_("join without mDNS"))
     join.add_argument(
         "--creator",
         metavar="FINGERPRINT",
-        help="join only the table whose creator proves this key (as shown on their screen)",
+        help=_("join only the table whose creator proves this key (as shown on their screen)"),
     )
     join.add_argument(
         "--wait",
@@ -225,63 +252,63 @@ def build_parser() -> argparse.ArgumentParser:
     )
     seat_args(join)
 
-    resume = commands.add_parser("resume", help="restart this seat of a game after a crash")
+    resume = commands.add_parser("resume", help=_("restart this seat of a game after a crash"))
     resume.add_argument(
         "game",
         nargs="?",
         metavar="GAME_ID",
-        help="the game id rommy printed (a prefix will do; default: the one unfinished game)",
+        help=_("the game id rommy printed (a prefix will do; default: the one unfinished game)"),
     )
     seat_args(resume, name=False)
 
     identity = commands.add_parser(
-        "id", help="your key's fingerprint, where it is kept, how to back it up"
+        "id", help=_("your key's fingerprint, where it is kept, how to back it up")
     )
     identity.add_argument(
         "--data-dir",
         type=Path,
         metavar="DIR",
-        help="where the identity is kept (default: the user data dir)",
+        help=_("where the identity is kept (default: the user data dir)"),
     )
     _lang_arg(identity)
 
-    tables = commands.add_parser("tables", help="list the tables seen on the network")
+    tables = commands.add_parser("tables", help=_("list the tables seen on the network"))
     tables.add_argument("--interface", metavar="ADDR")
     tables.add_argument("--wait", type=float, default=3.0, metavar="SECONDS")
     _lang_arg(tables)
 
     doctor = commands.add_parser(
-        "doctor", help="check why tables are not found or cannot be joined (network, firewall)"
+        "doctor", help=_("check why tables are not found or cannot be joined (network, firewall)")
     )
-    doctor.add_argument("--interface", metavar="ADDR", help="check only this address")
-    doctor.add_argument("--data-dir", type=Path, metavar="DIR", help="identity and transcripts")
+    doctor.add_argument("--interface", metavar="ADDR", help=_("check only this address"))
+    doctor.add_argument("--data-dir", type=Path, metavar="DIR", help=_("identity and transcripts"))
     _lang_arg(doctor)
 
-    verify = commands.add_parser("verify", help="check offline that a game was fair")
+    verify = commands.add_parser("verify", help=_("check offline that a game was fair"))
     verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
-    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     _lang_arg(verify)
 
-    replay = commands.add_parser("replay", help="show a verified game step by step")
+    replay = commands.add_parser("replay", help=_("show a verified game step by step"))
     replay.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
-    replay.add_argument("--round", type=int, metavar="R", help="only round R (from 1)")
+    replay.add_argument("--round", type=int, metavar="R", help=_("only round R (from 1)"))
     replay.add_argument(
         "--step",
         type=int,
         metavar="N",
-        help="with --round: up to move N of the round (from 1), then every hand",
+        help=_("with --round: up to move N of the round (from 1), then every hand"),
     )
     replay.add_argument(
-        "--all", action="store_true", help="on a terminal too, print it all without waiting"
+        "--all", action="store_true", help=_("on a terminal too, print it all without waiting")
     )
-    replay.add_argument("--ascii", action="store_true", help="card suits as letters")
+    replay.add_argument("--ascii", action="store_true", help=_("card suits as letters"))
     _lang_arg(replay)
 
-    rules = commands.add_parser("rules", help="print the rules summary and the house rules")
-    rules.add_argument("--variant", choices=VARIANTS, help="one variant (default: all three)")
+    rules = commands.add_parser("rules", help=_("print the rules summary and the house rules"))
+    rules.add_argument("--variant", choices=VARIANTS, help=_("one variant (default: all three)"))
     _lang_arg(rules)
 
-    bench = commands.add_parser("bench", help="measure performance figures")
+    bench = commands.add_parser("bench", help=_("measure performance figures"))
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument(
         "--only",
@@ -309,6 +336,10 @@ ARGPARSE_WORDS = (
     N_("expected one argument"),
     N_("ambiguous option: %(option)s could match %(matches)s"),
     N_("unrecognized arguments: %s"),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
 )
 """argparse's own words that a mistyped command line meets, in the catalogs: argparse
 looks them up by these very strings, so they are translated like every other."""
@@ -342,8 +373,8 @@ def _argparse_in_language(argv: Sequence[str]) -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a cp1252 console or file: "?", no traceback
         console.tolerant(stream)
-    parser = build_parser()
     with _argparse_in_language(sys.argv[1:] if argv is None else argv):
+        parser = build_parser()  # its help in the language the command line asks for
         args, extra = parser.parse_known_args(argv)
         if extra:
             (getattr(args, "command_parser", None) or parser).error(
@@ -457,6 +488,7 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
         from p2p_rommy.seat.logfile import log_to_file
 
         log_to_file(data_dir)
+        _use_theme(args)
     return SeatOptions(name, data_dir, args.interface, args.bot, args.ascii, args.four_colour)
 
 
@@ -636,6 +668,7 @@ def _play(args: argparse.Namespace) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     log_to_file(data_dir)
+    _use_theme(args)
     return run(
         play(
             variant=args.variant,

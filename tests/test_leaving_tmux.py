@@ -71,6 +71,70 @@ def test_a_killed_seat_leaves_is_offered_to_end_and_comes_back_with_a_bare_resum
             process.wait()
 
 
+def every_screen_shows(
+    names, lines: list[str], press_d: bool = False, timeout: float = 180.0
+) -> dict[str, str]:
+    """Poll every screen until each has shown each of `lines` at some moment (a log
+    line may scroll away before another screen is looked at); with `press_d`, a screen
+    whose turn it is draws (its step then waits for the one who left). The last text
+    of each screen."""
+    missing = {(name, line) for name in names for line in lines}
+    last: dict[str, str] = {}
+    drew: set[str] = set()  # once: a second d while the draw waits would fill the status
+    deadline = time.monotonic() + timeout
+    while missing:
+        assert time.monotonic() < deadline, (sorted(missing), last)
+        for name in names:
+            last[name] = text = screen(name)
+            missing -= {(name, line) for line in lines if line in text}
+            if press_d and "Din tur: d" in text and name not in drew:
+                drew.add(name)
+                tmux("send-keys", "-t", name, "d")
+        time.sleep(0.5)
+    return last
+
+
+def test_every_screen_shows_the_departure_the_offer_and_the_return(tmp_path):
+    """Issue 30, "Shows it works": two players in the full-screen client at 80x24 (Ann
+    opens the table, Bo joins it, each in tmux) and Oskar's bot seat in its own process.
+    Oskar's process is killed: both screens say he left and how he can come back, both
+    offer `e`; `rommy resume` with no game id brings him back, and both screens say so."""
+    need_tmux()
+    table = f"Torsdag{os.getpid()}"
+    screens = {who: f"rommy{who.lower()}{os.getpid()}" for who in ("Ann", "Bo")}
+    common = f"--interface 127.0.0.1 --ascii --lang da --data-dir {tmp_path}"
+    commands = {
+        "Ann": f"{sys.executable} -m p2p_rommy host '{table}' --variant rummy "
+        f"--house target_score=500 --name Ann {common}/ann",
+        "Bo": f"{sys.executable} -m p2p_rommy join '{table}' --name Bo {common}/bo",
+    }
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        tmux("new-session", "-d", "-s", screens["Ann"], "-x", "80", "-y", "24", commands["Ann"])
+        wait_for(screens["Ann"], lambda t: "Ann" in t, timeout=60)
+        tmux("new-session", "-d", "-s", screens["Bo"], "-x", "80", "-y", "24", commands["Bo"])
+        processes.append(bot(table, "Oskar", tmp_path / "oskar", "join", table, "--name", "Oskar"))
+        seated = re.compile(r"\d\. Oskar .*\n.*\d\. Bo |\d\. Bo .*\n.*\d\. Oskar ")
+        wait_for(screens["Ann"], lambda t: seated.search(t) is not None, timeout=120)
+        tmux("send-keys", "-t", screens["Ann"], "Enter")  # not "Bo" in "Bord": both seated
+        for name in screens.values():
+            wait_for(name, lambda t: any(line.strip().startswith("1:") for line in t.splitlines()))
+        processes[0].send_signal(signal.SIGKILL)  # Oskar's process is gone
+        processes[0].wait()
+        left = "Oskar forlod bordet — kan komme tilbage med `rommy resume`"
+        offer = "e afslutter spillet uden Oskar"
+        seen = every_screen_shows(screens.values(), [left, offer], press_d=True)
+        processes[0] = bot(table, "Oskar", tmp_path / "oskar", "resume")  # no game id
+        seen = every_screen_shows(screens.values(), ["Oskar er tilbage"])
+        assert not any("afsluttet uden Oskar" in text for text in seen.values())
+    finally:
+        for name in screens.values():
+            tmux("kill-session", "-t", name)
+        for process in processes:
+            process.kill()
+            process.wait()
+
+
 def test_join_before_the_table_is_open_shows_a_waiting_screen_then_the_lobby(tmp_path):
     """Client issue 30, item 11: `rommy join` with no table yet was a blank screen, then
     an error. Now the lobby screen says it is looking, for as long as it takes."""

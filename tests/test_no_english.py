@@ -20,6 +20,7 @@ from babel.messages.pofile import read_po
 from p2p_rommy import i18n
 from p2p_rommy.bots import make_bot
 from p2p_rommy.frontends.local import local_table
+from p2p_rommy.log.trouble import Dissent
 from p2p_rommy.tui import render
 from p2p_rommy.tui.model import ClientModel
 
@@ -151,6 +152,141 @@ def test_command_line_errors_in_danish_or_norwegian_have_no_english(language, tm
         assert not found and not words, (argv, found, words, said)
     code, said = _cli_said(["resume", "abcdef", "--bot", "--data-dir", str(tmp_path)], capsys)
     assert "no saved game" in said  # the scan can fail: the same error in English
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_the_checkers_own_refusals_on_the_command_line_have_no_english(language, tmp_path, capsys):
+    """Issue 30: the rules', bots', identity's and saved game's own refusals reached a
+    Danish or Norwegian command line in English (a player count, a house rule and its
+    values, a bot level, a damaged or too open identity, a damaged saved game). Each
+    one, caused for real, is scanned."""
+    import os
+
+    lang = ["--lang", language]
+    bad_identity = tmp_path / "short"
+    bad_identity.mkdir()
+    (bad_identity / "identity").write_bytes(b"x" * 5)
+    os.chmod(bad_identity / "identity", 0o600)
+    open_identity = tmp_path / "open"
+    open_identity.mkdir()
+    (open_identity / "identity").write_bytes(bytes(range(32)))
+    os.chmod(open_identity / "identity", 0o644)
+    game = tmp_path / "game" / "games" / ("ab" * 32)
+    game.mkdir(parents=True)
+    (game / "transcript").write_bytes(b"not a transcript")
+    cases = [
+        ["play", "--bots", "9", *lang],  # the variant's player count
+        ["play", "--bot-level", "genius", *lang],
+        ["play", "--house", "bogus=1", *lang],
+        ["play", "--house", "joker_swap=maybe", *lang],  # on or off
+        ["play", "--house", "max_buys=lots", *lang],  # a whole number or unlimited
+        ["play", "--house", "empty_stock=burn", *lang],  # one of its choices
+        ["play", "--house", "nonsense", *lang],  # KEY=VALUE
+        ["host", "T", "--bot", "--start-when", "9", "--variant", "rummy", *lang],
+        ["join", "--bot", "--connect", "127.0.0.1:1", "--data-dir", str(bad_identity), *lang],
+        ["join", "--bot", "--connect", "127.0.0.1:1", "--data-dir", str(open_identity), *lang],
+        ["resume", "abab", "--bot", "--data-dir", str(tmp_path / "game"), *lang],
+    ]
+    phrases = english_phrases(language)
+    for argv in cases:
+        code, said = _cli_said(argv, capsys)
+        assert code == 2 and "\nrommy: " in "\n" + said, (argv, said)
+        said = re.sub(r"\S*/\S*", "PATH", said)  # paths are the machine's, not words
+        found = sorted(p for p in phrases if p in said)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+        assert not found and not words, (argv, found, words, said)
+    _, english = _cli_said(["play", "--house", "joker_swap=maybe"], capsys)
+    assert "is on or off" in english  # the scan can fail: the same refusal in English
+
+
+def test_the_lobby_start_s_own_refusals_have_no_english():
+    """Issue 30: a start that stops (a member left, sent nothing, the creator went
+    quiet) reached a Danish lobby screen or command line in English."""
+    from p2p_rommy.lobby import Host, Joiner, Stopped, TableSettings, join_entry
+    from p2p_rommy.wire.identity import Identity
+
+    ann, bo = Identity.generate(), Identity.generate()
+    lobby = b"L" * 32
+    said = []
+    i18n.use("da")
+    try:
+        host = Host(ann, "Ann", TableSettings("Fredag", "rummy", (), 6), [], lobby, b"c" * 32)
+        host.join(bo.public_key, join_entry(bo, lobby, "Bo", []), 0.0)
+        host.start(0.0)
+        said += [str(e.error) for e in host.tick(1000.0) if isinstance(e, Stopped)]  # no commit
+        host = Host(ann, "Ann", TableSettings("Fredag", "rummy", (), 6), [], lobby, b"c" * 32)
+        host.join(bo.public_key, join_entry(bo, lobby, "Bo", []), 0.0)
+        host.start(0.0)
+        said += [str(e.error) for e in host.left(bo.public_key) if isinstance(e, Stopped)]
+        joiner = Joiner(bo, "Bo", [], lobby, ann.public_key, b"v" * 32, 0.0)
+        said.append(str(joiner.silence()))
+        said.append(str(joiner.hung_up(ConnectionResetError("reset"))))
+    finally:
+        i18n.use("en")
+    phrases = english_phrases("da")
+    for text in said:
+        text = text.removeprefix("a peer: ")  # `rommy` shows a table's error without it
+        found = sorted(p for p in phrases if p in text)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+        assert not found and not words, (found, words, text)
+    assert len(said) == 4 and "starten stoppede" in said[0] + said[1], said
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_stopped_table_and_a_dissent_on_a_danish_or_norwegian_screen(language):
+    """Issue 30: the checkers' own reasons (a refused step, a seat that refused a step
+    this one found valid) reached the status line and the log in English. In Danish and
+    Norwegian the screen names the seat in words; the reason stays in rommy.log."""
+    from tests.test_tui_family import table
+
+    async def main() -> tuple[str, str, str]:
+        async with table("rummy", 3) as (model, _put):
+            trouble = model.session.peer.trouble
+            trouble.freeze("refused step 3 from seat 2: the shuffle proof does not verify", 1)
+            events = trouble.dissent(Dissent(2, 4, "the meld is not a run"))
+            model.session._publish(tuple(events))
+            stopped = model.prompt()
+            i18n.use("en")
+            english = model.prompt()
+            return stopped, "\n".join(model.log), english
+
+    i18n.use(language)
+    try:
+        stopped, log, english = asyncio.run(main())
+    finally:
+        i18n.use("en")
+    phrases = english_phrases(language)
+    for text in (stopped, log):
+        found = sorted(p for p in phrases if p in text)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+        assert not found and not words and "shuffle" not in text, (found, words, text)
+    assert "Bot 1" in stopped and "rommy.log" in stopped, stopped  # the seat to blame
+    assert "3" in log and "4" in log and "rommy.log" in log, log  # the dissent, in words
+    assert "the shuffle proof does not verify" in english  # English: the report itself
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_help_in_danish_or_norwegian_has_no_english(language, capsys):
+    """Issue 30: `rommy join --help --lang da` printed every option's help in English."""
+    from p2p_rommy.cli import main
+
+    phrases = english_phrases(language)
+    commands = ["play", "host", "join", "resume", "id", "tables", "doctor", "verify", "replay"]
+    for argv in [[], *([c] for c in [*commands, "rules"])]:
+        try:
+            with pytest.raises(SystemExit) as exit_:
+                main([*argv, "--help", "--lang", language])
+        finally:
+            i18n.use("en")
+        said = capsys.readouterr().out
+        assert exit_.value.code == 0 and len(said.splitlines()) > 3, (argv, said)
+        said = re.sub(r"--[\w-]+|\{[^}]*\}|\b[A-Z_]{2,}\b", "", said)  # names, not words
+        found = sorted(p for p in phrases if p in said)
+        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(said)})
+        assert not found and not words and "usage" not in said, (argv, found, words, said)
+    with pytest.raises(SystemExit):
+        main(["join", "--help"])
+    assert "join only the table whose creator" in capsys.readouterr().out  # the scan can fail
 
 
 @pytest.mark.parametrize("language", ["da", "nb"])

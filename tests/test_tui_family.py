@@ -374,6 +374,31 @@ def test_the_log_is_readable_on_light_and_dark_terminals():
     assert theme({}) == "auto"
 
 
+def test_the_theme_flag_chooses_the_palette_over_the_environment(monkeypatch):
+    """Issue 30: `--theme light|dark` besides ROMMY_THEME and COLORFGBG; the flag wins,
+    and the lobby's screen (built later) follows it too."""
+    from p2p_rommy import cli
+    from p2p_rommy.tui.app import screen_style, use_theme
+
+    monkeypatch.setenv("ROMMY_THEME", "dark")
+    monkeypatch.setenv("COLORFGBG", "15;0")
+    parser = cli.build_parser()
+    for command in (["play"], ["host", "T"], ["join"], ["resume"]):
+        args = parser.parse_args([*command, "--theme", "light"])
+        try:
+            cli._use_theme(args)
+            assert theme() == "light", command
+            log = screen_style().get_attrs_for_style_str("class:log").color
+            assert contrast(log, LIGHT["background"]) >= 4.5
+        finally:
+            use_theme(None)
+        assert theme() == "dark"  # without the flag: the environment's
+    assert parser.parse_args(["play"]).theme is None
+    with contextlib.suppress(SystemExit):
+        parser.parse_args(["play", "--theme", "pink"])
+        raise AssertionError("an unknown theme was taken")
+
+
 # --- 8. whose turn -------------------------------------------------------------------
 
 

@@ -523,15 +523,17 @@ def log_colour(ansi: str, shown: str) -> str:
 
 def test_the_log_is_readable_on_a_light_and_a_dark_terminal(tmp_path):
     """Family issue (30): the log was `ansigray`, near invisible on white. Captured from
-    the real terminal with ROMMY_THEME=light and =dark, the log's colour has a contrast
-    ratio of at least 4.5 against that background (WCAG AA)."""
+    the real terminal with --theme light (over a dark ROMMY_THEME: the flag wins) and
+    with ROMMY_THEME=dark, the log's colour has a contrast ratio of at least 4.5 against
+    that background (WCAG AA)."""
     need_tmux()
     from tests.test_tui_family import contrast
 
     for palette, background in (("light", "ffffff"), ("dark", "000000")):
         name = f"rommy{palette}{os.getpid()}"
+        chosen = "--theme light" if palette == "light" else ""
         command = (
-            f"env ROMMY_THEME={palette} {sys.executable} -m p2p_rommy play --variant rummy "
+            f"env ROMMY_THEME=dark {sys.executable} -m p2p_rommy play --variant rummy {chosen} "
             f"--bots 1 --seed 4 --name Tester --ascii --lang en --data-dir {tmp_path / palette}"
         )
         tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)

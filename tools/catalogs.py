@@ -747,9 +747,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "(creator)": ("(opretter)", "(oppretter)"),
     "Lobby": ("Ved bordet", "Ved bordet"),
     "The table stopped: {report}": ("Bordet stoppede: {report}", "Bordet stoppet: {report}"),
-    "The table stopped: {report}. e ends the game without {name}": (
-        "Bordet stoppede: {report}. e afslutter spillet uden {name}",
-        "Bordet stoppet: {report}. e avslutter spillet uten {name}",
+    "{why}. e ends the game without {name}": (
+        "{why}. e afslutter spillet uden {name}",
+        "{why}. e avslutter spillet uten {name}",
     ),
     "The match is over. q quits.": (
         "Spillet er slut. q afslutter.",
@@ -1551,6 +1551,352 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
     "a wait from 0.1 to 3600 seconds, not {value}": (
         "en ventetid fra 0,1 til 3600 sekunder, ikke {value}",
         "en ventetid fra 0,1 til 3600 sekunder, ikke {value}",
+    ),
+    # family (issue 30, the rest: --theme, a new game at a network table, refusals)
+    "  Colours for a light or dark terminal: --theme light (or dark), or ROMMY_THEME": (
+        "  Farver til en lys eller mørk terminal: --theme light (eller dark), eller ROMMY_THEME",
+        "  Farger for en lys eller mørk terminal: --theme light (eller dark), eller ROMMY_THEME",
+    ),
+    "waiting for {name} to open the table {table!r} again...": (
+        "venter på, at {name} åbner bordet {table!r} igen...",
+        "venter på at {name} åpner bordet {table!r} igjen...",
+    ),
+    "A new game at the same table...": (
+        "Et nyt spil ved samme bord...",
+        "Et nytt spill ved samme bord...",
+    ),
+    "A new game at this table.": ("Et nyt spil ved dette bord.", "Et nytt spill ved dette bordet."),
+    "Waiting for {names} (n on the last game's summary).": (
+        "Venter på {names} (n på sidste spils slutstilling).",
+        "Venter på {names} (n på forrige spills sluttstilling).",
+    ),
+    "Enter starts without them.": ("Enter starter uden dem.", "Enter starter uten dem."),
+    "the game's last step is being signed; the new game follows": (
+        "spillets sidste skridt bliver underskrevet; det nye spil følger",
+        "spillets siste steg blir signert; det nye spillet følger",
+    ),
+    "--bots names {count} bots for {players} players": (
+        "--bots nævner {count} bots til {players} spillere",
+        "--bots nevner {count} boter til {players} spillere",
+    ),
+    "no bot {kind!r}; the bots are {kinds}": (
+        "ingen bot {kind!r}; bottene er {kinds}",
+        "ingen bot {kind!r}; botene er {kinds}",
+    ),
+    "house rule {key} is on or off, not {value!r}": (
+        "husreglen {key} er til eller fra, ikke {value!r}",
+        "husregelen {key} er på eller av, ikke {value!r}",
+    ),
+    "house rule {key} is one of {choices}, not {value!r}": (
+        "husreglen {key} er en af {choices}, ikke {value!r}",
+        "husregelen {key} er en av {choices}, ikke {value!r}",
+    ),
+    "house rule {key} is {values}, not {value!r}": (
+        "husreglen {key} er {values}, ikke {value!r}",
+        "husregelen {key} er {values}, ikke {value!r}",
+    ),
+    "on or off": ("til eller fra", "på eller av"),
+    " or ": (" eller ", " eller "),
+    "a whole number from {low} to {high}": (
+        "et helt tal fra {low} til {high}",
+        "et heltall fra {low} til {high}",
+    ),
+    " or unlimited": (" eller ubegrænset", " eller ubegrenset"),
+    "{variant} has no house rule {key!r}; its house rules are: {valid}": (
+        "{variant} har ingen husregel {key!r}; dens husregler er: {valid}",
+        "{variant} har ingen husregel {key!r}; husreglene er: {valid}",
+    ),
+    "write house rules as KEY=VALUE (like max_buys=2), not {item!r}": (
+        "skriv husregler som NØGLE=VÆRDI (som max_buys=2), ikke {item!r}",
+        "skriv husregler som NØKKEL=VERDI (som max_buys=2), ikke {item!r}",
+    ),
+    "{name} is for {low}-{high} players, not {count}": (
+        "{name} er for {low}-{high} spillere, ikke {count}",
+        "{name} er for {low}-{high} spillere, ikke {count}",
+    ),
+    "identity key": ("identitetsnøgle", "identitetsnøkkel"),
+    "round secrets file": ("fil med rundehemmeligheder", "fil med rundehemmeligheter"),
+    "{path} is not a p2p-rommy identity (expected 32 bytes)": (
+        "{path} er ikke en p2p-rommy-identitet (der skulle være 32 byte)",
+        "{path} er ikke en p2p-rommy-identitet (det skulle være 32 byte)",
+    ),
+    "cannot listen on port {port}: {why}": (
+        "kan ikke lytte på port {port}: {why}",
+        "kan ikke lytte på port {port}: {why}",
+    ),
+    "the saved transcript does not replay: {why}": (
+        "den gemte spillog kan ikke afspilles igen: {why}",
+        "den lagrede spillloggen kan ikke spilles av igjen: {why}",
+    ),
+    "permissions {mode} for {path} are too open: your {what} must not be readable by others. Fix it with: chmod 600 {path}": (
+        "rettighederne {mode} for {path} er for åbne: din {what} må ikke kunne læses af andre. Ret det med: chmod 600 {path}",
+        "rettighetene {mode} for {path} er for åpne: din {what} må ikke kunne leses av andre. Rett det med: chmod 600 {path}",
+    ),
+    "{path} is not a usable transcript: {why}": (
+        "{path} er ikke en brugbar spillog: {why}",
+        "{path} er ikke en brukbar spillogg: {why}",
+    ),
+    "{path} belongs to another game": (
+        "{path} hører til et andet spil",
+        "{path} hører til et annet spill",
+    ),
+    "another rommy is playing this seat of the game in {path}": (
+        "en anden rommy spiller allerede denne plads i spillet i {path}",
+        "en annen rommy spiller allerede denne plassen i spillet i {path}",
+    ),
+    "seat {seat} refused step {n}, which this seat found valid (rommy.log says why); the others may end the game without it": (
+        "plads {seat} afviste trin {n}, som denne plads fandt gyldigt (rommy.log siger hvorfor); de andre kan afslutte spillet uden den",
+        "plass {seat} avviste steg {n}, som denne plassen fant gyldig (rommy.log sier hvorfor); de andre kan avslutte spillet uten den",
+    ),
+    "no other seat answered this seat's catch-up asks": (
+        "ingen anden plads svarede, da denne plads bad om at indhente spillet",
+        "ingen annen plass svarte da denne plassen ba om å hente inn spillet",
+    ),
+    "cannot write {where}: {why}. This seat stops here and sends nothing more; the others wait for it. Nothing is lost: make room, then run rommy resume {game}": (
+        "kan ikke skrive {where}: {why}. Denne plads stopper her og sender ikke mere; de andre venter på den. Intet er tabt: gør plads, og kør så rommy resume {game}",
+        "kan ikke skrive {where}: {why}. Denne plassen stopper her og sender ikke mer; de andre venter på den. Ingenting er tapt: gjør plass, og kjør så rommy resume {game}",
+    ),
+    "The table stopped: {name} sent what the rules or the protocol refuse (rommy.log says what; rommy verify checks the transcript)": (
+        "Bordet stoppede: {name} sendte noget, som reglerne eller protokollen afviser (rommy.log siger hvad; rommy verify tjekker spilloggen)",
+        "Bordet stoppet: {name} sendte noe som reglene eller protokollen avviser (rommy.log sier hva; rommy verify sjekker spilloggen)",
+    ),
+    "The table stopped: the seats disagree on a step (rommy.log says how; rommy verify checks the transcript)": (
+        "Bordet stoppede: pladserne er uenige om et trin (rommy.log siger hvordan; rommy verify tjekker spilloggen)",
+        "Bordet stoppet: plassene er uenige om et steg (rommy.log sier hvordan; rommy verify sjekker spilloggen)",
+    ),
+    "set a house rule (repeatable); see `rommy rules --variant V`": (
+        "sæt en husregel (kan gentages); se `rommy rules --variant V`",
+        "sett en husregel (kan gjentas); se `rommy rules --variant V`",
+    ),
+    "the client's language: da (or dk), nb (or no) or en (default: from the locale)": (
+        "klientens sprog: da (eller dk), nb (eller no) eller en (standard: fra systemets sprog)",
+        "klientens språk: da (eller dk), nb (eller no) eller en (standard: fra systemets språk)",
+    ),
+    "a colour for each suit (spades plain, hearts red, diamonds blue, clubs green)": (
+        "en farve til hver kulør (spar neutral, hjerter rød, ruder blå, klør grøn)",
+        "en farge for hver farge (spar nøytral, hjerter rød, ruter blå, kløver grønn)",
+    ),
+    "colours for a light or a dark terminal (default: ROMMY_THEME, else what the terminal says in COLORFGBG, else colours readable on both)": (
+        "farver til en lys eller mørk terminal (standard: ROMMY_THEME, ellers hvad terminalen siger i COLORFGBG, ellers farver, der kan læses på begge)",
+        "farger for en lys eller mørk terminal (standard: ROMMY_THEME, ellers det terminalen sier i COLORFGBG, ellers farger som kan leses på begge)",
+    ),
+    "Peer-to-peer rummy for the home network, with fair dealing.": (
+        "Rommy fra maskine til maskine på hjemmenetværket, med ærlig kortgivning.",
+        "Rommy fra maskin til maskin på hjemmenettverket, med ærlig kortgiving.",
+    ),
+    "play against bots on this machine (full-screen)": (
+        "spil mod bots på denne maskine (fuld skærm)",
+        "spill mot boter på denne maskinen (fullskjerm)",
+    ),
+    "how many bots (default 3)": (
+        "hvor mange bots (standard 3)",
+        "hvor mange boter (standard 3)",
+    ),
+    "random, easy, normal or hard (default normal)": (
+        "random, easy, normal eller hard (standard normal)",
+        "random, easy, normal eller hard (standard normal)",
+    ),
+    "your name (default: your login name)": (
+        "dit navn (standard: dit brugernavn)",
+        "navnet ditt (standard: brukernavnet ditt)",
+    ),
+    "repeatable deals and bots": (
+        "kortgivning og bots, der kan gentages",
+        "kortgiving og boter som kan gjentas",
+    ),
+    "suits as letters, no symbols": (
+        "kulører som bogstaver, ingen symboler",
+        "farger som bokstaver, ingen symboler",
+    ),
+    "where the game's transcript is kept (default: the user's data dir)": (
+        "hvor spillets log gemmes (standard: brugerens datamappe)",
+        "hvor spillets logg lagres (standard: brukerens datamappe)",
+    ),
+    "play this seat with a bot, without the client (random, easy, normal, hard)": (
+        "lad en bot spille denne plads, uden klienten (random, easy, normal, hard)",
+        "la en bot spille denne plassen, uten klienten (random, easy, normal, hard)",
+    ),
+    "your name (default: login or machine name)": (
+        "dit navn (standard: brugernavn eller maskinens navn)",
+        "navnet ditt (standard: brukernavn eller maskinens navn)",
+    ),
+    "only for the odd case (two networks, and the default route's is the wrong one): the network to use, as this machine's IP address on it": (
+        "kun i sjældne tilfælde (to netværk, og standardrutens er det forkerte): netværket, der skal bruges, angivet som denne maskines IP-adresse på det",
+        "bare i sjeldne tilfeller (to nettverk, og standardrutens er feil): nettverket som skal brukes, oppgitt som denne maskinens IP-adresse på det",
+    ),
+    "identity and transcripts (default: the user data dir)": (
+        "identitet og spillogge (standard: brugerens datamappe)",
+        "identitet og spillogger (standard: brukerens datamappe)",
+    ),
+    "open a table on the network": (
+        "åbn et bord på netværket",
+        "åpne et bord på nettverket",
+    ),
+    "the table's name": (
+        "bordets navn",
+        "bordets navn",
+    ),
+    "start the game when N players are seated": (
+        "start spillet, når N spillere sidder ved bordet",
+        "start spillet når N spillere sitter ved bordet",
+    ),
+    "join a table on the network": (
+        "sæt dig ved et bord på netværket",
+        "sett deg ved et bord på nettverket",
+    ),
+    "its name (default: the only one)": (
+        "dets navn (standard: det eneste)",
+        "navnet (standard: det eneste)",
+    ),
+    "join without mDNS": (
+        "sæt dig uden mDNS",
+        "sett deg uten mDNS",
+    ),
+    "join only the table whose creator proves this key (as shown on their screen)": (
+        "sæt dig kun ved det bord, hvis opretter beviser denne nøgle (som vist på opretterens skærm)",
+        "sett deg bare ved bordet der oppretteren beviser denne nøkkelen (som vist på oppretterens skjerm)",
+    ),
+    "restart this seat of a game after a crash": (
+        "genstart denne plads i et spil efter et nedbrud",
+        "start denne plassen i et spill på nytt etter et krasj",
+    ),
+    "the game id rommy printed (a prefix will do; default: the one unfinished game)": (
+        "spil-id'et, som rommy skrev (begyndelsen er nok; standard: det ene uafsluttede spil)",
+        "spill-id-en som rommy skrev (begynnelsen holder; standard: det ene uavsluttede spillet)",
+    ),
+    "your key's fingerprint, where it is kept, how to back it up": (
+        "din nøgles fingeraftryk, hvor den gemmes, hvordan den sikkerhedskopieres",
+        "nøkkelens fingeravtrykk, hvor den lagres, hvordan den sikkerhetskopieres",
+    ),
+    "where the identity is kept (default: the user data dir)": (
+        "hvor identiteten gemmes (standard: brugerens datamappe)",
+        "hvor identiteten lagres (standard: brukerens datamappe)",
+    ),
+    "list the tables seen on the network": (
+        "vis bordene, der ses på netværket",
+        "vis bordene som ses på nettverket",
+    ),
+    "check why tables are not found or cannot be joined (network, firewall)": (
+        "undersøg, hvorfor borde ikke findes eller ikke kan tilgås (netværk, firewall)",
+        "undersøk hvorfor bord ikke finnes eller ikke kan nås (nettverk, brannmur)",
+    ),
+    "check only this address": (
+        "undersøg kun denne adresse",
+        "undersøk bare denne adressen",
+    ),
+    "identity and transcripts": (
+        "identitet og spillogge",
+        "identitet og spillogger",
+    ),
+    "check offline that a game was fair": (
+        "tjek uden net, at et spil var ærligt",
+        "sjekk uten nett at et spill var ærlig",
+    ),
+    "print the report as JSON": (
+        "skriv rapporten som JSON",
+        "skriv rapporten som JSON",
+    ),
+    "show a verified game step by step": (
+        "vis et kontrolleret spil træk for træk",
+        "vis et kontrollert spill trekk for trekk",
+    ),
+    "only round R (from 1)": (
+        "kun runde R (fra 1)",
+        "bare runde R (fra 1)",
+    ),
+    "with --round: up to move N of the round (from 1), then every hand": (
+        "med --round: til og med rundens træk N (fra 1), derefter alle hænder",
+        "med --round: til og med rundens trekk N (fra 1), deretter alle hender",
+    ),
+    "on a terminal too, print it all without waiting": (
+        "også på en terminal: skriv det hele uden at vente",
+        "også på en terminal: skriv alt uten å vente",
+    ),
+    "card suits as letters": (
+        "kulører som bogstaver",
+        "farger som bokstaver",
+    ),
+    "print the rules summary and the house rules": (
+        "skriv reglernes resumé og husreglerne",
+        "skriv sammendraget av reglene og husreglene",
+    ),
+    "one variant (default: all three)": (
+        "én variant (standard: alle tre)",
+        "én variant (standard: alle tre)",
+    ),
+    "positional arguments": (
+        "argumenter efter placering",
+        "posisjonsargumenter",
+    ),
+    "options": (
+        "tilvalg",
+        "valg",
+    ),
+    "show this help message and exit": (
+        "vis denne hjælp og afslut",
+        "vis denne hjelpen og avslutt",
+    ),
+    "show program's version number and exit": (
+        "vis programmets versionsnummer og afslut",
+        "vis programmets versjonsnummer og avslutt",
+    ),
+    "play a whole match between bots and print the score sheet": (
+        "spil en hel kamp mellem bots og skriv pointtavlen",
+        "spill en hel kamp mellom boter og skriv poengtavlen",
+    ),
+    "measure performance figures": (
+        "mål ydelsestal",
+        "mål ytelsestall",
+    ),
+    "its connection closed": ("forbindelsen blev lukket", "forbindelsen ble lukket"),
+    "the start stopped: {who} left ({why})": (
+        "starten stoppede: {who} gik ({why})",
+        "starten stoppet: {who} gikk ({why})",
+    ),
+    "a game needs at least two players": (
+        "et spil kræver mindst to spillere",
+        "et spill krever minst to spillere",
+    ),
+    "refused: {why}": ("afvist: {why}", "avvist: {why}"),
+    "the start stopped: {who} sent no coin commitment": (
+        "starten stoppede: {who} sendte ikke sin forseglede mønt",
+        "starten stoppet: {who} sendte ikke sin forseglede mynt",
+    ),
+    "the start stopped: {who} sent no coin value": (
+        "starten stoppede: {who} sendte ikke sin møntværdi",
+        "starten stoppet: {who} sendte ikke sin myntverdi",
+    ),
+    "the start stopped: {who} sent no config signature": (
+        "starten stoppede: {who} underskrev ikke spillets opsætning",
+        "starten stoppet: {who} signerte ikke spillets oppsett",
+    ),
+    "the game started without this player": (
+        "spillet startede uden dig",
+        "spillet startet uten deg",
+    ),
+    "the table's creator ({who}) did not answer": (
+        "bordets opretter ({who}) svarede ikke",
+        "bordets oppretter ({who}) svarte ikke",
+    ),
+    "the start stopped after you revealed your coin value: {name} ({who}), the table's creator, sees every value before anyone else. A creator who stops here can draw the seats again until they suit it: if it happens again at this table, play at another": (
+        "starten stoppede, efter at du viste din møntværdi: {name} ({who}), bordets opretter, ser alle værdier før nogen anden. En opretter, der stopper her, kan trække pladserne igen, til de passer ham: sker det igen ved dette bord, så spil ved et andet",
+        "starten stoppet etter at du viste myntverdien din: {name} ({who}), bordets oppretter, ser alle verdier før noen andre. En oppretter som stopper her, kan trekke plassene på nytt til de passer ham: skjer det igjen ved dette bordet, spill ved et annet",
+    ),
+    "the start stopped: {name} ({who}), the table's creator, went quiet": (
+        "starten stoppede: {name} ({who}), bordets opretter, blev tavs",
+        "starten stoppet: {name} ({who}), bordets oppretter, ble taus",
+    ),
+    "the table's creator closed the connection ({why})": (
+        "bordets opretter lukkede forbindelsen ({why})",
+        "bordets oppretter lukket forbindelsen ({why})",
+    ),
+    "refused: this table's advert names the creator {creator}, but its host proved the key {proven}. It is not the table it claims to be": (
+        "afvist: bordets annonce nævner opretteren {creator}, men værten beviste nøglen {proven}. Det er ikke det bord, det udgiver sig for",
+        "avvist: bordets annonse nevner oppretteren {creator}, men verten beviste nøkkelen {proven}. Det er ikke bordet det utgir seg for å være",
+    ),
+    "{path} is damaged (it lists where the others listen); move it away and resume again to dial the addresses in the transcript": (
+        "{path} er beskadiget (den viser, hvor de andre lytter); flyt den væk og genoptag igen for at ringe op til adresserne i spilloggen",
+        "{path} er skadet (den viser hvor de andre lytter); flytt den bort og gjenoppta igjen for å ringe opp adressene i spilloggen",
     ),
 }
 

@@ -7,6 +7,7 @@ import random
 
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError
+from p2p_rommy.i18n import _
 
 BOT_KINDS = ("random", "easy", "normal", "hard", "reference")
 
@@ -26,7 +27,7 @@ def make_bot(kind: str, rng: random.Random) -> Player:
         return reacting(HeuristicBot(kind, rng), kind, rng)
     if kind == "reference":
         return reacting(ReferenceBot("normal", rng), kind, rng)
-    raise ConfigError(f"no bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+    raise ConfigError(_no_bot(kind))
 
 
 def parse_bots(text: str | None, players: int) -> list[str]:
@@ -36,9 +37,17 @@ def parse_bots(text: str | None, players: int) -> list[str]:
     kinds = [part.strip() for part in text.split(",") if part.strip()]
     for kind in kinds:
         if kind not in BOT_KINDS:
-            raise ConfigError(f"no bot {kind!r}; the bots are {', '.join(BOT_KINDS)}")
+            raise ConfigError(_no_bot(kind))
     if len(kinds) == 1:
         return kinds * players
     if len(kinds) != players:
-        raise ConfigError(f"--bots names {len(kinds)} bots for {players} players")
+        raise ConfigError(
+            _("--bots names {count} bots for {players} players").format(
+                count=len(kinds), players=players
+            )
+        )
     return kinds
+
+
+def _no_bot(kind: str) -> str:
+    return _("no bot {kind!r}; the bots are {kinds}").format(kind=kind, kinds=", ".join(BOT_KINDS))

@@ -14,15 +14,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.errors import ConfigError
 from p2p_rommy.frontends.hints import hint_when_alone
 from p2p_rommy.frontends.namesakes import warn_of_namesakes
 from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
-from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, join_table
+from p2p_rommy.limits import LOOK_FOR_TABLE_S
+from p2p_rommy.net.addresses import local_addresses, this_machine
+from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, TableSettings, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.seat.known_players import KnownPlayers
-from p2p_rommy.seat.opening import SeatOptions, open_session
+from p2p_rommy.seat.opening import SeatOptions, game_socket, open_session
 from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.table_view import TableView
 from p2p_rommy.tui.lobby import LobbyModel, build_lobby_app
@@ -43,6 +47,74 @@ class Screen:
 TERMINAL = Screen()
 
 
+@dataclass(frozen=True, slots=True)
+class Again:
+    """How this seat sits down to a new game at the same table (`n` on the final
+    summary): the table's creator opens the table again, under its name, for the last
+    game's players only, and starts it once all of them are back (or by hand, without
+    those who left); each other player looks for that table by name and the creator's
+    key and joins. A new lobby means a new joint coin: new seats order, a new game id."""
+
+    options: SeatOptions
+    identity: Identity
+    creator: bytes
+    """The key of the table's creator, as proven in the lobby's handshake."""
+
+    async def play(self, config: GameConfig, screen: Screen) -> int:
+        """The new game's lobby (it says whom it waits for), then the game."""
+        options, identity = self.options, self.identity
+        seat = config.seat_of(identity.public_key)
+        assert seat is not None
+        name = config.seats[seat].name
+        players = [(s.name, s.public_key) for s in config.seats]
+        sock = game_socket(options.interface)
+        port = sock.getsockname()[1]
+        if self.creator == identity.public_key:
+            rules = config.rules
+            settings = TableSettings(config.table, config.variant, config.house, rules.max_players)
+            machine = this_machine(options.interface)
+            lobby = LobbyHost(
+                identity,
+                name,
+                settings,
+                [(a, port) for a in machine.ips],
+                options.interface,
+                config.players,  # everyone back: it starts by itself
+                only=frozenset(config.public_keys),
+            )
+            return await host_in_client(
+                options,
+                identity,
+                lobby,
+                rules,
+                sock,
+                screen,
+                where=machine.shown().say(_),
+                again=(self, players),
+            )
+        addresses = [(a, port) for a in local_addresses(options.interface)]
+        creator = next(n for n, key in players if key == self.creator)
+        return await look_and_join_in_client(
+            replace_name(options, name),
+            identity,
+            config.table,
+            fingerprint(self.creator),
+            LOOK_FOR_TABLE_S,
+            addresses,
+            sock,
+            screen,
+            again=(self, players),
+            waiting_for=creator,
+        )
+
+
+def replace_name(options: SeatOptions, name: str) -> SeatOptions:
+    """`options` with the name this player had at the last game (a new game keeps it)."""
+    from dataclasses import replace
+
+    return replace(options, name=name)
+
+
 async def host_in_client(
     options: SeatOptions,
     identity: Identity,
@@ -51,7 +123,10 @@ async def host_in_client(
     sock: socket.socket,
     screen: Screen = TERMINAL,
     where: str = "",
+    again: tuple[Again, list[tuple[str, bytes]]] | None = None,
 ) -> int:
+    """The lobby screen of the table this player opens, then the game. `again`: a new
+    game at the same table (see `Again`), with the last game's players."""
     settings = lobby.settings
     model = LobbyModel(
         settings.table,
@@ -65,6 +140,7 @@ async def host_in_client(
         known=KnownPlayers(options.data_dir),
         creator=identity.public_key,
         lobby=lobby.lobby,
+        last_game=[] if again is None else again[1],
     )
     model.update_members(lobby.members)
     lobby.on_change = model.update_members
@@ -81,8 +157,11 @@ async def host_in_client(
             options.interface, settings.table, fingerprint(identity.public_key), alone
         )
     )
+    again_here = Again(options, identity, identity.public_key) if again is None else again[0]
     try:
-        return await _lobby_then_game(model, lobby.run(), options, identity, sock, screen)
+        return await _lobby_then_game(
+            model, lobby.run(), options, identity, sock, screen, again_here
+        )
     finally:
         hinting.cancel()
         namesakes.cancel()
@@ -117,7 +196,7 @@ async def join_in_client(
     joining = join_table(
         identity, options.name, target[0], target[1], lobby, addresses, on_state, creator
     )
-    return await _lobby_then_game(model, joining, options, identity, sock, screen)
+    return await _lobby_then_game(model, joining, options, identity, sock, screen, None)
 
 
 async def look_and_join_in_client(
@@ -129,14 +208,24 @@ async def look_and_join_in_client(
     addresses: list[tuple[str, int]],
     sock: socket.socket,
     screen: Screen = TERMINAL,
+    again: tuple[Again, list[tuple[str, bytes]]] | None = None,
+    waiting_for: str | None = None,
 ) -> int:
     """`rommy join [NAME]` in the client: the lobby screen at once, saying it is looking
     for the table (for as long as it takes: the table may not be open yet; q leaves),
-    then the lobby of the table found."""
+    then the lobby of the table found. `again`: a new game at the same table (see
+    `Again`); `waiting_for` names its creator while it has not opened it yet."""
     from p2p_rommy.frontends.finding import NoTableYet, choose_table, joined_via
 
     model = LobbyModel(
-        table or "?", "?", [], 0, 0, identity.public_key, known=KnownPlayers(options.data_dir)
+        table or "?",
+        "?",
+        [],
+        0,
+        0,
+        identity.public_key,
+        known=KnownPlayers(options.data_dir),
+        last_game=[] if again is None else again[1],
     )
 
     def on_state(state: LobbyState) -> None:
@@ -146,7 +235,11 @@ async def look_and_join_in_client(
     def looking(text: str) -> None:  # each look, and a table passed over
         if "..." in text:
             text = (
-                _("looking for the table {name!r}...").format(name=table)
+                _("waiting for {name} to open the table {table!r} again...").format(
+                    name=waiting_for, table=table
+                )
+                if waiting_for is not None
+                else _("looking for the table {name!r}...").format(name=table)
                 if table
                 else _("looking for a table...")
             )
@@ -161,13 +254,31 @@ async def look_and_join_in_client(
                 break
             except NoTableYet as error:
                 model.hint = str(error) + " " + _("Still looking...")
+            except ConfigError as error:
+                if again is None:
+                    raise
+                # the last game's lobby, still cached, proves nothing now: look again
+                model.hint = str(error) + " " + _("Still looking...")
+                await asyncio.sleep(1.0)
         model.status, model.hint = "", ""
         model.where = joined_via(ad, address)
         return await join_table(
             identity, options.name, address, ad.port, ad.lobby, addresses, on_state, ad.creator
         )
 
-    return await _lobby_then_game(model, look_then_join(), options, identity, sock, screen)
+    def again_with_creator() -> Again:
+        assert model.creator is not None  # the lobby state came before the start
+        return Again(options, identity, model.creator)
+
+    return await _lobby_then_game(
+        model,
+        look_then_join(),
+        options,
+        identity,
+        sock,
+        screen,
+        again_with_creator,
+    )
 
 
 async def _lobby_then_game(
@@ -177,7 +288,11 @@ async def _lobby_then_game(
     identity: Identity,
     sock: socket.socket,
     screen: Screen,
+    again: Again | Callable[[], Again] | None,
 ) -> int:
+    """The lobby screen until the game starts, then the game screen. `again`: how this
+    seat sits down to a new game at the same table (`n`), or what gives it once the
+    lobby has named the creator."""
     screen.watch(model)
     app = build_lobby_app(model, screen.input, screen.output)
     lobby_task = asyncio.ensure_future(starting)
@@ -193,19 +308,27 @@ async def _lobby_then_game(
         await shown
     started = lobby_task.result()
     session, _ = await open_session(options, identity, started, sock, None, None)
-    return await play_in_client(session, options.ascii_only, screen, options.four_colour)
+    if callable(again):
+        again = again()
+    return await play_in_client(session, options.ascii_only, screen, options.four_colour, again)
 
 
 async def play_in_client(
-    session: Session, ascii_only: bool, screen: Screen = TERMINAL, four_colour: bool = False
+    session: Session,
+    ascii_only: bool,
+    screen: Screen = TERMINAL,
+    four_colour: bool = False,
+    again: Again | None = None,
 ) -> int:
-    """The game screen on a network session, until the player quits."""
+    """The game screen on a network session, until the player quits; with `again`, `n`
+    on the final summary sits down to a new game at the same table (`Again`)."""
     from p2p_rommy.tui.app import build_app
 
     resumed = session.peer.catching_up
     session.start()
     model = ClientModel(session, ascii_only, four_colour)
     model.leaving_note = _(" (the table waits for you: rommy resume)")
+    model.new_game_offered = again is not None
     if resumed:
         session.listeners.append(_welcome_back(session, model))
     screen.watch(model)
@@ -219,6 +342,9 @@ async def play_in_client(
     table = session.view
     if session.store is not None and (table.over or table.ended is not None):
         mark_over(session.store.directory)
+        if again is not None and model.new_game:
+            print(_("A new game at the same table..."), flush=True)
+            return await again.play(session.config, screen)
     elif not (table.frozen or session.halted):
         print(_("You left the table; the others wait for you. Come back with:"))
         print(f"  rommy resume {session.config.game_id.hex()[:16]}")

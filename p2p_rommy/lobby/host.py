@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.limits import LOBBY_STRIKES, START_STAGE_TIMEOUT_S
 from p2p_rommy.lobby.coin import Coin, Started
 from p2p_rommy.lobby.messages import (
@@ -75,12 +76,16 @@ class Host:
         lobby: bytes,
         coin_value: bytes,
         start_when: int | None = None,
+        only: frozenset[bytes] | None = None,
     ) -> None:
         self.identity = identity
         self.settings = settings
         self.lobby = lobby
         self.coin_value = coin_value
         self.start_when = start_when
+        self.only = only
+        """A new game at the same table: only the last game's players may sit down (a
+        stranger does not take a seat while a player is still reading the summary)."""
         own = join_entry(identity, lobby, name, game_addresses)
         self.members: list[Member] = [Member.from_entry(identity.public_key, own, lobby)]
         self.phase = "open"
@@ -110,6 +115,8 @@ class Host:
         joining = Member.from_entry(key, entry, self.lobby)
         if not self.open or len(self.members) >= self.settings.seats:
             raise ProtocolError(None, "the table is full or has started")
+        if self.only is not None and key not in self.only:
+            raise ProtocolError(None, "a new game at this table is for its last game's players")
         if any(m.key == key for m in self.members):
             raise ProtocolError(None, "that key is already at the table")
         self.members.append(joining)
@@ -129,8 +136,17 @@ class Host:
             return [Changed(tuple(self.members)), Send(None, self.state())]
         if self.phase in STAGES:
             self.phase, self.deadline = "stopped", None
-            why = self._refused.get(key, "its connection closed")
-            return [Stopped(ProtocolError(None, f"the start stopped: {_who(member)} left ({why})"))]
+            why = self._refused.get(key, _("its connection closed"))
+            return [
+                Stopped(
+                    ProtocolError(
+                        None,
+                        _("the start stopped: {who} left ({why})").format(
+                            who=_who(member), why=why
+                        ),
+                    )
+                )
+            ]
         return []
 
     def remove(self, key: bytes) -> list[Effect]:
@@ -146,7 +162,7 @@ class Host:
         if not self.open:
             return []
         if len(self.members) < 2:
-            raise ConfigError("a game needs at least two players")
+            raise ConfigError(_("a game needs at least two players"))
         members = tuple(self.members)
         self.coin = Coin(self.lobby, self.identity, self.settings, members, self.coin_value)
         self.phase, self.deadline = STAGES[0], now + START_STAGE_TIMEOUT_S
@@ -173,16 +189,21 @@ class Host:
             return []
         stage = self.phase
         missing = ", ".join(
-            _who(m) + (f" (refused: {self._refused[m.key]})" if m.key in self._refused else "")
+            _who(m)
+            + (
+                " (" + _("refused: {why}").format(why=self._refused[m.key]) + ")"
+                if m.key in self._refused
+                else ""
+            )
             for m in self.coin.missing(stage)
         )
         self.phase, self.deadline = "stopped", None
-        kind = {
-            "commits": "coin commitment",
-            "reveals": "coin value",
-            "signatures": "config signature",
+        said = {
+            "commits": N_("the start stopped: {who} sent no coin commitment"),
+            "reveals": N_("the start stopped: {who} sent no coin value"),
+            "signatures": N_("the start stopped: {who} sent no config signature"),
         }
-        return [Stopped(ProtocolError(None, f"the start stopped: {missing} sent no {kind[stage]}"))]
+        return [Stopped(ProtocolError(None, _(said[stage]).format(who=missing)))]
 
     def _advance(self, now: float) -> list[Effect]:
         """Relay each stage once it is complete, and take the creator's own next message."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import _
 from p2p_rommy.limits import LOBBY_REPLY_TIMEOUT_S, START_STAGE_TIMEOUT_S
 from p2p_rommy.lobby.coin import Coin, Started
 from p2p_rommy.lobby.messages import (
@@ -85,7 +86,7 @@ class Joiner:
         if self.coin is not None:
             raise ProtocolError("the creator", "a second start")
         if self.identity.public_key not in {m.key for m in begin.members}:
-            raise ProtocolError(None, "the game started without this player")
+            raise ProtocolError(None, _("the game started without this player"))
         self.coin = Coin(
             self.lobby, self.identity, self.state.settings, begin.members, self.coin_value
         )
@@ -111,22 +112,31 @@ class Joiner:
         """What to say when the creator went quiet past `deadline`."""
         who = fingerprint(self.creator)
         if self.state is None:
-            return ProtocolError(None, f"the table's creator ({who}) did not answer")
+            return ProtocolError(
+                None, _("the table's creator ({who}) did not answer").format(who=who)
+            )
         name = self.state.members[0].name
         if self.revealed:
             return ProtocolError(
                 None,
-                f"the start stopped after you revealed your coin value: {name} ({who}), the "
-                "table's creator, sees every value before anyone else. A creator who stops "
-                "here can draw the seats again until they suit it: if it happens again at "
-                "this table, play at another",
+                _(
+                    "the start stopped after you revealed your coin value: {name} ({who}), "
+                    "the table's creator, sees every value before anyone else. A creator "
+                    "who stops here can draw the seats again until they suit it: if it "
+                    "happens again at this table, play at another"
+                ).format(name=name, who=who),
             )
         return ProtocolError(
-            None, f"the start stopped: {name} ({who}), the table's creator, went quiet"
+            None,
+            _("the start stopped: {name} ({who}), the table's creator, went quiet").format(
+                name=name, who=who
+            ),
         )
 
     def hung_up(self, error: BaseException) -> ProtocolError:
         """What to say when the creator closed the connection."""
         if self.revealed:
             return self.silence()
-        return ProtocolError(None, f"the table's creator closed the connection ({error})")
+        return ProtocolError(
+            None, _("the table's creator closed the connection ({why})").format(why=error)
+        )

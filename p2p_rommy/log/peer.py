@@ -28,7 +28,7 @@ from p2p_rommy.engine.due import Due, DueKind
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import IllegalMove, ProtocolError
-from p2p_rommy.i18n import N_, Phrase
+from p2p_rommy.i18n import N_, Phrase, _
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.buying import Buying
@@ -300,7 +300,7 @@ class Peer(Voting):
             self.stall_watch.stalls.append(stall)
             self._out.append(Stalled(stall))
         if self.alone:
-            self.emit(self.trouble.note("no other seat answered this seat's catch-up asks"))
+            self.emit(self.trouble.note(_("no other seat answered this seat's catch-up asks")))
         elif caught_up:
             self.progress_at = now  # the table waits on this seat from now, not the restart
             self.duties(now)

@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import _
 from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
 from p2p_rommy.log.events import Event, Frozen, Note, Refused, Send
 from p2p_rommy.log.messages import Ack, BuyAnswer, BuySeal, EndStep, Step, decode
@@ -75,7 +76,13 @@ class Trouble:
     def dissent(self, dissent: Dissent) -> list[Event]:
         dissent = Dissent(dissent.seat, dissent.n, inert(dissent.reason))  # a peer's words
         self.dissents.append(dissent)
-        return self.note(f"{dissent}; the others may end the game without it")
+        log.warning("%s", dissent)  # its reason is the other seat's words: the log file's
+        return self.note(
+            _(
+                "seat {seat} refused step {n}, which this seat found valid (rommy.log says "
+                "why); the others may end the game without it"
+            ).format(seat=dissent.seat + 1, n=dissent.n)
+        )
 
     def freeze(self, report: str, culprit: int | None = None) -> list[Event]:
         if self.frozen:

@@ -109,6 +109,7 @@ class LobbyHost:
         start_when: int | None,
         on_change: Callable[[list[Member]], None] | None = None,
         advertise: bool = True,
+        only: frozenset[bytes] | None = None,
     ) -> None:
         self.identity = identity
         self.settings = settings
@@ -121,6 +122,7 @@ class LobbyHost:
             self.lobby,
             secrets.token_bytes(32),
             start_when,
+            only,
         )
         self.connections: dict[bytes, Connection] = {}
         self.interface = interface
@@ -392,8 +394,10 @@ async def _follow(
     if creator is not None and proven_fingerprint != creator:
         raise ProtocolError(
             None,
-            f"refused: this table's advert names the creator {creator}, but its host "
-            f"proved the key {proven_fingerprint}. It is not the table it claims to be",
+            _(
+                "refused: this table's advert names the creator {creator}, but its host "
+                "proved the key {proven}. It is not the table it claims to be"
+            ).format(creator=creator, proven=proven_fingerprint),
         )
     joiner = Joiner(
         identity,

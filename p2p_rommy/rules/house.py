@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from p2p_rommy.errors import ConfigError
+from p2p_rommy.i18n import _
 
 HouseValue = bool | int | str | None
 """A house rule's value; None stands for "unlimited" where a spec allows it."""
@@ -47,12 +48,16 @@ class HouseRuleSpec:
                 return True
             if word in _FALSE:
                 return False
-            raise ConfigError(f"house rule {self.key} is on or off, not {text!r}")
+            raise ConfigError(
+                _("house rule {key} is on or off, not {value!r}").format(key=self.key, value=text)
+            )
         if self.kind == "choice":
             if word in self.choices:
                 return word
             raise ConfigError(
-                f"house rule {self.key} is one of {', '.join(self.choices)}, not {text!r}"
+                _("house rule {key} is one of {choices}, not {value!r}").format(
+                    key=self.key, choices=", ".join(self.choices), value=text
+                )
             )
         if self.unlimited and word in ("unlimited", "none", "inf", "ubegrænset"):
             return None
@@ -60,7 +65,9 @@ class HouseRuleSpec:
             number = int(word)
         except ValueError:
             raise ConfigError(
-                f"house rule {self.key} is {self.describe_values()}, not {text!r}"
+                _("house rule {key} is {values}, not {value!r}").format(
+                    key=self.key, values=self.describe_values(), value=text
+                )
             ) from None
         return self.validate(number)
 
@@ -68,33 +75,49 @@ class HouseRuleSpec:
         """Check a typed value against this spec; return it or raise `ConfigError`."""
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise ConfigError(f"house rule {self.key} is on or off, not {value!r}")
+                raise ConfigError(
+                    _("house rule {key} is on or off, not {value!r}").format(
+                        key=self.key, value=value
+                    )
+                )
             return value
         if self.kind == "choice":
             if value not in self.choices:
-                raise ConfigError(f"house rule {self.key} is one of {', '.join(self.choices)}")
+                raise ConfigError(
+                    _("house rule {key} is one of {choices}, not {value!r}").format(
+                        key=self.key, choices=", ".join(self.choices), value=value
+                    )
+                )
             return value
         if value is None and self.unlimited:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"house rule {self.key} is {self.describe_values()}, not {value!r}")
+            raise ConfigError(self._not(value))
         if self.allowed and value not in self.allowed:
-            raise ConfigError(f"house rule {self.key} is {self.describe_values()}, not {value}")
+            raise ConfigError(self._not(value))
         if not self.minimum <= value <= self.maximum:
-            raise ConfigError(f"house rule {self.key} is {self.describe_values()}, not {value}")
+            raise ConfigError(self._not(value))
         return value
+
+    def _not(self, value: object) -> str:
+        return _("house rule {key} is {values}, not {value!r}").format(
+            key=self.key, values=self.describe_values(), value=value
+        )
 
     def describe_values(self) -> str:
         """What values this rule takes, for help and error messages."""
         if self.kind == "bool":
-            return "on or off"
+            return _("on or off")
+        either = _(" or ")
         if self.kind == "choice":
-            return " or ".join(self.choices)
+            return either.join(self.choices)
         if self.allowed:
-            text = " or ".join(str(v) for v in self.allowed)
+            text = either.join(str(v) for v in self.allowed)
         else:
-            text = f"a whole number from {self.minimum} to {self.maximum}"
-        return text + (" or unlimited" if self.unlimited else "")
+            text = _("a whole number from {low} to {high}").format(
+                low=self.minimum, high=self.maximum
+            )
+        return text + (_(" or unlimited") if self.unlimited else "")
 
     @staticmethod
     def format_value(value: HouseValue) -> str:
@@ -136,8 +159,12 @@ def resolve_house_rules(
     for key, value in (overrides or {}).items():
         spec = by_key.get(key.replace("-", "_"))
         if spec is None:
-            valid = ", ".join(by_key) or "none"
-            raise ConfigError(f"{variant} has no house rule {key!r}; its house rules are: {valid}")
+            valid = ", ".join(by_key) or "-"
+            raise ConfigError(
+                _("{variant} has no house rule {key!r}; its house rules are: {valid}").format(
+                    variant=variant, key=key, valid=valid
+                )
+            )
         values[spec.key] = spec.parse(value) if isinstance(value, str) else spec.validate(value)
     return HouseRules(tuple((spec.key, values[spec.key]) for spec in specs))
 
@@ -148,6 +175,10 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise ConfigError(f"write house rules as KEY=VALUE (like max_buys=2), not {item!r}")
+            raise ConfigError(
+                _("write house rules as KEY=VALUE (like max_buys=2), not {item!r}").format(
+                    item=item
+                )
+            )
         result[key.strip()] = value.strip()
     return result

@@ -14,6 +14,7 @@ from typing import Literal
 
 from p2p_rommy.cards import ACE, JACK, KING, QUEEN
 from p2p_rommy.errors import ConfigError
+from p2p_rommy.i18n import _
 from p2p_rommy.rules.house import HouseRules, HouseRuleSpec, HouseValue, resolve_house_rules
 
 VARIANTS = ("lp", "rummy", "romme")
@@ -101,7 +102,9 @@ class RuleSet:
             if count == players:
                 return size
         raise ConfigError(
-            f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}"
+            _("{name} is for {low}-{high} players, not {count}").format(
+                name=self.name, low=self.min_players, high=self.max_players, count=players
+            )
         )
 
     def check_players(self, players: int) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError, ProtocolError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.lobby import Started
 from p2p_rommy.log.peer import Peer
@@ -33,10 +33,12 @@ def load_identity(data_dir: Path) -> Identity:
     """This player's long-term key, made on first use and kept at mode 0600."""
     path = Path(data_dir) / "identity"
     if path.exists():
-        check_private(path, "identity key")
+        check_private(path, N_("identity key"))
         data = path.read_bytes()
         if len(data) != 32:
-            raise ConfigError(f"{path} is not a p2p-rommy identity (expected 32 bytes)")
+            raise ConfigError(
+                _("{path} is not a p2p-rommy identity (expected 32 bytes)").format(path=path)
+            )
         return Identity(data)
     private_dir(path.parent)
     identity = Identity.generate()
@@ -62,7 +64,9 @@ def game_socket(interface: str | None, port: int = 0) -> socket.socket:
     try:
         return listening_socket(interface or "0.0.0.0", port)
     except OSError as error:
-        raise ConfigError(f"cannot listen on port {port}: {error}") from None
+        raise ConfigError(
+            _("cannot listen on port {port}: {why}").format(port=port, why=error)
+        ) from None
 
 
 async def open_seat(
@@ -85,7 +89,9 @@ async def open_seat(
     others. Not started: `session.start()` or `session.run()`."""
     seat = config.seat_of(identity.public_key)
     if seat is None:
-        raise ConfigError(f"this identity holds no seat in game {config.game_id.hex()[:16]}")
+        raise ConfigError(
+            _("this identity holds no seat in game {game}").format(game=config.game_id.hex()[:16])
+        )
     if saved is None:
         replica = SeatedReplica(config, seat, identity, entropy)
     else:  # every proof of the transcript is checked again: off the event loop
@@ -145,7 +151,9 @@ def _restored(
                 )
             )
             raise ConfigError(template.format(path=secrets_path, round=round_no + 1)) from None
-        raise ConfigError(f"the saved transcript does not replay: {error}") from None
+        raise ConfigError(
+            _("the saved transcript does not replay: {why}").format(why=error)
+        ) from None
     return replica
 
 

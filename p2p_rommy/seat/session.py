@@ -34,6 +34,7 @@ from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import IllegalMove
+from p2p_rommy.i18n import _
 from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
 from p2p_rommy.log.events import Acked, Committed, Event, Refused, records, sends, sends_to
 from p2p_rommy.log.messages import Record
@@ -251,11 +252,10 @@ class Session:
         """A write failed: stop sending, close the connections, say what and where."""
         where = error.filename or (self.store.directory if self.store is not None else "?")
         game = self.config.game_id.hex()[:16]
-        self.halted = (
-            f"cannot write {where}: {error.strerror or error}. This seat stops here and sends "
-            f"nothing more; the others wait for it. Nothing is lost: make room, then run "
-            f"rommy resume {game}"
-        )
+        self.halted = _(
+            "cannot write {where}: {why}. This seat stops here and sends nothing more; the "
+            "others wait for it. Nothing is lost: make room, then run rommy resume {game}"
+        ).format(where=where, why=error.strerror or error, game=game)
         log.error("%s", self.halted)
         if self._ticker is not None:
             self._ticker.cancel()

@@ -17,7 +17,7 @@ from io import FileIO
 from pathlib import Path
 
 from p2p_rommy.errors import ConfigError, ProtocolError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.log.messages import Record, decode_record
 from p2p_rommy.log.transcript import (
     MAGIC,
@@ -82,8 +82,10 @@ def check_private(path: Path, what: str) -> None:
     mode = Path(path).stat().st_mode & 0o777
     if files.modes_matter() and mode & 0o077:
         raise ConfigError(
-            f"permissions {mode:04o} for {path} are too open: your {what} must not be "
-            f"readable by others. Fix it with: chmod 600 {path}"
+            _(
+                "permissions {mode} for {path} are too open: your {what} must not be "
+                "readable by others. Fix it with: chmod 600 {path}"
+            ).format(mode=f"{mode:04o}", path=path, what=_(what))
         )
 
 
@@ -150,15 +152,19 @@ class GameStore:
         try:
             data = self.transcript_path.read_bytes()
         except OSError as error:
-            raise ConfigError(f"cannot read {self.transcript_path}: {error}") from None
+            raise ConfigError(
+                _("cannot read {path}: {why}").format(path=self.transcript_path, why=error)
+            ) from None
         try:
             parsed = parse(data)
         except ProtocolError as error:
             raise ConfigError(
-                f"{self.transcript_path} is not a usable transcript: {error}"
+                _("{path} is not a usable transcript: {why}").format(
+                    path=self.transcript_path, why=error
+                )
             ) from None
         if parsed.genesis.config.game_id.hex() != self.directory.name:
-            raise ConfigError(f"{self.transcript_path} belongs to another game")
+            raise ConfigError(_("{path} belongs to another game").format(path=self.transcript_path))
         repaired = None
         if parsed.damaged is not None:
             kept = self.directory / f"transcript.damaged-{int(time.time())}"
@@ -232,14 +238,16 @@ class GameStore:
         if not locked:
             os.close(fd)
             raise ConfigError(
-                f"another rommy is playing this seat of the game in {self.directory}"
+                _("another rommy is playing this seat of the game in {path}").format(
+                    path=self.directory
+                )
             ) from None
         self._lock_fd = fd
 
     def _seeds(self) -> dict[int, bytes]:
         if not self.secrets_path.exists():
             return {}
-        check_private(self.secrets_path, "round secrets file")
+        check_private(self.secrets_path, N_("round secrets file"))
         seeds = {}
         for frame in split_frames(self.secrets_path.read_bytes()).frames:
             name, value = unpack(frame)
@@ -255,8 +263,10 @@ class GameStore:
             return {int(seat): [(str(h), int(p)) for h, p in found] for seat, found in raw.items()}
         except (ProtocolError, AttributeError, TypeError, ValueError):
             raise ConfigError(
-                f"{self.addresses_path} is damaged (it lists where the others listen); "
-                "move it away and resume again to dial the addresses in the transcript"
+                _(
+                    "{path} is damaged (it lists where the others listen); move it away "
+                    "and resume again to dial the addresses in the transcript"
+                ).format(path=self.addresses_path)
             ) from None
 
     def begin(self, genesis: Genesis) -> None:

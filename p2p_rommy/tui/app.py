@@ -64,11 +64,25 @@ EITHER: Palette = {
 """When the terminal does not say: the log in the terminal's own foreground, the dim
 texts in the one grey readable on both black and white."""
 PALETTES = {"dark": DARK, "light": LIGHT, "auto": EITHER}
+THEMES = ("light", "dark")
+"""What `--theme` and ROMMY_THEME take."""
+
+_chosen: list[str] = []
+"""The theme the command line chose (`--theme`), if it did: it wins over the environment."""
+
+
+def use_theme(name: str | None) -> None:
+    """Take `name` ("light", "dark"; None: back to the environment's) for every screen
+    drawn from now on: `rommy ... --theme light`."""
+    _chosen[:] = [name] if name in THEMES else []
 
 
 def theme(environ: Mapping[str, str] | None = None) -> str:
-    """The palette for this terminal: ROMMY_THEME=light|dark, else the background the
-    terminal announces in COLORFGBG ("15;0" is light text on black), else "auto"."""
+    """The palette for this terminal: `--theme` (`use_theme`), else ROMMY_THEME=light|dark,
+    else the background the terminal announces in COLORFGBG ("15;0" is light text on
+    black), else "auto"."""
+    if _chosen and environ is None:
+        return _chosen[0]
     env = os.environ if environ is None else environ
     chosen = env.get("ROMMY_THEME", "").lower()
     if chosen in PALETTES:
@@ -111,8 +125,10 @@ def style(four_colour: bool = False, palette: str = "auto") -> Style:
     )
 
 
-STYLE = style(palette=theme())
-"""The style for screens without a model (the lobby): this terminal's palette."""
+def screen_style() -> Style:
+    """The style for screens without a model (the lobby): this terminal's palette, as it
+    is chosen when the screen is built (after the command line is read)."""
+    return style(palette=theme())
 
 
 def _text(
@@ -467,6 +483,9 @@ def _redraw_on_events(app: Application[None], model: ClientModel) -> None:
         while True:
             await changed.wait()
             changed.clear()
+            if model.new_game_wanted and model.ask_new_game():
+                app.exit()  # `n` came before the last step committed; it has now
+                return
             app.invalidate()
 
     app.create_background_task(watch())

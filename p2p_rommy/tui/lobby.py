@@ -25,7 +25,7 @@ from p2p_rommy.i18n import _
 from p2p_rommy.lobby import LobbyState, Member, table_code
 from p2p_rommy.rules.house_words import changed_rules, variant_name
 from p2p_rommy.seat.known_players import KnownPlayers
-from p2p_rommy.tui.app import STYLE
+from p2p_rommy.tui.app import screen_style
 from p2p_rommy.wire.identity import fingerprint
 
 
@@ -58,6 +58,14 @@ class LobbyModel:
     starting: bool = False
     confirm_quit: bool = False
     quit: bool = False
+    last_game: list[tuple[str, bytes]] = field(default_factory=list)
+    """A new game at the same table (`n`): the last game's players, names and keys."""
+
+    def missing(self) -> list[str]:
+        """The last game's players not back at the table yet (each comes back with `n`
+        on the last game's summary; one who quit does not)."""
+        here = {key for _name, key in self.members}
+        return [name for name, key in self.last_game if key not in here]
 
     def update_members(self, members: list[Member]) -> None:
         self.members = [(m.name, m.key) for m in members]
@@ -155,6 +163,23 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
             "  " + _("(you)") if key == model.you else "  " + _("(creator)") if index == 0 else ""
         )
         out.append(("", f"  {index + 1}. {name:<20} {fingerprint(key)}{mark}\n"))
+    missing = model.missing()
+    if missing:
+        out.append(("class:title", "\n " + _("A new game at this table.") + " "))
+        out.append(
+            (
+                "",
+                _("Waiting for {names} (n on the last game's summary).").format(
+                    names=", ".join(missing)
+                )
+                + (
+                    " " + _("Enter starts without them.")
+                    if model.start is not None and len(model.members) >= model.min_players
+                    else ""
+                )
+                + "\n",
+            )
+        )
     for warning in model.warnings:
         out.append(("class:warning", f"\n {warning}\n"))
     if model.where:
@@ -215,7 +240,7 @@ def build_lobby_app(
     return Application(
         layout=Layout(body),
         key_bindings=kb,
-        style=STYLE,
+        style=screen_style(),
         full_screen=True,
         input=input,
         output=output,

@@ -129,8 +129,10 @@ class ClientModel:
         """`n` on the final summary: the player asked for a new game at this table (the
         command that started the app reads it after the app exits)."""
         self.new_game_offered = False
-        """The command can start a new game at this table after this one (`rommy play`
-        does; a network table's seats do not yet)."""
+        self.new_game_wanted = False
+        """`n` was pressed before the match's last step committed (`ask_new_game`)."""
+        """The command can start a new game at this table after this one (`rommy play`,
+        and a network table's client seats: `frontends/screen.py`'s `Again`)."""
         self._buys = self.table.state.buys
         self._last_offer: str | None = None
         """The card the open Køb! window offers, with its discarder (for the log)."""
@@ -294,16 +296,35 @@ class ClientModel:
             )
         return _("Køb {offer}: waiting for the others{timer}").format(offer=offer, timer=timer)
 
+    def stopped(self, report: str) -> str:
+        """Why the table stopped. The report is the checkers' own English (a peer's
+        reason may be part of it): shown as it is in English; in another language a
+        sentence that names the seat to blame, the report left to rommy.log."""
+        template = _("The table stopped: {report}")
+        if template == "The table stopped: {report}":  # English: the report says it all
+            return template.format(report=report)
+        culprit = self.table.culprit
+        if culprit is not None and 0 <= culprit < len(self.names):
+            return _(
+                "The table stopped: {name} sent what the rules or the protocol refuse "
+                "(rommy.log says what; rommy verify checks the transcript)"
+            ).format(name=self.names[culprit])
+        return _(
+            "The table stopped: the seats disagree on a step (rommy.log says how; rommy "
+            "verify checks the transcript)"
+        )
+
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
         if self.table.halted is not None:
             return self.table.halted
-        if self.table.frozen and self.table.culprit is not None and self.table.ended is None:
-            return _("The table stopped: {report}. e ends the game without {name}").format(
-                report=self.table.frozen, name=self.names[self.table.culprit]
-            )
         if self.table.frozen and self.table.ended is None:
-            return _("The table stopped: {report}").format(report=self.table.frozen)
+            why = self.stopped(self.table.frozen)
+            if self.table.culprit is not None:
+                return _("{why}. e ends the game without {name}").format(
+                    why=why, name=self.names[self.table.culprit]
+                )
+            return why
         state = self.table.state
         if self.table.over:
             return _("The match is over. q quits.")
@@ -663,11 +684,18 @@ class ClientModel:
 
     def ask_new_game(self) -> bool:
         """`n` on the final summary: a new game at this table is wanted (True when the
-        app should exit so the command can start it)."""
+        app should exit so the command can start it). The match's last step (the
+        last round's seeds) must have committed first, or the seat would leave the
+        others waiting for its signature: until then the wish is kept
+        (`new_game_wanted`) and the app asks again on every change."""
         if not self.new_game_offered:
             return False
         if not self.match_over():
             self.status = _("a new game can start when this one is over")
+            return False
+        if not (self.table.over or self.table.ended is not None):
+            self.new_game_wanted = True
+            self.status = _("the game's last step is being signed; the new game follows")
             return False
         self.new_game = True
         return True

@@ -46,7 +46,7 @@ HELP_REST = N_("""\
   /        say something (Enter sends)  ?   this help    q   quit""")
 
 HELP_THEME = N_("""\
-  Colours for a light or dark terminal: start with ROMMY_THEME=light (or dark)""")
+  Colours for a light or dark terminal: --theme light (or dark), or ROMMY_THEME""")
 
 
 def help_text(model: ClientModel | None = None) -> str:
@@ -400,6 +400,8 @@ def summary(model: ClientModel, width: int = 80, height: int = 24) -> StyleText:
     shown = lines[model.summary_scroll : model.summary_scroll + room]
     if not model.match_over():
         keys = _("space: next round")
+    elif model.new_game_wanted:
+        keys = model.status  # `n` came before the last step committed: it follows
     elif model.new_game_offered:
         keys = _("n: new game at this table   q: quit")
     else:
