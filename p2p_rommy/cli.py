@@ -248,7 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=LOOK_FOR_TABLE_S,
         metavar="SECONDS",
-        help=f"how long to look for the table (default {LOOK_FOR_TABLE_S:g})",
+        help=_("how long to look for the table (default {seconds:g})").format(
+            seconds=LOOK_FOR_TABLE_S
+        ),
     )
     seat_args(join)
 

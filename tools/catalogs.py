@@ -1552,6 +1552,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = FAMILY_FLOW | {
         "en ventetid fra 0,1 til 3600 sekunder, ikke {value}",
         "en ventetid fra 0,1 til 3600 sekunder, ikke {value}",
     ),
+    "how long to look for the table (default {seconds:g})": (
+        "hvor længe der ledes efter bordet (standard {seconds:g})",
+        "hvor lenge det letes etter bordet (standard {seconds:g})",
+    ),
     # family (issue 30, the rest: --theme, a new game at a network table, refusals)
     "  Colours for a light or dark terminal: --theme light (or dark), or ROMMY_THEME": (
         "  Farver til en lys eller mørk terminal: --theme light (eller dark), eller ROMMY_THEME",
