@@ -273,16 +273,18 @@ class Session:
             self.store.append(record)
 
     def _save_seed(self) -> None:
-        """Keep this round's seed in the secrets file: a restarted peer needs it to go
-        on with the round it committed to."""
-        deck = self.peer.replica.deck
-        if self.store is None or deck is None or self.peer.replica.identity is None:
+        """Keep the seed of each open deck (this round's and the next, shuffled in the
+        background) in the secrets file: a restarted peer needs it to go on with the
+        rounds it committed to."""
+        replica = self.peer.replica
+        if self.store is None or replica.identity is None:
             return
-        round_no = deck.seat.params.round_no
-        if round_no not in self._saved_rounds:
-            self._saved_rounds.add(round_no)
-            if self.peer.replica.seeds.get(round_no) != deck.seat.seed.value:
-                self.store.save_secret(f"seed/{round_no}", deck.seat.seed.value)
+        for deck in replica.open_decks:
+            round_no = deck.seat.params.round_no
+            if round_no not in self._saved_rounds:
+                self._saved_rounds.add(round_no)
+                if replica.seeds.get(round_no) != deck.seat.seed.value:
+                    self.store.save_secret(f"seed/{round_no}", deck.seat.seed.value)
 
     async def _tick(self) -> None:
         while True:
