@@ -123,6 +123,9 @@ class Replica:
     """The deck protocol implementation (tests put a cheating one here)."""
     replay_proofs = False
     """An observer's deck leaves the proofs of a round to its audit (`rommy verify`)."""
+    audit_later = False
+    """A seat may audit a finished round while the next is dealt and played (SPEC
+    §4.4, "Derived transitions"): `unaudited` until `audit_pending`."""
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
@@ -139,6 +142,8 @@ class Replica:
         of `next_deck` is due before the next move (SPEC §4.4, "Proposer")."""
         self._was_background = False
         """(validating) The deck step just checked is `next_deck`'s."""
+        self.unaudited: RoundDeck | None = None
+        """(`audit_later`) A finished round's deck whose audit is still to run."""
         self.tentative: Tentative | None = None
         self.audits: list[tuple[int, AuditReport]] = []
         """Each finished round's audit report."""
@@ -668,8 +673,12 @@ class Replica:
             deck = self.deck
             if deck is None or (deck.seat.phase is DeckPhase.DONE):
                 if deck is not None:
-                    self._audit(deck)
+                    self.audit_pending()  # rounds are audited in order
                     self.deck = None
+                    if self.audit_later and self.state.phase is Phase.ROUND_START:
+                        self.unaudited = deck  # off the next deal's critical path
+                    else:
+                        self._audit(deck)
                 if self.state.phase is Phase.MATCH_OVER and self.next_deck is not None:
                     self._drop_next()
                 if self.state.phase is Phase.ROUND_START:
@@ -774,6 +783,13 @@ class Replica:
                 first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
             )
 
+    def audit_pending(self) -> None:
+        """Run the audit of a finished round left for later (`audit_later`); a finding
+        raises `CheatDetected` naming its seat, as at the round's end."""
+        deck, self.unaudited = self.unaudited, None
+        if deck is not None:
+            self._audit(deck)
+
     def check_unproven(self) -> None:
         """(`replay_proofs`) Verify the open decks' proofs left to their audits: at a
         finding, and where a transcript stops before a round's seeds."""
@@ -804,6 +820,8 @@ class Observer(Replica):
 class SeatedReplica(Replica):
     """The game as one seat holds it: the committed state plus this seat's secrets (its
     round seeds, its hidden cards) and the steps it proposes."""
+
+    audit_later = True
 
     def __init__(
         self,
