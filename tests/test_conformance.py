@@ -207,7 +207,9 @@ def test_a_whole_round_re_derived_from_the_spec():
     shares to seats and to everyone, the seeds — checked as a bystander would, the audit
     redone from the seeds, every public face matched to the card the layers hide, and
     every seat's ACK of every step re-derived as the log-state hash of the engine state
-    hash and the deck transcript context."""
+    hash and the two deck transcript contexts (v6: the round's deck, then the next
+    round's, shuffled in the background during the round and dropped at the match's end,
+    §3.3)."""
     from tests.spec_deck import DeckRound
 
     play = V["round"]
@@ -235,6 +237,7 @@ def test_a_whole_round_re_derived_from_the_spec():
     assert len(play["engine_hashes"]) == len(steps)
 
     def log_state(n: int, context: bytes, settled: bool = False) -> bytes:
+        """`context`: both decks' contexts, 64 bytes (§4.4, since v6)."""
         engine_hash = bytes.fromhex(play["engine_hashes"][n - 1])
         if settled and str(n) in play["settled_hashes"]:  # after the derived `start`
             engine_hash = bytes.fromhex(play["settled_hashes"][str(n)])
@@ -243,6 +246,14 @@ def test_a_whole_round_re_derived_from_the_spec():
         ).digest()
 
     decks: dict[int, DeckRound] = {}
+    dropped: set[int] = set()
+    """Rounds whose deck the match's end dropped (§3.3)."""
+
+    def contexts(rounds: list[int]) -> bytes:
+        """The round's deck's context, then the next round's (§4.4)."""
+        first = decks[rounds[0]].context if rounds else bytes(32)
+        return first + (decks[rounds[1]].context if len(rounds) > 1 else bytes(32))
+
     before = settled = None
     for n in sorted(steps):
         step, body = steps[n], steps[n]["body"]
@@ -252,20 +263,23 @@ def test_a_whole_round_re_derived_from_the_spec():
         if inner is not None:
             message = opened(inner.hex(), keys[step["seat"]])
             value = message["value"]
+            recycled = play["recycled"] if value["round"] == 0 else []
             deck = decks.setdefault(
-                value["round"],
-                DeckRound(game, value["round"], players, play["recycled"]),
+                value["round"], DeckRound(game, value["round"], players, recycled)
             )
             deck.take(value["kind"], step["seat"], message["body"], value)
-        # the ACKs hash the context as the step leaves it (a seed does not change it);
-        # the committed state closes a round whose last seed is in (zero context)
+        # the ACKs hash the contexts as the step leaves them (a seed does not change
+        # one); the committed state closes a round whose last seed is in, and the
+        # vector's match is one round: then the next round's deck is dropped (§3.3)
         touched = decks[value["round"]] if inner is not None else None
-        open_rounds = [d for d in decks.values() if not d.done]
+        open_rounds = sorted(r for r, d in decks.items() if not d.done and r not in dropped)
         if touched is not None and touched.done:
-            acked_context = touched.context
+            acked_context = contexts([touched.round_no, *open_rounds])
+            dropped.update(open_rounds)
+            open_rounds = []
         else:
-            acked_context = open_rounds[-1].context if open_rounds else bytes(32)
-        context = open_rounds[-1].context if open_rounds else bytes(32)
+            acked_context = contexts(open_rounds)
+        context = contexts(open_rounds)
         before, settled = log_state(n, acked_context), log_state(n, context, settled=True)
         assert len(acks[n]) == players
         for seat, state in acks[n].items():
@@ -276,7 +290,9 @@ def test_a_whole_round_re_derived_from_the_spec():
     engine_hash = hashlib.sha256(b"p2p-rommy/v1/state-hash\x00" + final).digest()
     assert engine_hash.hex() == play["engine_hashes"][-1]
     faces = canonical(final)[9]
-    (deck,) = decks.values()
+    assert sorted(decks) == [0, 1] and dropped == {1}, "no deck shuffled in the background"
+    assert decks[1].passes and decks[1].passes[0].shuffles, "round 1's deck was not shuffled"
+    deck = decks[0]
     cards = deck.audit()
     shown = {slot: face for slot, face in enumerate(faces) if face is not None}
     assert shown and all(cards[slot] == face for slot, face in shown.items())

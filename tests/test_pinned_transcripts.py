@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "8a4535aaf2bf5fc86ac53dc7e73445beefa5a3b5a5ba1c1da60fdda09d721128",
-    "rummy/4": "f463b2dbf05f4ec06223ee6e332c0a2f24a53f949c912c53cf0ba8d77e1efbc6",
-    "romme/6": "74d84207024b1edb9b2dd6bde45268428d21fe0323dec42222595be49caa4ca7",
+    "lp/3": "9b2b08181c151d4eff7fcfc418606235876f606352e6b04bd3fdd075fee19e60",
+    "rummy/4": "192036a58041c66f696b58c21b140ac99e7ca1617b241b378bb2b115a875d4f9",
+    "romme/6": "3a6d833b1a9c593e9289a6d87e5224d9a34557887003eaabfe1ded3bbc85d9df",
 }
 
 

@@ -45,6 +45,17 @@ def dealing(session: Session) -> bool:
     return deck is not None and not deck.dealt and bool(deck.seat.known)
 
 
+def next_deck_half_shuffled(session: Session) -> bool:
+    """Mid-round, the next round's deck (shuffled in the background, SPEC §3.3) has
+    some of its shuffles and not all."""
+    replica = session.peer.replica
+    later = replica.next_deck
+    if later is None or replica.state.phase is Phase.ROUND_START:
+        return False
+    done = len(later.seat.passes[0].decks)
+    return 0 < done < replica.config.players
+
+
 MOMENTS = {
     "shuffle": mid_shuffle,
     "deal": dealing,
@@ -77,9 +88,16 @@ async def slowloris(targets: list[tuple[str, int]], stop: asyncio.Event) -> int:
 
 
 async def crash_and_resume(
-    tmp_path, moment, victim: int = 1, seed: int = 4, damage=None, siege: bool = False
+    tmp_path,
+    moment,
+    victim: int = 1,
+    seed: int = 4,
+    damage=None,
+    siege: bool = False,
+    house: dict[str, str] | None = None,
 ):
-    variant, players, house = "rummy", 3, {"target_score": "1"}
+    variant, players = "rummy", 3
+    house = {"target_score": "1"} if house is None else house
     config, identities = seeded_config(variant, players, house, seed)
     genesis = Genesis(config, config.encode(), tuple(sign_config(config, i) for i in identities))
     rng = random.Random(seed)
@@ -176,6 +194,25 @@ def test_a_peer_that_crashes_resumes_and_the_match_finishes(tmp_path, moment):
     report = verify_transcript(data[0])
     assert report.fair and report.finished, report.text()
     assert report.steps > crashed_at
+
+
+def test_a_peer_that_crashes_with_the_next_deck_half_shuffled_resumes(tmp_path):
+    """Killed mid-round while the next round's deck is half shuffled in the background:
+    it restarts with both rounds' seeds, both decks replayed from its transcript, makes
+    its next message for whichever deck is due, and the match goes on to later rounds;
+    every round (the one shuffled across the crash included) is audited FAIR."""
+    sessions, crashed_at = asyncio.run(
+        crash_and_resume(tmp_path, next_deck_half_shuffled, house={"target_score": "150"})
+    )
+    assert all(s.peer.frozen is None for s in sessions), [s.peer.frozen for s in sessions]
+    files = [(tmp_path / f"seat{s}").glob("games/*/transcript") for s in range(3)]
+    data = [next(iter(found)).read_bytes() for found in files]
+    assert data[0] == data[1] == data[2]
+    report = verify_transcript(data[0])
+    assert report.fair and report.finished, report.text()
+    assert len(report.rounds) >= 2 and report.steps > crashed_at
+    store = GameStore(tmp_path / "seat1", sessions[1].config.game_id)
+    assert {0, 1} <= set(store.load().seeds)  # both decks' seeds were kept before the crash
 
 
 async def crash_for_good(loopback_table):

@@ -193,6 +193,11 @@ class Peer(Voting):
         message from another seat or this seat's next share verifies it first.)"""
         return self._call(self._check_deferred)
 
+    def audit(self) -> list[Event]:
+        """Audit the finished round left for later (`Replica.audit_pending`): a finding
+        freezes the table naming its seat."""
+        return self._call(self._audit_pending)
+
     def end_game(self, absent: int, now: float = 0.0) -> list[Event]:
         """Propose to end the game without `absent`, which the table has been waiting
         for: every other seat signs it, and the scores so far stand. Only the lowest
@@ -321,6 +326,14 @@ class Peer(Voting):
             and self.replica.ended is None
             and not self.commit_failed
         )
+
+    def _audit_pending(self) -> None:
+        if self.frozen:
+            return
+        try:
+            self.replica.audit_pending()
+        except ProtocolError as error:
+            self.cheat_found(error)
 
     def _end_game(self, absent: int, now: float) -> None:
         if self.frozen:

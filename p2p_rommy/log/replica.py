@@ -15,6 +15,9 @@ Theory of operation (protocol/SPEC.md §4):
   hidden card moved into a hand becomes a deck task for its new owner; a
   reshuffled stock becomes a new shuffle pass; the end of a round asks for seeds,
   then audits the round and starts the next deck.
+- Two decks at once (SPEC §3.3, since v6): once a round's deal is in, the next round's
+  deck (`next_deck`) opens and its commits and shuffle chain run in the background, one
+  step after each committed move or buy step; the next round then starts with its deal.
 
 The replica does no I/O; the only randomness is the deck seat's `entropy`.
 """
@@ -98,6 +101,8 @@ class Tentative:
     """A buy step's claimants, in the order the window's priority ranks them."""
     race: Race | None = None
     """Under `buy_priority = first`: how the race settled (votes per claimant)."""
+    background: bool = False
+    """A deck step of the next round's deck (`next_deck`)."""
 
 
 @dataclass
@@ -108,6 +113,8 @@ class RoundDeck:
     """The log step of each entry of `log`."""
     rebuilt: list[list[int]] = field(default_factory=list)
     dealt: bool = False
+    outbox: deque[bytes] = field(default_factory=deque)
+    """This replica's messages for this deck that the peer has not proposed."""
 
 
 class Replica:
@@ -118,6 +125,9 @@ class Replica:
     """The deck protocol implementation (tests put a cheating one here)."""
     replay_proofs = False
     """An observer's deck leaves the proofs of a round to its audit (`rommy verify`)."""
+    audit_later = False
+    """A seat may audit a finished round while the next is dealt and played (SPEC
+    §4.4, "Derived transitions"): `unaudited` until `audit_pending`."""
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
@@ -126,8 +136,16 @@ class Replica:
         self.state = new_game(config.rules, config.players, config.first_dealer)
         self.n = 0
         self.deck: RoundDeck | None = None
-        self.outbox: deque[bytes] = deque()
-        """Deck messages this replica's deck seat made and the peer has not proposed."""
+        """The deck of the round being played (or dealt, or audited)."""
+        self.next_deck: RoundDeck | None = None
+        """The next round's deck, shuffled in the background (SPEC §3.3, since v6)."""
+        self._background = False
+        """A move or buy step committed since the last background deck step: a step
+        of `next_deck` is due before the next move (SPEC §4.4, "Proposer")."""
+        self._was_background = False
+        """(validating) The deck step just checked is `next_deck`'s."""
+        self.unaudited: RoundDeck | None = None
+        """(`audit_later`) A finished round's deck whose audit is still to run."""
         self.tentative: Tentative | None = None
         self.audits: list[tuple[int, AuditReport]] = []
         """Each finished round's audit report."""
@@ -151,16 +169,50 @@ class Replica:
 
     # --- what the committed state says ---------------------------------------
 
+    @property
+    def outbox(self) -> deque[bytes]:
+        """This replica's deck messages not yet proposed, for the deck whose step is
+        due next (empty when none is)."""
+        due = self._due_deck()
+        return due[0].outbox if due is not None else deque()
+
     def state_hash(self) -> bytes:
-        """The hash every seat ACKs: step number, engine state, deck transcript."""
-        context = self.deck.seat.context if self.deck is not None else b""
+        """The hash every seat ACKs: step number, engine state, both decks' transcript
+        contexts (the round's, then the next round's; SPEC §4.4)."""
+        current = self.deck.seat.context if self.deck is not None else b""
+        later = self.next_deck.seat.context if self.next_deck is not None else b""
         return hashlib.sha256(
             STATE_DOMAIN
             + self.game
             + self.n.to_bytes(8, "big")
             + state_hash(self.state)
-            + context.ljust(32, b"\0")
+            + current.ljust(32, b"\0")
+            + later.ljust(32, b"\0")
         ).digest()
+
+    def _due_deck(self) -> tuple[RoundDeck, DeckDue] | None:
+        """The deck whose message is the next step, and what it is; None when the next
+        step is no deck message (SPEC §4.4, "Proposer"): a round's own deck work first;
+        a step of the next round's deck after each committed move or buy step; at a
+        round's end the next round's commits before this round's seeds."""
+        if self.ended is not None:
+            return None
+        deck = self.deck
+        later = self.next_deck if self.state.phase is not Phase.MATCH_OVER else None
+        round_over = deck is not None and self._round_over()
+        if later is not None and round_over and later.seat.phase is DeckPhase.COMMIT:
+            commit = later.seat.due(seeds_due=False)
+            assert commit is not None
+            return later, commit
+        if deck is not None:
+            due = deck.seat.due(seeds_due=round_over)
+            if due is not None:
+                return deck, due
+        if later is not None and self._background:
+            due = later.seat.due(seeds_due=False)
+            if due is not None:
+                return later, due
+        return None
 
     def due(self) -> Due | None:
         """Who must propose the next step, which kind, in words for people; None when
@@ -168,11 +220,10 @@ class Replica:
         The one answer to "what is due": the peer, stall reports and the client read it."""
         if self.ended is not None:
             return None
-        deck = self.deck.seat if self.deck is not None else None
-        if deck is not None:
-            due = deck.due(seeds_due=self._round_over())
-            if due is not None:
-                return _deck_due(due, deck.params.round_no)
+        target = self._due_deck()
+        if target is not None:
+            deck, due = target
+            return _deck_due(due, deck.seat.params.round_no)
         return rules_due(self.state)
 
     def expected_proposer(self) -> int | None:
@@ -274,7 +325,14 @@ class Replica:
         except ProtocolError as error:
             raise _proposers_fault(step, error) from None
         self.tentative = Tentative(
-            step.n, sender, after, self._hash_after(step.n, after), step.kind, claims, race
+            step.n,
+            sender,
+            after,
+            self._hash_after(step.n, after),
+            step.kind,
+            claims,
+            race,
+            background=isinstance(body, DeckStep) and self._was_background,
         )
         return self.tentative
 
@@ -303,13 +361,18 @@ class Replica:
 
     def _check_deck(self, step: Step, body: DeckStep) -> GameState:
         envelope = body.envelope
-        if self.deck is None:
+        if self.deck is None and self.next_deck is None:
             raise ProtocolError(step.seat, "no deck protocol is running", step.n)
+        target = self._due_deck()
+        if target is None:
+            raise ProtocolError(step.seat, "no deck message is due now", step.n)
+        deck = target[0]
+        self._was_background = deck is self.next_deck
         opened = self._embedded(step, envelope, "the deck message")
-        self._adopt_own(step, envelope)
-        self.outbox.extend(self.deck.seat.receive(envelope, opened))
-        self.deck.log.append(envelope)
-        self.deck.steps.append(step.n)
+        self._adopt_own(step, envelope, deck)
+        deck.outbox.extend(deck.seat.receive(envelope, opened))
+        deck.log.append(envelope)
+        deck.steps.append(step.n)
         return self.state
 
     def _check_move(self, step: Step, body: MoveStep) -> GameState:
@@ -333,9 +396,10 @@ class Replica:
                 deck.reveal(step.seat, hidden)
             except ValueError as error:
                 raise CheatDetected(step.seat, f"cannot show that card: {error}", step.n) from None
-            self._adopt_own(step, reveal)
-            self.outbox.extend(deck.receive(reveal, opened_reveal))
+            self._adopt_own(step, reveal, self.deck)
+            self.deck.outbox.extend(deck.receive(reveal, opened_reveal))
             self.deck.log.append(reveal)
+            self.deck.steps.append(step.n)
             for slot in hidden:
                 if deck.public.get(slot) != faces[slot]:
                     raise CheatDetected(
@@ -343,7 +407,7 @@ class Replica:
                     )
         return after
 
-    def _adopt_own(self, step: Step, envelope: bytes) -> None:
+    def _adopt_own(self, step: Step, envelope: bytes, deck: RoundDeck) -> None:
         """A seat's own deck message coming back from its log after a restart (an
         observer has none)."""
 
@@ -594,7 +658,10 @@ class Replica:
             self.last_claims = tentative.claims
             self.last_race = tentative.race
         if tentative.kind == "move" or tentative.kind == "buy":
+            self._background = True
             self._after_move(before)
+        elif tentative.background:
+            self._background = False
         if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:
             self.buy_window = self.n
         self._settle()
@@ -620,11 +687,11 @@ class Replica:
                 for slot in self.state.retired[-(len(self.state.faces) - covered) :]
             ]
             deck.rebuilt.append(recycled)
-            self.outbox.extend(deck.seat.rebuild(covered, recycled))
+            deck.outbox.extend(deck.seat.rebuild(covered, recycled))
         for seat, hand in enumerate(self.state.hands):
             for slot in hand:
                 if self.state.faces[slot] is None and slot not in deck.seat.assigned:
-                    self.outbox.extend(deck.seat.draw(slot, seat))
+                    deck.outbox.extend(deck.seat.draw(slot, seat))
 
     def _round_over(self) -> bool:
         assert self.deck is not None
@@ -638,8 +705,14 @@ class Replica:
             deck = self.deck
             if deck is None or (deck.seat.phase is DeckPhase.DONE):
                 if deck is not None:
-                    self._audit(deck)
+                    self.audit_pending()  # rounds are audited in order
                     self.deck = None
+                    if self.audit_later and self.state.phase is Phase.ROUND_START:
+                        self.unaudited = deck  # off the next deal's critical path
+                    else:
+                        self._audit(deck)
+                if self.state.phase is Phase.MATCH_OVER and self.next_deck is not None:
+                    self._drop_next()
                 if self.state.phase is Phase.ROUND_START:
                     self._start_deck()
                     continue
@@ -655,26 +728,57 @@ class Replica:
                 self.state = apply(self.state, StartRound(deck.seat.public[upcard]))
                 continue
             if self._round_over() and deck.seat.phase is DeckPhase.RUNNING and deck.seat.idle:
-                self.outbox.extend(deck.seat.finish())
+                deck.outbox.extend(deck.seat.finish())
+                continue
+            if deck.dealt and self.next_deck is None and self._next_round_may_come():
+                self._open_next(deck.seat.params)
                 continue
             return
 
+    def _next_round_may_come(self) -> bool:
+        """The round is being played and another may follow it (not the last of a
+        fixed number of rounds; a match to a target score may end, SPEC §3.3)."""
+        rounds = self.config.rules.rounds
+        playing = self.state.phase in _PLAYING
+        return playing and (rounds is None or self.state.round_index + 1 < rounds)
+
+    def _params(self, round_no: int, dealer: int) -> DeckParams:
+        rules, players = self.config.rules, self.config.players
+        return DeckParams(self.game, round_no, players, dealer, rules.deck_size)
+
+    def _open_next(self, current: DeckParams) -> None:
+        """Open the next round's deck once this round's deal is in (SPEC §3.3): its
+        dealer is the engine's next one; it shares nothing before its round starts."""
+        params = self._params(current.round_no + 1, self.state.next_seat(current.dealer))
+        seat = self._new_deck_seat(params)
+        self.next_deck = RoundDeck(seat)
+        self.next_deck.outbox.extend(self._deck_opening(seat))
+        self._background = False
+
+    def _drop_next(self) -> None:
+        """The match is over: the next round's deck is never used (no card of it was
+        ever shared), its seeds are never revealed; an observer that left its proofs to
+        an audit checks them now."""
+        if self.replay_proofs:
+            self._check_unproven()
+        self.next_deck = None
+
     def _start_deck(self) -> None:
         rules, players = self.config.rules, self.config.players
-        params = DeckParams(
-            self.game,
-            self.state.round_index,
-            players,
-            self.state.dealer,
-            rules.deck_size,
-        )
-        seat = self._new_deck_seat(params)
-        self.deck = RoundDeck(seat)
-        self.outbox.clear()
-        self.outbox.extend(self._deck_opening(seat))
+        params = self._params(self.state.round_index, self.state.dealer)
+        later, self.next_deck = self.next_deck, None
+        if later is not None:  # shuffled in the background: its chain goes on, then the deal
+            if later.seat.params != params:
+                raise AssertionError(f"the next deck was opened for {later.seat.params}")
+            self.deck = later
+            seat = later.seat
+        else:
+            seat = self._new_deck_seat(params)
+            self.deck = RoundDeck(seat)
+            self.deck.outbox.extend(self._deck_opening(seat))
         layout = deal_layout(rules, players, self.state.dealer)
         upcard = upcard_slot(rules, players)
-        self.outbox.extend(seat.deal([*layout, (upcard, ALL)]))
+        self.deck.outbox.extend(seat.deal([*layout, (upcard, ALL)]))
 
     def _deck_opening(self, seat: DeckSeat) -> list[bytes]:
         """The deck messages a round opens with for this replica (an observer commits
@@ -702,7 +806,7 @@ class Replica:
             points=[shuffled.points for shuffled in deck.seat.passes],
         )
         if report.findings:
-            self._check_unproven(deck)  # a bad proof before the finding is named first
+            self._check_unproven()  # a bad proof before the finding is named first
         deck.seat.forget_unproven()  # the replay showed every statement they made
         self.audits.append((deck.seat.params.round_no, report))
         if report.findings:
@@ -711,18 +815,33 @@ class Replica:
                 first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
             )
 
-    def check_unproven(self) -> None:
-        """(`replay_proofs`) Verify the running round's proofs left to its audit: at a
-        finding, and where a transcript stops before the round's seeds."""
-        if self.deck is not None:
-            self._check_unproven(self.deck)
+    def audit_pending(self) -> None:
+        """Run the audit of a finished round left for later (`audit_later`); a finding
+        raises `CheatDetected` naming its seat, as at the round's end."""
+        deck, self.unaudited = self.unaudited, None
+        if deck is not None:
+            self._audit(deck)
 
-    def _check_unproven(self, deck: RoundDeck) -> None:
-        try:
-            deck.seat.check_unproven()
-        except CheatDetected as error:
-            assert error.step is not None
-            raise LateProof(error.sender, error.reason, deck.steps[error.step]) from None
+    def check_unproven(self) -> None:
+        """(`replay_proofs`) Verify the open decks' proofs left to their audits: at a
+        finding, and where a transcript stops before a round's seeds."""
+        self._check_unproven()
+
+    def _check_unproven(self) -> None:
+        """Both open decks' unproven proofs, in log order: the earliest bad one is
+        named, whichever round it belongs to."""
+        decks = [d for d in (self.deck, self.next_deck) if d is not None]
+        while True:
+            waiting = [d for d in decks if d.seat.unproven]
+            if not waiting:
+                return
+            deck = min(waiting, key=lambda d: d.steps[d.seat.unproven[0].step])
+            try:
+                deck.seat.unproven[0].check()
+            except CheatDetected as error:
+                assert error.step is not None
+                raise LateProof(error.sender, error.reason, deck.steps[error.step]) from None
+            deck.seat.unproven.pop(0)
 
 
 class Observer(Replica):
@@ -733,6 +852,8 @@ class Observer(Replica):
 class SeatedReplica(Replica):
     """The game as one seat holds it: the committed state plus this seat's secrets (its
     round seeds, its hidden cards) and the steps it proposes."""
+
+    audit_later = True
 
     def __init__(
         self,
@@ -760,7 +881,7 @@ class SeatedReplica(Replica):
         due = self.due()
         if due is None or self.tentative is not None or due.seat != self.seat:
             return None
-        if due.kind.deck and not (self.deck is not None and self.outbox):
+        if due.kind.deck and not self.outbox:
             return None
         return due
 
@@ -783,7 +904,10 @@ class SeatedReplica(Replica):
     # --- proposing ------------------------------------------------------------
 
     def propose_deck(self) -> Step:
-        envelope = self.outbox.popleft()
+        target = self._due_deck()
+        assert target is not None
+        deck = target[0]
+        envelope = deck.outbox.popleft()
         step = Step(
             self.game,
             self.n + 1,
@@ -791,10 +915,10 @@ class SeatedReplica(Replica):
             self.state_hash(),
             DeckStep(envelope),
         )
-        assert self.deck is not None
-        self.outbox.extend(self.deck.seat.receive(envelope))
-        self.deck.log.append(envelope)
-        return self._own(step)
+        deck.outbox.extend(deck.seat.receive(envelope))
+        deck.log.append(envelope)
+        deck.steps.append(step.n)
+        return self._own(step, background=deck is self.next_deck)
 
     def propose_move(self, move: Move) -> Step:
         """A player's move as a step; `IllegalMove` (nothing changes) if the rules refuse it."""
@@ -841,11 +965,19 @@ class SeatedReplica(Replica):
         after: GameState | None = None,
         claims: tuple[int, ...] = (),
         outcome: Race | None = None,
+        background: bool = False,
     ) -> Step:
         if after is None:
             after = self.state
         self.tentative = Tentative(
-            step.n, self.seat, after, self._hash_after(step.n, after), step.kind, claims, outcome
+            step.n,
+            self.seat,
+            after,
+            self._hash_after(step.n, after),
+            step.kind,
+            claims,
+            outcome,
+            background,
         )
         return step
 
@@ -855,36 +987,43 @@ class SeatedReplica(Replica):
             return None
         assert self.deck is not None
         (envelope,) = self.deck.seat.reveal(seat, hidden)
-        self.outbox.extend(self.deck.seat.receive(envelope))
+        self.deck.outbox.extend(self.deck.seat.receive(envelope))
         self.deck.log.append(envelope)
+        self.deck.steps.append(self.n + 1)
         return envelope
 
     # --- validating a peer's step --------------------------------------------
 
     @property
     def deferred(self) -> bool:
-        """A shuffle proof this seat shuffled on and has yet to verify (pipelining)."""
-        return self.deck is not None and bool(self.deck.seat.deferred)
+        """A shuffle proof this seat shuffled on and has yet to verify (pipelining),
+        in either open deck."""
+        return any(deck.seat.deferred for deck in self.open_decks)
+
+    @property
+    def open_decks(self) -> list[RoundDeck]:
+        """The round's deck and the next round's, those that are open."""
+        return [deck for deck in (self.deck, self.next_deck) if deck is not None]
 
     def check_deferred(self) -> None:
         """Verify it now (`CheatDetected` naming its shuffler if it fails)."""
-        if self.deck is not None:
-            self.deck.seat.check_deferred()
+        for deck in self.open_decks:
+            deck.seat.check_deferred()
 
     def wake(self) -> None:
         """The replay is over: from now on this seat makes its messages again."""
         self.restoring = False
-        self.outbox.clear()
-        if self.deck is not None:
-            self.outbox.extend(self.deck.seat.wake())
+        for deck in self.open_decks:
+            deck.outbox.clear()
+            deck.outbox.extend(deck.seat.wake())
 
     def _before_another(self, step: Step) -> None:
         if step.seat != self.seat:
             self.check_deferred()  # a shuffle this seat shuffled on: its shuffler's fault
 
-    def _adopt_own(self, step: Step, envelope: bytes) -> None:
-        if step.seat == self.seat and self.deck is not None:
-            self.deck.seat.adopt(envelope)
+    def _adopt_own(self, step: Step, envelope: bytes, deck: RoundDeck) -> None:
+        if step.seat == self.seat:
+            deck.seat.adopt(envelope)
 
     def _new_deck_seat(self, params: DeckParams) -> DeckSeat:
         return self.deck_seat_class(
@@ -900,6 +1039,10 @@ class SeatedReplica(Replica):
 
     def _deck_opening(self, seat: DeckSeat) -> list[bytes]:
         return list(seat.start())
+
+
+_PLAYING = (Phase.DRAW, Phase.PLAY, Phase.BUY, Phase.REVEAL)
+"""The phases of a round being played: the next round's deck may be open."""
 
 
 def _deck_due(due: DeckDue, round_no: int) -> Due:

@@ -32,7 +32,7 @@ from dataclasses import replace
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.moves import Move
-from p2p_rommy.engine.state import GameState
+from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import _
 from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
@@ -94,6 +94,8 @@ class Session:
         self._tasks: set[asyncio.Task[object]] = set()
         self._deferred_queued = False
         """A check of a deferred shuffle proof is queued (`_check_deferred`)."""
+        self._audit_queued = False
+        """The audit of a finished round is queued (`_audit`)."""
 
     async def listen(
         self, host: str = "127.0.0.1", port: int = 0, sock: socket.socket | None = None
@@ -242,6 +244,20 @@ class Session:
             # verify it while the others check this seat's shuffle (SPEC §3.3)
             self._deferred_queued = True
             self._later(self._check_deferred)
+        elif self._audit_due() and not self._audit_queued:
+            self._audit_queued = True
+            self._later(self._audit)
+
+    def _audit_due(self) -> bool:
+        """A finished round's audit waits, and the next round's deal is in: it runs
+        while the table waits for a move, not between the last move and the next hand."""
+        replica = self.peer.replica
+        return replica.unaudited is not None and replica.state.phase is not Phase.ROUND_START
+
+    def _audit(self) -> list[Event]:
+        """In a worker thread, in turn: the previous round's audit (a finding freezes)."""
+        self._audit_queued = False
+        return self.peer.audit()
 
     def _check_deferred(self) -> list[Event]:
         """In a worker thread, in turn: the proof this seat shuffled on, verified."""
@@ -276,16 +292,18 @@ class Session:
             self.store.append(record)
 
     def _save_seed(self) -> None:
-        """Keep this round's seed in the secrets file: a restarted peer needs it to go
-        on with the round it committed to."""
-        deck = self.peer.replica.deck
-        if self.store is None or deck is None or self.peer.replica.identity is None:
+        """Keep the seed of each open deck (this round's and the next, shuffled in the
+        background) in the secrets file: a restarted peer needs it to go on with the
+        rounds it committed to."""
+        replica = self.peer.replica
+        if self.store is None or replica.identity is None:
             return
-        round_no = deck.seat.params.round_no
-        if round_no not in self._saved_rounds:
-            self._saved_rounds.add(round_no)
-            if self.peer.replica.seeds.get(round_no) != deck.seat.seed.value:
-                self.store.save_secret(f"seed/{round_no}", deck.seat.seed.value)
+        for deck in replica.open_decks:
+            round_no = deck.seat.params.round_no
+            if round_no not in self._saved_rounds:
+                self._saved_rounds.add(round_no)
+                if replica.seeds.get(round_no) != deck.seat.seed.value:
+                    self.store.save_secret(f"seed/{round_no}", deck.seat.seed.value)
 
     async def _tick(self) -> None:
         while True:

@@ -372,8 +372,7 @@ class Simulation:
         """The round's seed, then every committed record, durable (`Session._call_and_store`)."""
         peer = seat.peer
         assert peer is not None
-        deck = peer.replica.deck
-        if deck is not None:
+        for deck in peer.replica.open_decks:
             round_no = deck.seat.params.round_no
             if round_no not in seat.saved_rounds:
                 seat.saved_rounds.add(round_no)
