@@ -413,8 +413,11 @@ def test_a_seat_restarted_inside_a_sealed_window_opens_what_it_sealed():
     w.flood([(seat, e) for e in sends(w.peers[seat].answer_buy(True, 0.0))])
     old = w.peers[seat]
     deck = old.replica.deck
-    assert deck is not None  # what its secrets file keeps: the round's seed
-    seeds = {deck.seat.params.round_no: deck.seat.seed.value}
+    assert deck is not None  # what its secrets file keeps: the round's seed, and the
+    seeds = {deck.seat.params.round_no: deck.seat.seed.value}  # next round's if open
+    following = old.replica.next_deck
+    if following is not None:
+        seeds[following.seat.params.round_no] = following.seat.seed.value
     replica = SeatedReplica(
         w.table.config,
         seat,

@@ -408,7 +408,11 @@ class Peer(Voting):
             self.duties(now)
 
     def _last_committed(self, envelope: bytes) -> bool:
-        """Whether `envelope` is the last committed step or one of its ACKs."""
+        """Whether `envelope` is the last committed step or one of its ACKs, or an ACK
+        the pending step holds already: a copy (the match's last word is sent again)."""
+        pending = self.pending
+        if pending is not None and any(envelope == held for _, held in pending.acks.values()):
+            return True
         if not self.records:
             return False
         last = self.records[-1]
