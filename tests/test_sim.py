@@ -280,6 +280,22 @@ FOUND = {
         "2's copy of the other, so it never holds the proof; the others froze and left, "
         "and seat 0 waits for ever at step 16",
     ),
+    "an end's ACK two steps ahead": (
+        Spec(
+            seed=120,
+            players=4,
+            house=(("target_score", "1"),),
+            faults=(Fault(0.514, "disk_full", 2, 0.895), Fault(1.261, "disk_full", 3, 0.681)),
+            adversary="premature_end",
+            adversary_seat=0,
+            bot="easy",
+        ),
+        "found by the simulator (full mix): seat 3, resumed after a full disk, is at step 29 "
+        "when seat 0's ACK of its premature end 31 arrives; two steps ahead, it cannot be "
+        "known as an end's ACK and is kept as an ACK of step 31; when the deck step 31 "
+        "comes, that ACK names another step and honest seat 3 freezes (naming nobody), "
+        "leaves, and is ended out 15 s later",
+    ),
 }
 
 
