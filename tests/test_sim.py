@@ -11,7 +11,7 @@ import pytest
 
 from p2p_rommy.sim import Fault, Spec, run_game
 from p2p_rommy.sim.plan import FAULT_KINDS
-from p2p_rommy.sim.runner import Outcome
+from p2p_rommy.sim.runner import Outcome, Simulation
 from p2p_rommy.sim.shrink import as_test, shrink
 
 CI_GAMES = 1000
@@ -82,6 +82,28 @@ def test_the_real_group_plays_the_same_game() -> None:
     toy, real = run_game(spec), run_game(replace(spec, real_group=True))
     assert toy.ok and real.ok
     assert (toy.steps, toy.end) == (real.steps, real.end) and toy.end == "over"
+
+
+def test_an_embedded_envelope_names_its_proposer_never_the_seat_it_carried() -> None:
+    """Issue 24, item 2 in the campaign's library: the adversary's move carries another
+    seat's old ACK as its reveal; every honest seat freezes naming the adversary (the
+    invariants: no honest seat blamed, verify names nobody honest)."""
+    for seed in range(4):
+        spec = Spec(
+            seed=seed,
+            players=3 + seed % 2,
+            house=(("target_score", "1"),),
+            adversary="embedded_envelope",
+            adversary_seat=seed % 3,
+            bot="easy",
+        )
+        simulation = Simulation(spec)
+        outcome = simulation.run()
+        assert outcome.ok, [v.line() for v in outcome.violations]
+        assert outcome.adversary_acted and outcome.end == "frozen"
+        honest = [seat.peer for seat in simulation.seats if seat.adversary is None]
+        assert all(p is not None and p.culprit == spec.adversary_seat for p in honest)
+        assert all(p is not None and "signed by another seat" in (p.frozen or "") for p in honest)
 
 
 # --- every invariant fires on a deliberately broken seat ---------------------------------

@@ -28,6 +28,7 @@ ADVERSARIES = (
     "premature_end",
     "silent_catch_up",
     "forged_ack",
+    "embedded_envelope",
 )
 """The cheats a seat may be replaced by (`sim/adversaries.py`)."""
 
