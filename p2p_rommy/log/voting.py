@@ -198,6 +198,8 @@ class Voting:
             reason = error.reason
             self.refused_step = envelope
             self.send(self.sign(Nack(replica.game, step.n, self.seat, reason[:500])))
+            # the step refused, to all: a seat holding another from its proposer proves it
+            self.send(envelope)
             culprit = error.sender if isinstance(error.sender, int) else step.seat
             self.emit(
                 self.trouble.freeze(
