@@ -1,5 +1,6 @@
-"""The whole-table simulator (issue 31): a thousand seeded games a CI run with faults
-and cheats, every invariant checked after every event; each invariant shown to fire
+"""The whole-table simulator (issue 31): a thousand seeded games a CI run with the full
+mix of faults, network weather and cheats (`Spec.draw`), every invariant checked after
+every event; each invariant shown to fire
 on a deliberately broken seat; the bugs it found kept as regression tests."""
 
 from __future__ import annotations
@@ -11,13 +12,19 @@ import pytest
 
 from p2p_rommy.sim import Fault, Spec, run_game
 from p2p_rommy.sim.plan import FAULT_KINDS
-from p2p_rommy.sim.runner import Outcome
+from p2p_rommy.sim.runner import Outcome, Simulation
 from p2p_rommy.sim.shrink import as_test, shrink
 
 CI_GAMES = 1000
 """Seeded games per CI run (the issue's floor)."""
 CHUNKS = 20
 """Split so that xdist's workers share them."""
+RANDOM_SHARE = 0.15
+"""Games whose bots move at random (`Spec.draw`'s `random_share`, 0.2 in `rommy bench`):
+long, odd rounds, a quarter of the campaign's CPU. At 0.15 the full mix costs CI what
+the campaign of pauses, partitions and cuts alone did (measured on 120 seeds side by
+side: 47.0 s of CPU at 0.2 against 43.3 s); only the bot of those games changes, every
+fault, cheat and weather is drawn as `Spec.draw(seed)` draws it."""
 VERIFY_SHARE = 0.1
 """Games whose honest transcripts `rommy verify`'s checker reads (it re-checks every
 proof: a tenth keeps the campaign in its time budget)."""
@@ -48,7 +55,8 @@ def test_simulated_games_keep_every_invariant(
 ) -> None:
     per = CI_GAMES // CHUNKS
     outcomes = [
-        run_game(Spec.ci(seed), VERIFY_SHARE) for seed in range(chunk * per, (chunk + 1) * per)
+        run_game(Spec.draw(seed, random_share=RANDOM_SHARE), VERIFY_SHARE)
+        for seed in range(chunk * per, (chunk + 1) * per)
     ]
     record_property("sim", json.dumps(tally(outcomes)))  # summed in tests/conftest.py
     assert all(o.ok for o in outcomes), report(outcomes)
@@ -82,6 +90,28 @@ def test_the_real_group_plays_the_same_game() -> None:
     toy, real = run_game(spec), run_game(replace(spec, real_group=True))
     assert toy.ok and real.ok
     assert (toy.steps, toy.end) == (real.steps, real.end) and toy.end == "over"
+
+
+def test_an_embedded_envelope_names_its_proposer_never_the_seat_it_carried() -> None:
+    """Issue 24, item 2 in the campaign's library: the adversary's move carries another
+    seat's old ACK as its reveal; every honest seat freezes naming the adversary (the
+    invariants: no honest seat blamed, verify names nobody honest)."""
+    for seed in range(4):
+        spec = Spec(
+            seed=seed,
+            players=3 + seed % 2,
+            house=(("target_score", "1"),),
+            adversary="embedded_envelope",
+            adversary_seat=seed % 3,
+            bot="easy",
+        )
+        simulation = Simulation(spec)
+        outcome = simulation.run()
+        assert outcome.ok, [v.line() for v in outcome.violations]
+        assert outcome.adversary_acted and outcome.end == "frozen"
+        honest = [seat.peer for seat in simulation.seats if seat.adversary is None]
+        assert all(p is not None and p.culprit == spec.adversary_seat for p in honest)
+        assert all(p is not None and "signed by another seat" in (p.frozen or "") for p in honest)
 
 
 # --- every invariant fires on a deliberately broken seat ---------------------------------
@@ -281,6 +311,38 @@ FOUND = {
         "which lost an ACK of step 16, keeps seat 1's step 17 as one ahead and drops seat "
         "2's copy of the other, so it never holds the proof; the others froze and left, "
         "and seat 0 waits for ever at step 16",
+    ),
+    "an end's ACK two steps ahead": (
+        Spec(
+            seed=120,
+            players=4,
+            house=(("target_score", "1"),),
+            faults=(Fault(0.514, "disk_full", 2, 0.895), Fault(1.261, "disk_full", 3, 0.681)),
+            adversary="premature_end",
+            adversary_seat=0,
+            bot="easy",
+        ),
+        "found by the simulator (full mix): seat 3, resumed after a full disk, is at step 29 "
+        "when seat 0's ACK of its premature end 31 arrives; two steps ahead, it cannot be "
+        "known as an end's ACK and is kept as an ACK of step 31; when the deck step 31 "
+        "comes, that ACK names another step and honest seat 3 freezes (naming nobody), "
+        "leaves, and is ended out 15 s later",
+    ),
+    "a two-faced step: the refuser's proof never reached the seat that ACKed": (
+        Spec(
+            seed=303,
+            variant="romme",
+            house=(("fixed_deals", "1"),),
+            faults=(Fault(2.267, "crash", 2, 0.092),),
+            adversary="embedded_envelope",
+            adversary_seat=0,
+            bot="easy",
+        ),
+        "found by the simulator (full mix): seat 0 sends its move 10 with seat 1's old ACK "
+        "as the reveal; seat 1 refuses it and freezes naming seat 0; seat 2, resumed from "
+        "a crash, gets seat 0's own valid step 10 in its catch-up answer and ACKs it; it "
+        "never sees the step seat 1 refused, so seat 1's NACK is dissent to it, and seat 0 "
+        "and seat 2 end the game without honest seat 1 (ended out)",
     ),
 }
 

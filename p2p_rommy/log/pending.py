@@ -75,9 +75,9 @@ class EarlyVotes:
     acks: dict[int, Held] = field(default_factory=dict)
     nacks: dict[int, tuple[int, str]] = field(default_factory=dict)
     ends: dict[int, dict[bytes, Held]] = field(default_factory=dict)
-    """n -> end state hash -> the ACKs of that end (only for the next step: an end's
-    hash is known from the committed state; a seat further behind is the one the
-    others wait for, so no end it could sign is in flight)."""
+    """n -> end state hash -> the ACKs of that end (an end's hash is known from the
+    committed state: an ACK that came while this seat was further behind is kept with
+    `acks` until its step is the next one, then moved here: `Voting._take_early`)."""
 
     def take(self, n: int) -> tuple[Held, tuple[int, str] | None]:
         """The votes held for step `n`, handed over (it has arrived or been proposed)."""

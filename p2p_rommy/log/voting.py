@@ -31,7 +31,7 @@ from p2p_rommy.log.messages import (
     Step,
     Sync,
 )
-from p2p_rommy.log.pending import EarlyVotes, Pending
+from p2p_rommy.log.pending import EarlyVotes, Held, Pending
 from p2p_rommy.log.replica import SeatedReplica
 from p2p_rommy.log.stalls import Waiting
 from p2p_rommy.log.trouble import Dissent, Trouble, decode_step
@@ -216,7 +216,7 @@ class Voting:
                 )
             )
             return
-        acks, nack = self.early.take(step.n)
+        acks, nack = self._take_early(step.n)
         self.pending = Pending(step, envelope, tentative, acks)
         self.progress_at = now
         self._ack()
@@ -283,6 +283,18 @@ class Voting:
         pending.acks[self.seat] = (ack, envelope)
         self._out.append(Acked(pending.n, pending.envelope, envelope))  # on disk first
         self.send(envelope)
+
+    def _take_early(self, n: int) -> tuple[Held, tuple[int, str] | None]:
+        """The votes held for the next step `n`, which has come. An ACK that came while
+        this seat was further behind could not be known as an end's then; it is now (by
+        its state hash), and goes with the ACKs of that end, not this step's."""
+        acks, nack = self.early.take(n)
+        ends = self.replica.end_hashes()
+        for seat, (vote, envelope) in list(acks.items()):
+            if vote.state in ends:
+                del acks[seat]
+                self.early.end_acks(n, vote.state).setdefault(seat, (vote, envelope))
+        return acks, nack
 
     def _on_nack(self, nack: Nack, now: float) -> None:
         """A seat refused the step due now. This seat's own validation of that step
@@ -443,7 +455,7 @@ class Voting:
         if tentative.kind == "end":
             acks = self.early.take_end(step.n, tentative.hash)
         else:
-            acks, _ = self.early.take(step.n)
+            acks, _ = self._take_early(step.n)
         nacks = replaced.nacks if replaced is not None else {}
         self.pending = Pending(step, envelope, tentative, acks, nacks)
         self.progress_at = now

@@ -15,6 +15,7 @@ from p2p_rommy.log.events import Event, Send, SendTo
 from p2p_rommy.log.messages import (
     Ack,
     BuyAnswer,
+    BuyStep,
     EndStep,
     MoveStep,
     Nack,
@@ -186,6 +187,35 @@ class ForgedAck(Adversary):
         return [*sent, (None, forged)]
 
 
+class EmbeddedEnvelope(Adversary):
+    """Frames another seat through its old envelope (issue 24, item 2): once its own step
+    carries an envelope of its own (a move's `reveal`, a buy step's `answers`), it puts
+    the next seat's ACK of the last committed step there instead and signs the step.
+    Whatever fails inside a step is its proposer's (SPEC §4.4): the honest seats must
+    name this seat, never the one whose envelope it carried."""
+
+    def tamper(self, peer: Peer, out: list[Event], now: float) -> Outgoing:
+        sent = wire(out)
+        if self.acted or not len(peer.records):
+            return sent
+        victim = self.others()[0]
+        old = peer.records[len(peer.records) - 1].acks[victim]
+        for index, (to, envelope) in enumerate(sent):
+            step = opened(envelope)
+            if to is not None or not isinstance(step, Step) or step.seat != self.seat or not old:
+                continue
+            body = step.body
+            if isinstance(body, MoveStep) and body.reveal is not None:
+                crafted = replace(step, body=MoveStep(body.move, old))
+            elif isinstance(body, BuyStep) and body.answers:
+                crafted = replace(step, body=replace(body, answers=(old, *body.answers[1:])))
+            else:
+                continue
+            self.acted = True
+            return [*sent[:index], (None, self.sign(peer, crafted)), *sent[index + 1 :]]
+        return sent
+
+
 class DoubleAnswer(Adversary):
     """Answers a buy window twice: its answer, then the opposite."""
 
@@ -221,6 +251,7 @@ LIBRARY: dict[str, type[Adversary]] = {
     "premature_end": PrematureEnd,
     "silent_catch_up": SilentCatchUp,
     "forged_ack": ForgedAck,
+    "embedded_envelope": EmbeddedEnvelope,
     "double_answer": DoubleAnswer,
     "late_claim": LateClaim,
 }

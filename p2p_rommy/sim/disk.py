@@ -26,6 +26,44 @@ class DiskFull(OSError):
         super().__init__(errno.ENOSPC, "No space left on device", path)
 
 
+class AppendFile:
+    """A file only ever appended to (the transcript, the secrets): kept as its writes, so
+    that a long game's appends cost what they write, not the whole file each time."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._chunks: list[bytes] = []
+        self._synced = 0
+        """Writes that survive a crash."""
+
+    @property
+    def written(self) -> bytes:
+        """What the page cache holds."""
+        return b"".join(self._chunks)
+
+    @property
+    def durable(self) -> bytes:
+        """What survives a crash."""
+        return b"".join(self._chunks[: self._synced])
+
+    def write(self, data: bytes, full: bool) -> None:
+        if full:
+            raise DiskFull(self.name)
+        self._chunks.append(data)
+
+    def fsync(self) -> None:
+        self._synced = len(self._chunks)
+
+    def crash(self) -> None:
+        """Lose what was not fsynced."""
+        del self._chunks[self._synced :]
+
+    def cut(self, length: int) -> None:
+        """Keep the first `length` durable bytes (a torn tail cut off on resume)."""
+        self._chunks = [self.durable[:length]]
+        self._synced = 1
+
+
 class SimFile:
     """One file: `durable` survives a crash; `written` is what the page cache holds."""
 
@@ -51,8 +89,8 @@ class SimDisk:
     """The transcript and secrets of one seat (a `RecordArchive` for its peer)."""
 
     def __init__(self, genesis: Genesis, fsync: bool = True) -> None:
-        self.transcript = SimFile("transcript")
-        self.secrets = SimFile("secrets")
+        self.transcript = AppendFile("transcript")
+        self.secrets = AppendFile("secrets")
         self.acked = SimFile("acked")
         """The step this seat ACKs last and its ACK (`GameStore.save_ack`)."""
         self.full = False
@@ -70,7 +108,7 @@ class SimDisk:
         frame = frame_record(record.encode())
         if self.tear:
             self.tear = False
-            self.transcript.written += frame[: len(frame) // 2]
+            self.transcript.write(frame[: len(frame) // 2], False)
             self.transcript.fsync()
             raise Torn
         self.transcript.write(frame, self.full)
@@ -121,7 +159,7 @@ class SimDisk:
             raise RuntimeError(f"simulated transcript damaged: {parsed.damaged}")
         if parsed.torn is not None:
             good = len(MAGIC) + split_frames(self.transcript.durable[len(MAGIC) :]).good
-            self.transcript.durable = self.transcript.written = self.transcript.durable[:good]
+            self.transcript.cut(good)
         seeds: dict[int, bytes] = {}
         for frame in split_frames(self.secrets.durable).frames:
             name, value = unpack(frame)

@@ -28,6 +28,7 @@ ADVERSARIES = (
     "premature_end",
     "silent_catch_up",
     "forged_ack",
+    "embedded_envelope",
 )
 """The cheats a seat may be replaced by (`sim/adversaries.py`)."""
 
@@ -36,14 +37,6 @@ BUY_ADVERSARIES = ("double_answer", "late_claim")
 
 BROKEN = ("no_fsync", "commit_early", "misvalidate", "hasty_end", "no_ticks", "bad_record")
 """Deliberately broken honest seats (`sim/runner.py`), to show each invariant fires."""
-
-CLEAN_KINDS = ("pause", "partition", "cut")
-"""The faults CI's campaign draws (`tests/test_sim.py`): those no known bug breaks.
-Crashes, torn writes, full disks and lost frames find issue 31's items 1-3 (their
-regression tests are there, marked xfail until the fixes are merged)."""
-
-CLEAN_ADVERSARIES = ("equivocation", "forged_ack")
-"""The cheats CI's campaign draws (the others end the game, which finds item 1)."""
 
 HORIZON_S = 4.0
 """Faults start within this many simulated seconds (a short game lasts about this)."""
@@ -135,20 +128,6 @@ class Spec:
             reorder=0.2 < weather < 0.3,
             real_group=rng.random() < real_share,
             bot="random" if rng.random() < random_share else "easy",
-        )
-
-    @classmethod
-    def ci(cls, seed: int) -> Spec:
-        """A game of CI's campaign: the clean faults and cheats, 3 seats mostly, and one
-        game in a hundred on the real group."""
-        return cls.draw(
-            seed,
-            adversary_share=0.2,
-            real_share=0.01,
-            loss_share=0.0,
-            kinds=CLEAN_KINDS,
-            adversaries=CLEAN_ADVERSARIES,
-            four_share=0.05,
         )
 
     def without(self, index: int) -> Spec:
