@@ -20,7 +20,7 @@ from p2p_rommy.wire.identity import fingerprint, valid_public_key
 from p2p_rommy.wire.message import In, Message, Out
 from p2p_rommy.wire.text import TABLE_NAME_MAX, name_problem
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """The wire protocol's version (protocol/SPEC.md, changelog): in the config, the
 handshake and the mDNS advert; peers of different versions refuse each other."""
 GAME_ID_DOMAIN = b"p2p-rommy/v1/game-id\x00"

@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "2fdddb28e2d44e3b694fc18b7bdcd1f8d64cce7f8f949868eeb1a73478e9b9e8",
-    "rummy/4": "31a33f72f2636ae7630fa72c697f647cf35f4f7a7768afab7f9818733861a20b",
-    "romme/6": "f5cbec9c6546d0bf9a15bce2dc73a7812aec5e332031e248859259912501d21c",
+    "lp/3": "a65fb56b28a20e860e5f77035c510b01b00e36d5c46022909eed831fb0cda215",
+    "rummy/4": "2db0650150e52b7978dbd3a442262a1fd901a74798416cd47eac169c6a9c2503",
+    "romme/6": "c822868c5a6c4610986f31c4e34cf95e9100da172e1232787e58c525575838c6",
 }
 
 

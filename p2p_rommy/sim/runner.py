@@ -603,7 +603,7 @@ class Simulation:
                     self.canon.append(envelope)
                 self.outcome.steps = max(self.outcome.steps, event.n)
                 body = event.step.body
-                if isinstance(body, EndStep) and self.honest(body.absent):
+                if isinstance(body, EndStep) and any(self.honest(s) for s in body.absent):
                     self._violate(
                         "ended_out",
                         seat.index,
