@@ -190,7 +190,7 @@ class ClientSession:
     def say(self, text: str) -> None:
         self.said.append(text)
 
-    def end_game(self, absent: int) -> None:
+    def end_game(self, absent: int | tuple[int, ...]) -> None:
         self.table.post(self.seat, self.table.peers[self.seat].end_game(absent, self.table.now))
 
 

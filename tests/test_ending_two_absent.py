@@ -7,6 +7,8 @@ end replaces the pending one. The seats left out forfeit when two seats or more 
 
 from __future__ import annotations
 
+import pytest
+
 from p2p_rommy.log.events import Send
 from p2p_rommy.log.messages import Ack, step_digest
 from tests.clocked_table import ClockedTable
@@ -14,10 +16,11 @@ from tests.clocked_table import ClockedTable
 STALL = 30.0
 
 
-def two_gone(*, at_once: bool) -> ClockedTable:
+def two_gone(*, at_once: bool, kind: str | None = None) -> ClockedTable:
     """A table of four whose seats 3 and 4 (2 and 3 from 0) leave together, 20 steps in:
     `at_once`, while seat 1's own step is in flight, which neither of them saw (the table
-    waits for both ACKs); else while the table waits for seat 3's step (or its ACKs)."""
+    waits for both ACKs; a step of `kind`, if given); else while the table waits for seat
+    3's step (or its ACKs)."""
     table = ClockedTable(4, stall_after=STALL)
     table.start()
     first = table.peers[0]
@@ -28,6 +31,7 @@ def two_gone(*, at_once: bool) -> ClockedTable:
                 and first.pending is not None
                 and first.pending.step.seat == 0
                 and not first.pending.acks.keys() - {0}
+                and kind in (None, first.pending.tentative.kind)
             )
         )
     else:
@@ -133,3 +137,96 @@ def test_a_present_seat_cannot_be_slipped_into_an_end():
         honest = table.peers[1:3]  # (the cheat's own replica was bent to forge the end)
         assert [(p.replica.ended, p.replica.forfeited) for p in honest] == [(None, ())] * 2
     assert "proposes ending the game without it" in " ".join(table.peers[1].trouble.refused)
+
+
+def test_a_seat_that_signed_the_first_end_commits_the_one_that_replaced_it_from_its_record():
+    """Catch-up or restart: a replica holding the pending end without one seat takes the
+    committed end without both from its record (the replaced end is moot)."""
+    from p2p_rommy.log.replica import Observer
+    from p2p_rommy.log.trouble import decode_step
+
+    table = two_gone(at_once=False)
+    first = table.peers[0]
+    table.tick(STALL + 1)
+    (one,) = first.end_set(STALL + 1)
+    out = table.post(0, first.end_game(one, STALL + 1))
+    (first_end,) = [e.envelope for e in out if isinstance(e, Send) and is_step(e.envelope)]
+    table.run()
+    table.tick(2 * STALL + 2)
+    table.post(0, first.end_game((2, 3), 2 * STALL + 2))
+    table.run()
+    assert_ended_without_both(table)
+    *before, last = first.records
+    observer = Observer(table.config)
+    for record in before:
+        observer.restore(record.step, record.acks)
+    observer.validate(decode_step(first_end))
+    assert observer.pending_absent() == (one,)
+    observer.restore(last.step, last.acks)
+    assert observer.ended is not None and observer.ended[0] == (2, 3)
+    assert observer.forfeited == (2, 3)
+
+
+def is_step(envelope: bytes) -> bool:
+    from p2p_rommy.log.messages import Step, decode
+    from p2p_rommy.wire.codec import unpack
+
+    return isinstance(decode(unpack(envelope)[2]), Step)
+
+
+@pytest.mark.parametrize(
+    ("absent", "why"),
+    [
+        ([], "list of 1 to 5"),
+        ([3, 2], "unsorted or twice"),
+        ([2, 2], "unsorted or twice"),
+        ([0, 1, 2, 3, 4, 5], "list of 1 to 5"),
+        ([6], "absent"),
+    ],
+)
+def test_an_end_lists_its_seats_sorted_once_each_and_not_all_of_them(absent, why):
+    """SPEC §4.4, §4.10: `absent` is a sorted, non-empty list of distinct seats, fewer
+    than the table's (the replica checks that bound, from the config)."""
+    from p2p_rommy.errors import ProtocolError
+    from p2p_rommy.log.messages import EndStep, decode_body
+
+    with pytest.raises(ProtocolError, match=why):
+        decode_body({"kind": "end", "absent": absent, "reason": "left"}, 0)
+    assert decode_body({"kind": "end", "absent": [2, 3], "reason": "left"}, 0) == EndStep(
+        (2, 3), "left"
+    )
+
+
+def test_the_replica_refuses_an_end_that_leaves_out_every_seat_but_none():
+    from p2p_rommy.errors import ProtocolError
+    from p2p_rommy.log.messages import EndStep, Step
+
+    table = ClockedTable(3, stall_after=STALL)
+    replica = table.peers[0].replica
+    for absent in ((0, 1, 2), (1, 3)):
+        step = Step(replica.game, 1, 0, replica.committed_hash, EndStep(absent, "left"))
+        with pytest.raises(ProtocolError, match="malformed end step"):
+            replica.check_end(step, step.body)
+
+
+def test_e_offers_the_end_without_both_and_the_summary_names_both():
+    """The client: with two seats gone past the stall limit the prompt offers `e` without
+    both, `e` asks, `e` again proposes, and the end names both on the summary."""
+    from p2p_rommy.seat.table_view import table_view
+    from p2p_rommy.tui.model import ClientModel
+    from p2p_rommy.tui.render import summary_lines
+    from tests.test_ending_a_cheat import ClientSession
+
+    table = two_gone(at_once=True, kind="move")
+    table.tick(STALL + 1)
+    first = ClientModel(ClientSession(table, 0))
+    both = f"{first.names[2]}, {first.names[3]}"
+    assert first.prompt().endswith(f"e ends the game without {both}"), first.prompt()
+    first.end_without_stalled()
+    assert first.status.startswith(f"End the game without {both}?")
+    first.end_without_stalled()
+    table.run()
+    assert_ended_without_both(table)
+    first.session.view = table_view(table.peers[0], table.now, None, {}, ())
+    lines = [text for _, text in summary_lines(first)]
+    assert f"ended without {both}, who left (forfeited)" in lines, lines

@@ -280,6 +280,10 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "Venter {seconds} s på {name}: e afslutter spillet uden {name}",
         "Venter {seconds} s på {name}: e avslutter spillet uten {name}",
     ),
+    "Waiting {seconds} s for {name}: e ends the game without {names}": (
+        "Venter {seconds} s på {name}: e afslutter spillet uden {names}",
+        "Venter {seconds} s på {name}: e avslutter spillet uten {names}",
+    ),
     "(q leaves)": ("(q går)", "(q går)"),
     "Still looking...": ("Leder stadig...", "Ser fortsatt etter..."),
     "looking for the table {name!r}...": (

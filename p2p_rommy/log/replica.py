@@ -524,9 +524,11 @@ class Replica:
         `commit`. An ACK of another step names its signer only when it is the step's own
         proposer (it signed both); else nobody: the proposer may have signed two steps,
         or the record was altered, and no one signature proves which."""
-        ending = isinstance(step.body, EndStep)
-        if self.tentative is None or (ending and self.tentative.kind != "end"):
-            self.validate(step)  # an end step replaces a pending step the absent seat held up
+        if self.tentative is None or (
+            isinstance(step.body, EndStep)
+            and (self.tentative.kind != "end" or self.pending_absent() != step.body.absent)
+        ):  # an end replaces a pending step the absent seats held up, or an end without fewer
+            self.validate(step)
         tentative = self.tentative
         assert tentative is not None
         if tentative.n != step.n or tentative.proposer != step.seat:

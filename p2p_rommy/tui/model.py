@@ -339,7 +339,13 @@ class ClientModel:
                 name=self.names[waiting.seat], what=waiting.what.say(_)
             )
             stalled = self.session.clock() - waiting.since
-            if stalled >= self.table.stall_after:  # what is owed is in the log: it fits 80
+            ending = self.table.ending
+            if len(ending) > 1:  # two seats gone or more: e ends without all (SPEC §4.4)
+                names = ", ".join(self.names[s] for s in ending)
+                line = _("Waiting {seconds} s for {name}: e ends the game without {names}").format(
+                    seconds=f"{stalled:.0f}", name=self.names[waiting.seat], names=names
+                )
+            elif stalled >= self.table.stall_after:  # what is owed is in the log: it fits 80
                 line = _("Waiting {seconds} s for {name}: e ends the game without {name}").format(
                     seconds=f"{stalled:.0f}", name=self.names[waiting.seat]
                 )
