@@ -230,3 +230,11 @@ def test_e_offers_the_end_without_both_and_the_summary_names_both():
     first.session.view = table_view(table.peers[0], table.now, None, {}, ())
     lines = [text for _, text in summary_lines(first)]
     assert f"ended without {both}, who left (forfeited)" in lines, lines
+
+
+def test_each_seat_gone_is_reported_as_stalling():
+    from p2p_rommy.log.events import Stalled
+
+    table = two_gone(at_once=True)
+    events = table.peers[1].tick(STALL + 1)
+    assert sorted(e.stall.seat for e in events if isinstance(e, Stalled)) == [2, 3]

@@ -305,12 +305,13 @@ class Peer(Voting):
                 self._catch_up_overdue(now)
             resync = self.catch_up.resync(now, self.progress_at, self.replica.n)
             self.emit(self.syncing.send_asks(resync))
-        waiting = self.waiting(now)
-        stall = self.stall_watch.check(waiting, now)
-        if stall is not None:
-            self._out.append(Stalled(stall))
+        waits = self.waits(now)
+        for waiting in waits:  # each seat the table waits for (two may be gone at once)
+            stall = self.stall_watch.check(waiting, now)
+            if stall is not None:
+                self._out.append(Stalled(stall))
         if self.end_after is not None:
-            late = tuple(w.seat for w in self.waits(now) if now - w.since >= self.end_after)
+            late = tuple(w.seat for w in waits if now - w.since >= self.end_after)
             if late:
                 self._end_game(late, now)
         self._held_end(now)
