@@ -311,7 +311,9 @@ class Peer(Voting):
             if stall is not None:
                 self._out.append(Stalled(stall))
         if self.end_after is not None:
-            late = tuple(w.seat for w in waits if now - w.since >= self.end_after)
+            late = tuple(
+                w.seat for w in waits if w.seat != self.seat and now - w.since >= self.end_after
+            )
             if late:
                 self._end_game(late, now)
         self._held_end(now)
@@ -447,7 +449,7 @@ class Peer(Voting):
             return
         if self.frozen:
             if isinstance(message, Step) and isinstance(message.body, EndStep):
-                if self.names_all(message.body.absent):
+                if self.named_alone(message.body.absent):
                     self._on_end(message, message.body, envelope, now, source)
             elif isinstance(message, Step):
                 self._compare_evidence(message, envelope)

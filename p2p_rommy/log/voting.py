@@ -95,7 +95,7 @@ class Voting:
         """How long a seat waits for another before it signs an end without it."""
         raise NotImplementedError
 
-    def names_all(self, absent: tuple[int, ...]) -> bool:
+    def named_alone(self, absent: tuple[int, ...]) -> bool:
         """An end without exactly the seat this seat's own checking named (a frozen
         peer signs no other end)."""
         return len(absent) == 1 and self.named(absent[0])
@@ -106,7 +106,7 @@ class Voting:
         seat of `absent` that a pending end (which it signed) does not already leave out
         (a seat found missing while that end was pending: for its ACK of it). An end
         pending here is replaced only by one that leaves out more."""
-        if self.names_all(absent):
+        if self.named_alone(absent):
             return True
         covered = self.replica.pending_absent()
         if covered and not set(covered) < set(absent):
@@ -272,7 +272,7 @@ class Voting:
             return
         step = decode_step(held)
         assert isinstance(step.body, EndStep)
-        if self.frozen and not self.names_all(step.body.absent):
+        if self.frozen and not self.named_alone(step.body.absent):
             return
         self.held_end = None
         covered = set(self.replica.pending_absent())
@@ -428,7 +428,7 @@ class Voting:
 
     def _ending_culprit(self) -> bool:
         """A frozen peer's pending step is an end without the seat it named."""
-        return self.names_all(self.replica.pending_absent())
+        return self.named_alone(self.replica.pending_absent())
 
     # --- proposing --------------------------------------------------------------------
 
