@@ -341,7 +341,13 @@ class ClientModel:
         now = self.session.clock()
         waiting = self.table.waiting
         due = self.table.due
-        dealing = due is not None and due.kind.deck
+        # the round's own deck at work (the next round's, shuffled in the background
+        # while this one is played, is not what the table waits on: SPEC §3.3)
+        dealing = (
+            due is not None
+            and due.kind.deck
+            and state.phase in (Phase.ROUND_START, Phase.REVEAL, Phase.MATCH_OVER)
+        )
         left = self.deal_estimate.seconds_left(now, due)
         estimate = (
             ""
