@@ -258,9 +258,10 @@ def test_a_seat_that_signs_two_answers_for_one_window_is_named_with_both_kept():
     assert (first, second) in peer.trouble.evidence
 
 
-def test_pass_to_everyone_and_claim_to_the_sequencer_is_named_by_the_others():
-    # issue 24 item 4: a resolution whose answer from seat s differs from the one a
-    # peer holds is s's equivocation (both kept, s named)
+def _pass_to_everyone_claim_to_the_sequencer() -> tuple[Window, int, bytes, bytes]:
+    """A window where one eligible seat signs a pass for every peer but the sequencer
+    and a claim for the sequencer; the other eligible seats pass. Returns the window,
+    the seat and its two signed answers."""
     w = Window()
     seat = w.eligible[1]
     identity = w.table.identities[seat]
@@ -274,6 +275,13 @@ def test_pass_to_everyone_and_claim_to_the_sequencer_is_named_by_the_others():
     for other in w.eligible:
         if other != seat:
             w.flood([(other, e) for e in sends(w.peers[other].answer_buy(False, 0.0))])
+    return w, seat, passed, claimed
+
+
+def test_pass_to_everyone_and_claim_to_the_sequencer_is_named_by_the_others():
+    # issue 24 item 4: a resolution whose answer from seat s differs from the one a
+    # peer holds is s's equivocation (both kept, s named)
+    w, seat, passed, claimed = _pass_to_everyone_claim_to_the_sequencer()
     named = [p for p in w.peers if p.seat not in (seat, w.turn)]
     assert named and all(p.culprit == seat for p in named), [p.frozen for p in named]
     assert all((passed, claimed) in p.trouble.evidence for p in named)
@@ -530,17 +538,5 @@ def test_the_sequencer_of_a_two_faced_answer_learns_the_proof_and_names_it_too()
     """Issue 24: pass to everyone, claim to the sequencer (under `first`). The others
     named the seat but the sequencer, holding only the claim, waited on for their ACKs
     and could never sign an end without the cheat. The proof now goes to all."""
-    w = Window()
-    seat = w.eligible[1]
-    identity = w.table.identities[seat]
-    game = w.table.config.game_id
-    passed = identity.sign(BuyAnswer(game, w.window, seat, False, ()).encode())
-    claimed = identity.sign(BuyAnswer(game, w.window, seat, True, (seat,)).encode())
-    for peer in w.peers:
-        if peer.seat not in (seat, w.turn):
-            w.give(peer.seat, seat, passed)
-    w.give(w.turn, seat, claimed)
-    for other in w.eligible:
-        if other != seat:
-            w.flood([(other, e) for e in sends(w.peers[other].answer_buy(False, 0.0))])
+    w, seat, _passed, _claimed = _pass_to_everyone_claim_to_the_sequencer()
     assert all(p.culprit == seat for p in w.peers if p.seat != seat), [p.frozen for p in w.peers]
