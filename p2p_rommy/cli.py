@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from p2p_rommy import __version__
 from p2p_rommy.errors import ConfigError, ProtocolError, RommyError
-from p2p_rommy.i18n import N_, _
+from p2p_rommy.i18n import N_, _, say_os_error, say_reason
 from p2p_rommy.limits import LOOK_FOR_TABLE_S
 from p2p_rommy.portable import console, user
 from p2p_rommy.rules.house import parse_assignments
@@ -391,8 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(printable(f"rommy: {_said(error)}"), file=sys.stderr)
         return 2
     except OSError as error:  # a file that cannot be read or written: say which, no traceback
-        where = f"{error.filename}: " if error.filename else ""
-        print(printable(f"rommy: {where}{error.strerror or error}"), file=sys.stderr)
+        print(printable(f"rommy: {say_os_error(error)}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -402,8 +401,10 @@ def _said(error: RommyError) -> str:
     """An error as the player reads it: a network error from nobody in particular
     (the table, before any seat) is its reason alone, in the player's language."""
     if isinstance(error, ProtocolError) and error.sender is None and error.step is None:
-        return error.reason
-    return str(error)
+        return say_reason(error.reason, quote_unknown=False)
+    return say_reason(
+        str(error), quote_unknown=False
+    )  # a checker's own reason, in the player's language
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -578,7 +579,7 @@ def regular_file(path: Path) -> int:
 
     status = os.stat(path)
     if not stat.S_ISREG(status.st_mode):
-        raise OSError(errno.EINVAL, "not a regular file (a pipe or a device?)")
+        raise OSError(errno.EINVAL, N_("not a regular file (a pipe or a device?)"))
     return status.st_size
 
 
@@ -588,18 +589,22 @@ def read_transcript_file(path: Path) -> bytes:
     import errno
 
     if regular_file(path) > TRANSCRIPT_MAX_BYTES:
-        raise OSError(errno.EFBIG, f"larger than {TRANSCRIPT_MAX_BYTES >> 20} MiB")
+        raise OSError(
+            errno.EFBIG, N_("larger than {size} MiB").format(size=TRANSCRIPT_MAX_BYTES >> 20)
+        )
     with open(path, "rb") as file:
         return file.read(TRANSCRIPT_MAX_BYTES + 1)
 
 
 def _cannot_read(path: Path, error: OSError) -> None:
-    said = _("cannot read {path}: {why}").format(path=path, why=error.strerror or error)
+    said = _("cannot read {path}: {why}").format(path=path, why=say_os_error(error, False))
     print(printable(f"rommy: {said}"), file=sys.stderr)
 
 
 def _unreadable(path: Path, error: Exception) -> None:
-    said = _("{path} is not a readable transcript: {why}").format(path=path, why=error)
+    said = _("{path} is not a readable transcript: {why}").format(
+        path=path, why=say_reason(str(error))
+    )
     print(printable(f"rommy: {said}"), file=sys.stderr)
 
 

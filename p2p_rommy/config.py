@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Self
 
 from p2p_rommy.errors import ConfigError, ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.rules.variants import RuleSet, ruleset
 from p2p_rommy.wire.codec import SchemaError, array, blob, fixed, integer, text, unpack
@@ -39,7 +40,7 @@ class Seat:
 def _house_value(value: Any, name: str) -> HouseValue:
     if value is None or isinstance(value, bool | int | str):
         return value
-    raise SchemaError(f"{name} must be a house rule value")
+    raise SchemaError(N_("{name} must be a house rule value").format(name=name))
 
 
 def _seat_pairs(seats: tuple[Seat, ...]) -> list[tuple[str, bytes]]:
@@ -81,18 +82,18 @@ class GameConfig(Message):
         object.__setattr__(self, "house", rules.house.values)  # every rule, in spec order
         rules.check_players(len(self.seats))
         if not 0 <= self.first_dealer < len(self.seats):
-            raise ConfigError("the first dealer must be seated")
+            raise ConfigError(N_("the first dealer must be seated"))
         if len({seat.public_key for seat in self.seats}) != len(self.seats):
-            raise ConfigError("a key can hold only one seat")
+            raise ConfigError(N_("a key can hold only one seat"))
         problem = name_problem(self.table, TABLE_NAME_MAX)
         if problem is not None:
-            raise ConfigError(f"the table's name: {problem}")
+            raise ConfigError(N_("the table's name: {problem}").format(problem=problem))
         for seat in self.seats:
             problem = name_problem(seat.name)
             if problem is not None:
-                raise ConfigError(f"{seat.name!r}: {problem}")
+                raise ConfigError(N_("{kind!r}: {problem}").format(kind=seat.name, problem=problem))
             if not valid_public_key(seat.public_key):
-                raise ConfigError(f"{seat.name!r} has a weak or malformed key")
+                raise ConfigError(N_("{kind!r} has a weak or malformed key").format(kind=seat.name))
 
     @property
     def rules(self) -> RuleSet:
@@ -121,12 +122,17 @@ class GameConfig(Message):
         fields = cls.fields(body, sender)
         if fields["version"] != PROTOCOL_VERSION:
             raise ProtocolError(
-                sender, f"protocol version {fields['version']} is not {PROTOCOL_VERSION}"
+                sender,
+                N_("protocol version {value} is not {PROTOCOL_VERSION}").format(
+                    value=fields["version"], PROTOCOL_VERSION=PROTOCOL_VERSION
+                ),
             )
         try:
             return cls(**fields)
         except ConfigError as error:
-            raise ProtocolError(sender, f"bad game config: {error}") from None
+            raise ProtocolError(
+                sender, N_("bad game config: {error}").format(error=error)
+            ) from None
 
     @classmethod
     def decode(cls, data: bytes, sender: int | str | None = None) -> Self:
@@ -134,7 +140,7 @@ class GameConfig(Message):
         SPEC order (the constructor fills in the ones a body leaves out)."""
         config = cls.from_body(unpack(data, sender), sender)
         if config.encode() != data:
-            raise ProtocolError(sender, "the game config is not in canonical form")
+            raise ProtocolError(sender, N_("the game config is not in canonical form"))
         return config
 
     def seat_of(self, public_key: bytes) -> int | None:

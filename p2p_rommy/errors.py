@@ -11,6 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
+def N_(message: str) -> str:
+    """`i18n.N_` (which imports this module): marked here, translated where shown."""
+    return message
+
+
 class RommyError(Exception):
     """Base of every error this package raises on purpose."""
 
@@ -52,15 +57,19 @@ class ProtocolError(RommyError):
         self.sender = sender
         self.reason = reason
         self.step = step
-        who = (
-            "a peer"
+        if isinstance(sender, str):
+            where = "" if step is None else f" at step {step}"
+            super().__init__(f"{sender}{where}: {reason}")
+            return
+        template = (  # whole sentences, so that `i18n.say_reason` can translate them
+            (N_("a peer: {reason}") if step is None else N_("a peer at step {step}: {reason}"))
             if sender is None
-            else f"seat {sender + 1}"  # people count seats from 1
-            if isinstance(sender, int)
-            else sender
-        )
-        where = "" if step is None else f" at step {step}"
-        super().__init__(f"{who}{where}: {reason}")
+            else N_("seat {seat}: {reason}")
+            if step is None
+            else N_("seat {seat} at step {step}: {reason}")
+        )  # people count seats from 1
+        seat = None if sender is None else sender + 1
+        super().__init__(template.format(seat=seat, step=step, reason=reason))
 
 
 class CheatDetected(ProtocolError):

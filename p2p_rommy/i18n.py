@@ -9,8 +9,10 @@ Passer, Køb, Rommé).
 
 from __future__ import annotations
 
+import errno
 import gettext
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,8 @@ def use(language: str) -> None:
     if language not in LANGUAGES:
         raise ConfigError(f"no language {language!r}; the languages are {', '.join(LANGUAGES)}")
     _translation = gettext.translation(DOMAIN, LOCALE_DIR, [language], fallback=True)
+    _said.clear()
+    _templates.clear()
 
 
 def _(message: str) -> str:
@@ -47,6 +51,132 @@ def _(message: str) -> str:
 def N_(message: str) -> str:  # the gettext convention for "mark, translate later"
     """Mark a string for translation where it is defined; translate it where it is shown."""
     return message
+
+
+_PLACE = re.compile(r"\{([A-Za-z_]\w*)[^{}]*\}")
+_said: dict[str, str] = {}
+_templates: list[tuple[str, str, re.Pattern[str], list[str], str]] = []
+_DEEPEST = 4
+_SAMPLE_REASON = "a peer: {reason}"  # translated in every catalog but the English
+
+
+def say_reason(text: str, quote_unknown: bool = True) -> str:
+    """A reason the checkers wrote in English (a refusal, a cheat, damage: our own, or
+    one a peer sent that our code could have written), in the client's language. The
+    reason stays English where it is made, on the wire and in the transcript (SPEC: a
+    peer's reason is inert English text); it is translated here, where it is shown, by
+    matching it against the message ids marked `N_()` at the raise sites (a value that
+    is itself such a reason is translated too). A reason that is none of ours is shown
+    as it was written, quoted after a translated lead-in (unless `quote_unknown` is
+    false: text that may already be in the client's language)."""
+    if _translation.gettext(_SAMPLE_REASON) == _SAMPLE_REASON or not text:
+        return text  # English: the reason as it is
+    if text not in _said:
+        if len(_said) > 1000:
+            _said.clear()
+        found = _reason(text, 0)
+        _said[text] = found if found is not None else ""
+    if _said[text]:
+        return _said[text]
+    return _('as written: "{text}"').format(text=text) if quote_unknown else text
+
+
+def _reason(text: str, depth: int) -> str | None:
+    """`text` translated if it is one of our message ids, or one filled in; else None."""
+    translated = _translation.gettext(text)
+    if translated != text:
+        return translated
+    if depth >= _DEEPEST:
+        return None
+    for first, last, pattern, names, target in _reason_templates():
+        if not (text.startswith(first) and text.endswith(last)):
+            continue
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        values: dict[str, str] = {}
+        for name, value in zip(names, match.groups(), strict=True):
+            inner = _reason(value, depth + 1)
+            values.setdefault(name, value if inner is None else inner)
+        return _filled(target, values)
+    return None
+
+
+def _filled(target: str, values: dict[str, str]) -> str:
+    return _PLACE.sub(lambda m: values.get(m.group(1), m.group(0)), target)
+
+
+def _reason_templates() -> list[tuple[str, str, re.Pattern[str], list[str], str]]:
+    """The catalog's message ids with placeholders, as patterns, the most specific (the
+    most fixed text) first."""
+    if not _templates:
+        catalog: dict[object, str] = vars(_translation).get("_catalog", {})
+        found = []
+        for msgid, target in catalog.items():
+            if not isinstance(msgid, str) or "{{" in msgid or not _PLACE.search(msgid):
+                continue
+            pieces = _PLACE.split(msgid)[::2]
+            names = _PLACE.findall(msgid)
+            fixed = "".join(pieces)
+            if sum(c.isalpha() for c in fixed) < 4:
+                continue  # "{name}: {text}" would match anything
+            pattern = "(.+?)".join(re.escape(piece) for piece in pieces)
+            found.append(
+                (
+                    len(fixed),
+                    msgid,
+                    (pieces[0], pieces[-1], re.compile(pattern, re.S), names, target),
+                )
+            )
+        found.sort(key=lambda item: (-item[0], item[1]))
+        _templates.extend(entry for _, _, entry in found)
+    return _templates
+
+
+_OS_ERRORS: dict[int, str] = {
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("the operation is not permitted"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EEXIST: N_("it already exists"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.EADDRINUSE: N_("the address is already in use (another program listens there)"),
+    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
+    errno.ECONNREFUSED: N_("the connection was refused (nothing listens there)"),
+    errno.ECONNRESET: N_("the connection was reset by the other end"),
+    errno.ECONNABORTED: N_("the connection was aborted"),
+    errno.ETIMEDOUT: N_("the connection timed out"),
+    errno.EHOSTUNREACH: N_("that machine cannot be reached"),
+    errno.ENETUNREACH: N_("that network cannot be reached"),
+    errno.EPIPE: N_("the connection was closed by the other end"),
+    errno.EIO: N_("a read or write error on the disk"),
+    errno.EMFILE: N_("too many open files"),
+}
+
+
+def say_os_error(error: BaseException, with_path: bool = True) -> str:
+    """An OS error (disk full, permission denied, address in use, no such file, ...)
+    in the client's language: a sentence for the common errnos, and the file it is
+    about (`with_path`), not Python's English strerror. Any other error: its own text
+    (our own strerrors are marked `N_` and translated as reasons)."""
+    english = _translation.gettext(_SAMPLE_REASON) == _SAMPLE_REASON
+    if isinstance(error, OSError) and english:
+        why = error.strerror or str(error)  # English: the system's own words
+    elif isinstance(error, OSError) and error.errno in _OS_ERRORS:
+        why = _(_OS_ERRORS[error.errno])
+    elif isinstance(error, OSError) and error.strerror:
+        why = say_reason(error.strerror, quote_unknown=False)
+    elif isinstance(error, EOFError) and not english:  # a stream that ended in mid-message
+        why = _(_OS_ERRORS[errno.EPIPE])
+    else:
+        why = say_reason(str(error), quote_unknown=False) or type(error).__name__
+    filename = getattr(error, "filename", None) if with_path else None
+    if filename:
+        return _("{path}: {why}").format(why=why, path=filename)
+    return why
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from p2p_rommy.deck import ALL, AuditReport
 from p2p_rommy.deck.seat import LateProof
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.log.messages import (
     Ack,
     EndStep,
@@ -182,7 +183,7 @@ def verify_stream(file: BinaryIO, seen: Seen | None = None) -> VerifyReport:
     """Check a transcript read from `file` one record at a time (memory is bounded by
     the largest record, not the file); `UnreadableTranscript` if it is not one."""
     if file.read(len(MAGIC)) != MAGIC:
-        raise UnreadableTranscript("not a p2p-rommy transcript (bad magic line)")
+        raise UnreadableTranscript(N_("not a p2p-rommy transcript (bad magic line)"))
     reader = FrameReader(file)
     frames = iter(reader)
     first = next(frames, None)
@@ -273,13 +274,19 @@ def _check_record(
         opened = open_envelope(record.step, roster)
         step = decode(opened.body, opened.seat)
     except ProtocolError as error:
-        raise Damage(f"the step: {error.reason}") from None
+        raise Damage(N_("the step: {reason}").format(reason=error.reason)) from None
     if not isinstance(step, Step) or step.game != replica.game:
-        raise Damage("it does not hold a step of this game")
+        raise Damage(N_("it does not hold a step of this game"))
     if step.n != n:
-        raise Damage(f"it holds step {step.n} (records removed, repeated or reordered)")
+        raise Damage(
+            N_("it holds step {n} (records removed, repeated or reordered)").format(n=step.n)
+        )
     if len(record.acks) != replica.config.players:
-        raise Damage(f"it holds {len(record.acks)} ACKs for {replica.config.players} seats")
+        raise Damage(
+            N_("it holds {value} ACKs for {players} seats").format(
+                value=len(record.acks), players=replica.config.players
+            )
+        )
     try:  # the replica opens each ACK; they are looked at again only if something fails
         replica.check_certificate(step, record.acks, step_digest(record.step))
     except ProtocolError:
@@ -300,9 +307,15 @@ def _check_acks(
             opened_ack = open_envelope(envelope, roster)
             ack = decode(opened_ack.body, opened_ack.seat)
         except ProtocolError as error:
-            raise Damage(f"seat {seat + 1}'s ACK: {error.reason}") from None
+            raise Damage(
+                N_("seat {value}'s ACK: {reason}").format(value=seat + 1, reason=error.reason)
+            ) from None
         if not isinstance(ack, Ack) or ack.seat != seat or ack.n != n or ack.game != replica.game:
-            raise Damage(f"the ACK in seat {seat + 1}'s place is not its ACK of this step")
+            raise Damage(
+                N_("the ACK in seat {value}'s place is not its ACK of this step").format(
+                    value=seat + 1
+                )
+            )
 
 
 def _summary(config: GameConfig, round_no: int, audit: AuditReport) -> RoundSummary:

@@ -6,7 +6,9 @@ checks. Every line goes through `_()`: the report is Danish or Norwegian on such
 machine (`--lang`). Seats, rounds and steps are counted from 1. The verdict keeps its
 English keyword first in English (FAIR, CHEATING DETECTED, DAMAGED TRANSCRIPT,
 INCOMPLETE): scripts look for it; the exit code says the same in every language.
-Text a seat signed (an end's reason, a refusal's) is quoted as it was written.
+The checkers' reasons stay English in the report's JSON and the transcript; they are
+translated here (`i18n.say_reason`); text a seat signed that is none of our reasons (an
+end's reason, a refusal's) is quoted as it was written, after a translated lead-in.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Protocol
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.scoring import standings
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import _, say_reason
 from p2p_rommy.wire.identity import fingerprint
 from p2p_rommy.wire.text import inert
 
@@ -73,7 +75,7 @@ def _verdict(report: VerifyReport) -> str:
         return _(
             "DAMAGED TRANSCRIPT: {damage}; the file was changed or broken after the game, "
             "so no player is blamed (the {steps} steps before it were in order)"
-        ).format(damage=report.damage, steps=report.steps)
+        ).format(damage=say_reason(report.damage or ""), steps=report.steps)
     if status == "incomplete":
         return _(
             "INCOMPLETE: nobody cheated in the {steps} steps there are, but the game "
@@ -83,7 +85,7 @@ def _verdict(report: VerifyReport) -> str:
         return _("FAIR")
     if report.culprit is None:
         return _("CHEATING DETECTED: the transcript at step {step}: {what}").format(
-            step=report.step, what=report.what
+            step=report.step, what=say_reason(report.what or "")
         )
     seat = report.config.seats[report.culprit]
     return _(
@@ -93,7 +95,7 @@ def _verdict(report: VerifyReport) -> str:
         name=seat.name,
         fingerprint=fingerprint(seat.public_key),
         step=report.step,
-        what=report.what,
+        what=say_reason(report.what or ""),
     )
 
 
@@ -172,7 +174,7 @@ def _pending(note: str, report: VerifyReport) -> str:
         return _(
             "the file ends in the middle of a record (a crash while writing): the rest is missing"
         )
-    return _("not yet checkable: {note}").format(note=note)
+    return _("not yet checkable: {note}").format(note=say_reason(note))
 
 
 def _ending(report: VerifyReport, reason: str) -> str:
@@ -186,8 +188,8 @@ def _ending(report: VerifyReport, reason: str) -> str:
         return _(
             "abandoned on the word of seat {signers} alone, without seat {seat} ({name}): "
             "no standing (at a table of two one player's word forfeits nobody): {reason}"
-        ).format(seat=absent + 1, name=name, signers=signers, reason=reason)
+        ).format(seat=absent + 1, name=name, signers=signers, reason=say_reason(reason))
     return _(
         "ended by the others' agreement without seat {seat} ({name}), on the word of "
         "seats {signers}: {reason}"
-    ).format(seat=absent + 1, name=name, signers=signers, reason=reason)
+    ).format(seat=absent + 1, name=name, signers=signers, reason=say_reason(reason))

@@ -123,6 +123,14 @@ def _cli_said(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int,
     return code, captured.out + captured.err
 
 
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        return int(held.getsockname()[1])
+
+
 @pytest.mark.parametrize("language", ["da", "nb"])
 def test_command_line_errors_in_danish_or_norwegian_have_no_english(language, tmp_path, capsys):
     """Client issue: every CLI error was English in a Danish or Norwegian game (no table,
@@ -140,7 +148,11 @@ def test_command_line_errors_in_danish_or_norwegian_have_no_english(language, tm
         ["resume", "--bot", *data],  # no unfinished game
         ["verify", str(tmp_path / "missing"), "--lang", language],
         ["replay", str(tmp_path / "missing"), "--lang", language],
+        ["verify", "/dev/null", "--lang", language],  # a device: not a regular file
+        ["replay", str(tmp_path), "--lang", language],  # a folder
         ["play", "--lang", language],
+        # nothing listens there: the connection is refused (ECONNREFUSED, in words)
+        ["join", "--bot", "--connect", f"127.0.0.1:{_closed_port()}", *data],
     ]
     phrases = english_phrases(language)
     for argv in cases:
@@ -232,37 +244,136 @@ def test_the_lobby_start_s_own_refusals_have_no_english():
     assert len(said) == 4 and "starten stoppede" in said[0] + said[1], said
 
 
+def _scan(language: str, text: str) -> None:
+    found = sorted(p for p in english_phrases(language) if p in text)
+    words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
+    assert not found and not words, (found, words, text)
+
+
 @pytest.mark.parametrize("language", ["da", "nb"])
-def test_a_stopped_table_and_a_dissent_on_a_danish_or_norwegian_screen(language):
+def test_a_stopped_table_and_a_dissent_on_a_danish_or_norwegian_screen(language, cheats):
     """Issue 30: the checkers' own reasons (a refused step, a seat that refused a step
     this one found valid) reached the status line and the log in English. In Danish and
-    Norwegian the screen names the seat in words; the reason stays in rommy.log."""
+    Norwegian the screen names the seat and says the reason in words; a reason that is
+    none of ours (a peer may write anything) is quoted as written after a lead-in."""
     from tests.test_tui_family import table
 
-    async def main() -> tuple[str, str, str]:
+    (step, seat, what), _ = cheats  # the checker's own reason for a real cheat
+
+    async def main() -> tuple[str, str, str, str]:
         async with table("rummy", 3) as (model, _put):
             trouble = model.session.peer.trouble
-            trouble.freeze("refused step 3 from seat 2: the shuffle proof does not verify", 1)
-            events = trouble.dissent(Dissent(2, 4, "the meld is not a run"))
+            trouble.freeze(f"refused step {step} from seat {seat + 1}: {what}", seat)
+            events = trouble.dissent(Dissent(2, 4, "the deck message is not due"))
+            events += trouble.dissent(Dissent(1, 4, "no deck message is due now"))
             model.session._publish(tuple(events))
             stopped = model.prompt()
             i18n.use("en")
             english = model.prompt()
-            return stopped, "\n".join(model.log), english
+            log = list(model.log)
+            return stopped, "\n".join(log[-2:]), log[-1], english
 
     i18n.use(language)
     try:
-        stopped, log, english = asyncio.run(main())
+        stopped, log, ours, english = asyncio.run(main())
     finally:
         i18n.use("en")
-    phrases = english_phrases(language)
-    for text in (stopped, log):
-        found = sorted(p for p in phrases if p in text)
-        words = sorted({m.group(0) for m in ENGLISH_WORDS.finditer(text)})
-        assert not found and not words and "shuffle" not in text, (found, words, text)
-    assert "Bot 1" in stopped and "rommy.log" in stopped, stopped  # the seat to blame
-    assert "3" in log and "4" in log and "rommy.log" in log, log  # the dissent, in words
-    assert "the shuffle proof does not verify" in english  # English: the report itself
+    _scan(language, stopped)
+    _scan(language, ours)
+    name = "Bot 1" if seat == 1 else "Bot 2" if seat == 2 else "Ann"
+    assert name in stopped and "rommy verify" in stopped, stopped  # the seat to blame
+    assert str(step) in stopped, stopped
+    assert "3" in log and "4" in log and "2" in log, log  # the dissents, in words
+    assert '"the deck message is not due"' in log, log  # a peer's own words, quoted
+    assert "the deck message is not due" not in ours, ours
+    assert what in english  # English: the report itself
+
+
+@pytest.fixture(scope="module")
+def cheats(a_match) -> tuple[tuple[int, int, str], list[Path]]:
+    """Two real cheats in the match, signed by the cheating seat: a discard of a card it
+    does not hold, and a step signed out of turn. Their transcripts, and the checker's
+    own reason for the first (step, seat, English reason)."""
+    import msgpack
+
+    from p2p_rommy.engine.moves import Discard
+    from p2p_rommy.log.messages import MoveStep, Record, Step
+    from p2p_rommy.log.messages import decode as decode_log
+    from p2p_rommy.log.transcript import MAGIC, frame_record, parse
+    from p2p_rommy.seat.loopback_match import seeded_config
+    from p2p_rommy.verify import verify_transcript
+
+    data = a_match.read_bytes()
+    parsed = parse(data)
+    _, identities = seeded_config("rummy", 3, {"target_score": "15"}, 21)
+    records = list(parsed.records)
+    index = next(i for i, r in enumerate(records) if b"discard" in r.step)
+    step = decode_log(msgpack.unpackb(records[index].step)[2])
+    assert isinstance(step, Step) and isinstance(step.body, MoveStep)
+    move = step.body.move
+    assert isinstance(move, Discard)
+    paths = []
+    for forged in (
+        Step(step.game, step.n, step.seat, step.prev,
+             MoveStep(Discard(step.seat, (move.slot + 1) % 52, move.card), step.body.reveal)),
+        Step(step.game, step.n, (step.seat + 1) % 3, step.prev,
+             MoveStep(Discard((step.seat + 1) % 3, move.slot, move.card), step.body.reveal)),
+    ):  # fmt: skip
+        changed = list(records)
+        changed[index] = Record(identities[forged.seat].sign(forged.encode()), records[index].acks)
+        path = a_match.parent / f"cheat{len(paths)}.rommy"
+        path.write_bytes(
+            MAGIC
+            + frame_record(parsed.genesis.encode())
+            + b"".join(frame_record(r.encode()) for r in changed)
+        )
+        paths.append(path)
+    report = verify_transcript(paths[0].read_bytes())
+    assert report.status == "cheating" and report.culprit == step.seat and report.what
+    return (index + 1, step.seat, report.what), paths
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_real_cheat_s_verify_and_replay_have_no_english(language, cheats, capsys):
+    """Issue 30: the `{what}` of "CHEATING DETECTED" — the checkers' own reason (a rule
+    the move broke, a step out of turn) — was English in a Danish or Norwegian report.
+    Two cheats, signed by the cheating seat, are verified and replayed and scanned."""
+    _, paths = cheats
+    for path in paths:
+        for argv in (["verify", str(path)], ["replay", str(path), "--all"]):
+            code, said = _cli_said([*argv, "--lang", language], capsys)
+            assert code == 1, (argv, said)
+            verdict = said.strip().splitlines()[-1]
+            assert verdict.startswith(("SNYD OPDAGET", "JUKS OPPDAGET")), verdict
+            _scan(language, said)
+    _, english = _cli_said(["verify", str(paths[0])], capsys)
+    assert "illegal move: card slot" in english  # the scan can fail: the English reason
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_refused_move_on_a_danish_or_norwegian_screen(language):
+    """Issue 30: a move the rules refuse, typed by the player, is refused in words (the
+    engine's reason) on the status line, and the checker's reason for a peer's cheat
+    reads as ours whatever the wrapping (refused step, seat, step)."""
+    from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
+    from p2p_rommy.i18n import N_, say_reason
+
+    errors = [
+        IllegalMove(N_("card slot {slot} is not in your hand"), slot=7),
+        CheatDetected(1, "illegal move: a passer needs different suits; two cards share a suit", 9),
+        ProtocolError(2, "it is seat 1's step, not seat 3's", 5),
+        ProtocolError(None, "bad signature (under the key of seat 1)"),
+    ]
+    i18n.use(language)
+    try:
+        said = [say_reason(str(error)) for error in errors]
+    finally:
+        i18n.use("en")
+    for text, error in zip(said, errors, strict=True):
+        _scan(language, text)
+        assert text != str(error) and "as written" not in text, text
+    assert "7" in said[0] and "9" in said[1] and "5" in said[2], said
+    assert say_reason(str(errors[1])) == str(errors[1])  # English: as it is
 
 
 @pytest.mark.parametrize("language", ["da", "nb"])

@@ -33,6 +33,7 @@ from p2p_rommy.deck.proofs import (
 )
 from p2p_rommy.deck.seat import DeckParams
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.wire.identity import Opened, open_envelope, roster_of
 
 
@@ -116,13 +117,15 @@ def audit_round(
             continue
         seat = sealed.seat
         if (message.game, message.round_no, message.seat) != (p.game, p.round_no, seat):
-            report.findings.append(Finding(seat, step, "message for another game, round or seat"))
+            report.findings.append(
+                Finding(seat, step, N_("message for another game, round or seat"))
+            )
         elif isinstance(message, Commit):
             commits[seat] = message.commitment
             keys[(seat, 0)] = message.key
         elif isinstance(message, Shuffle):
             if message.shuffle_pass >= len(pass_cards):
-                report.findings.append(Finding(seat, step, "shuffle of an unknown pass"))
+                report.findings.append(Finding(seat, step, N_("shuffle of an unknown pass")))
                 continue
             u = message.shuffle_pass
             if check_proofs:
@@ -141,7 +144,9 @@ def audit_round(
                         message.proof,
                     )
                 except (ProofError, group.GroupError) as error:
-                    report.findings.append(Finding(seat, step, f"shuffle proof fails: {error}"))
+                    report.findings.append(
+                        Finding(seat, step, N_("shuffle proof fails: {error}").format(error=error))
+                    )
             if u > 0:
                 keys[(seat, u)] = message.key
             shuffles.append((step, seat, message, u))
@@ -153,7 +158,7 @@ def audit_round(
             seeds[seat] = Seed(message.seed)
             if commits.get(seat) != commitment(p.game, p.round_no, seat, Seed(message.seed)):
                 report.findings.append(
-                    Finding(seat, step, "the revealed seed does not open its commitment")
+                    Finding(seat, step, N_("the revealed seed does not open its commitment"))
                 )
     _replay_shares(report, p, keys, decks, bases, pass_cards, inputs, shares, check_proofs)
     last = len(envelopes)
@@ -165,7 +170,7 @@ def audit_round(
         )
         return report
     for seat in missing:
-        report.findings.append(Finding(seat, last, "did not reveal its seed (forfeit)"))
+        report.findings.append(Finding(seat, last, N_("did not reveal its seed (forfeit)")))
     if missing:
         return report
     report.complete = True
@@ -199,7 +204,11 @@ def _replay_shares(
                 u = _pass_of(item.position, bases, pass_cards)
             except ValueError:
                 report.findings.append(
-                    Finding(shared.seat, step, f"share for unknown position {item.position}")
+                    Finding(
+                        shared.seat,
+                        step,
+                        N_("share for unknown position {position}").format(position=item.position),
+                    )
                 )
                 continue
             inp = chain.get(item.position, decks[u][item.position - bases[u]])
@@ -208,7 +217,11 @@ def _replay_shares(
                 report.given[item.position] = item.recipient
             elif given != item.recipient and item.recipient != ALL:
                 report.findings.append(
-                    Finding(shared.seat, step, f"position {item.position} given twice")
+                    Finding(
+                        shared.seat,
+                        step,
+                        N_("position {position} given twice").format(position=item.position),
+                    )
                 )
             if check_proofs:
                 context = ShareContext(
@@ -218,7 +231,9 @@ def _replay_shares(
                     verify_share(context, keys[(shared.seat, u)], inp, item.point, item.proof)
                 except (ProofError, KeyError) as error:
                     report.findings.append(
-                        Finding(shared.seat, step, f"share proof fails: {error}")
+                        Finding(
+                            shared.seat, step, N_("share proof fails: {error}").format(error=error)
+                        )
                     )
             chain[item.position] = item.point
     labels = [{point: label for label, point in enumerate(points)} for points in inputs]
@@ -248,7 +263,7 @@ def _replay_from_seeds(
     for (seat, u), key in keys.items():
         if group.mul_base(scalars[(seat, u)]) != key:
             report.findings.append(
-                Finding(seat, 0, f"the key of pass {u} does not come from the seed")
+                Finding(seat, 0, N_("the key of pass {u} does not come from the seed").format(u=u))
             )
     decks = list(inputs)
     # label of each position of pass u, while every shuffle of it replays (else None)
@@ -265,7 +280,11 @@ def _replay_from_seeds(
             replayed = ()  # an input that is no deck: this shuffle cannot replay either
         if replayed != message.deck:
             report.findings.append(
-                Finding(seat, step, f"the shuffle of pass {u} does not replay from the seed")
+                Finding(
+                    seat,
+                    step,
+                    N_("the shuffle of pass {u} does not replay from the seed").format(u=u),
+                )
             )
             followed[u] = None
         elif (before := followed[u]) is not None:
@@ -292,7 +311,11 @@ def _replay_from_seeds(
             label = labels.get(_mul_or_nothing(inverse, point))
             if label is None:
                 report.findings.append(
-                    Finding(None, 0, f"position {bases[u] + position} holds no card")
+                    Finding(
+                        None,
+                        0,
+                        N_("position {value} holds no card").format(value=bases[u] + position),
+                    )
                 )
             else:
                 report.cards[bases[u] + position] = cards[label]
@@ -307,14 +330,20 @@ def _replay_from_seeds(
                     Finding(
                         shared.seat,
                         step,
-                        f"the share for position {item.position} does not replay",
+                        N_("the share for position {position} does not replay").format(
+                            position=item.position
+                        ),
                     )
                 )
             chain[item.position] = item.point
     for position, card in report.shown.items():
         if report.cards.get(position) != card:
             report.findings.append(
-                Finding(None, len(shares), f"position {position} opened to the wrong card")
+                Finding(
+                    None,
+                    len(shares),
+                    N_("position {position} opened to the wrong card").format(position=position),
+                )
             )
 
 

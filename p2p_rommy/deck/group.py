@@ -30,6 +30,7 @@ from nacl import bindings as sodium
 from nacl.exceptions import CryptoError
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
@@ -54,7 +55,7 @@ def decode(data: bytes) -> Decoded:
     of a point of order ``l`` (libsodium's ``crypto_core_ed25519_is_valid_point``: also
     refuses small-order points, the identity among them)."""
     if not is_point(data):
-        raise GroupError("not a point of the prime-order group")
+        raise GroupError(N_("not a point of the prime-order group"))
     return Decoded(data)
 
 
@@ -73,7 +74,7 @@ def is_point(data: object) -> bool:
 
 def check_point(data: bytes, sender: int | str | None, what: str) -> bytes:
     if not is_point(data):
-        raise ProtocolError(sender, f"{what} is not a valid group point")
+        raise ProtocolError(sender, N_("{what} is not a valid group point").format(what=what))
     return data
 
 
@@ -93,7 +94,7 @@ def hash_to_point(data: bytes) -> Decoded:
     digest = hashlib.sha256(POINT_DOMAIN + data).digest()
     point = sodium.crypto_core_ed25519_from_uniform(digest)
     if point == _IDENTITY:  # only for an input of negligible probability
-        raise GroupError("the hash maps to the identity")
+        raise GroupError(N_("the hash maps to the identity"))
     return Decoded(point)
 
 
@@ -103,7 +104,7 @@ def mul(scalar: bytes, point: bytes) -> Decoded:
     try:
         return Decoded(sodium.crypto_scalarmult_ed25519_noclamp(scalar, point))
     except CryptoError:
-        raise GroupError("scalar multiplication of an invalid point or by zero") from None
+        raise GroupError(N_("scalar multiplication of an invalid point or by zero")) from None
 
 
 def mul_decoded(scalar: bytes, point: Decoded) -> Decoded:
@@ -119,7 +120,7 @@ def mul_each(scalar: bytes, points: Sequence[bytes]) -> list[Decoded]:
     try:
         return [Decoded(multiply(scalar, point)) for point in points]
     except CryptoError:
-        raise GroupError("scalar multiplication of an invalid point or by zero") from None
+        raise GroupError(N_("scalar multiplication of an invalid point or by zero")) from None
 
 
 def mul_base(scalar: bytes) -> Decoded:
@@ -127,9 +128,9 @@ def mul_base(scalar: bytes) -> Decoded:
     try:
         point = sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
     except CryptoError:
-        raise GroupError("scalar multiplication by an invalid scalar") from None
+        raise GroupError(N_("scalar multiplication by an invalid scalar")) from None
     if point == _IDENTITY:  # libsodium refuses only the zero bytes, not l itself
-        raise GroupError("scalar multiplication by a multiple of the order")
+        raise GroupError(N_("scalar multiplication by a multiple of the order"))
     return Decoded(point)
 
 
@@ -141,9 +142,9 @@ def add(p: Decoded, q: Decoded) -> Decoded:
     try:
         point = sodium.crypto_core_ed25519_add(p, q)
     except CryptoError:
-        raise GroupError("addition of an invalid point") from None
+        raise GroupError(N_("addition of an invalid point")) from None
     if point == _IDENTITY:
-        raise GroupError("the sum is the identity")
+        raise GroupError(N_("the sum is the identity"))
     return Decoded(point)
 
 
@@ -152,16 +153,16 @@ def sum_all(points: Sequence[Decoded]) -> Decoded:
     equations); `GroupError` for no points or an identity sum. Intermediate sums may be
     the identity (libsodium adds it like any point); only the result is refused."""
     if not points:
-        raise GroupError("an empty sum")
+        raise GroupError(N_("an empty sum"))
     total: bytes = points[0]
     add_points = sodium.crypto_core_ed25519_add
     try:
         for point in points[1:]:
             total = add_points(total, point)
     except CryptoError:
-        raise GroupError("addition of an invalid point") from None
+        raise GroupError(N_("addition of an invalid point")) from None
     if total == _IDENTITY:
-        raise GroupError("the sum is the identity")
+        raise GroupError(N_("the sum is the identity"))
     return Decoded(total)
 
 
@@ -169,14 +170,14 @@ def mul_sum(scalars: Sequence[bytes], points: Sequence[Decoded]) -> Decoded:
     """``sum scalars[i] * points[i]``; `GroupError` for an invalid scalar or point, or an
     identity sum. As many multiplications as terms: libsodium has no multi-scalar one."""
     if len(scalars) != len(points):
-        raise GroupError("as many scalars as points")
+        raise GroupError(N_("as many scalars as points"))
     multiply = sodium.crypto_scalarmult_ed25519_noclamp
     try:
         terms = [
             Decoded(multiply(scalar, point)) for scalar, point in zip(scalars, points, strict=True)
         ]
     except CryptoError:
-        raise GroupError("scalar multiplication of an invalid point or by zero") from None
+        raise GroupError(N_("scalar multiplication of an invalid point or by zero")) from None
     return sum_all(terms)
 
 
@@ -184,7 +185,7 @@ def _scalar_op(operation: Callable[..., bytes], *arguments: bytes) -> bytes:
     try:
         return operation(*arguments)
     except CryptoError:
-        raise GroupError("scalar arithmetic on an invalid scalar") from None
+        raise GroupError(N_("scalar arithmetic on an invalid scalar")) from None
 
 
 def scalar_reduce(wide: bytes) -> bytes:

@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar
 from p2p_rommy.deck import group
 from p2p_rommy.deck.proofs import DleqProof, ShuffleProof
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.wire.codec import array, blob, fixed, integer, kind_of, unpack
 from p2p_rommy.wire.message import In, Key, Message, Out
 
@@ -131,5 +132,5 @@ def decode(data: bytes, sender: int | str | None = None) -> DeckMessage:
     kind = kind_of(body, sender)
     message = _KINDS.get(kind)
     if message is None:
-        raise ProtocolError(sender, f"unknown deck message kind {kind!r}")
+        raise ProtocolError(sender, N_("unknown deck message kind {kind!r}").format(kind=kind))
     return message.from_body(body, sender)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from p2p_rommy.deck import group, shuffle_argument
 from p2p_rommy.deck.derive import u8, u16, u32
 from p2p_rommy.deck.shuffle_argument import Commitment, ShuffleProof
+from p2p_rommy.i18n import N_
 
 __all__ = [
     "ALL",
@@ -125,14 +126,14 @@ def verify_share(
     `key` and `inp` must already be checked points; `out` is checked here.
     """
     if not (group.is_scalar(proof.challenge) and group.is_scalar(proof.response)):
-        raise ProofError("share proof scalars are not canonical")
+        raise ProofError(N_("share proof scalars are not canonical"))
     try:
         a1 = group.add(group.mul_base(proof.response), group.mul(proof.challenge, key))
         a2 = group.add(group.mul(proof.response, out), group.mul(proof.challenge, inp))
     except group.GroupError:
-        raise ProofError("share point is not a valid group point") from None
+        raise ProofError(N_("share point is not a valid group point")) from None
     if _dleq_challenge(context, key, out, inp, a1, a2) != proof.challenge:
-        raise ProofError("share proof does not verify")
+        raise ProofError(N_("share proof does not verify"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +274,11 @@ def _proof_fingerprint(
 def check_deck_shape(size: int, out: Sequence[bytes]) -> None:
     """The first of `check_shuffle_form`'s checks: `size` distinct items."""
     if len(out) != size:
-        raise ProofError(f"the shuffled deck has {len(out)} cards, not {size}")
+        raise ProofError(
+            N_("the shuffled deck has {value} cards, not {size}").format(value=len(out), size=size)
+        )
     if len(set(out)) != size:
-        raise ProofError("the shuffled deck holds a duplicated point")
+        raise ProofError(N_("the shuffled deck holds a duplicated point"))
 
 
 def check_shuffle_form(size: int, out: Sequence[bytes], proof: ShuffleProof) -> list[group.Decoded]:
@@ -289,7 +292,9 @@ def check_shuffle_form(size: int, out: Sequence[bytes], proof: ShuffleProof) -> 
             decoded.append(group.decode(point))
         except group.GroupError:
             raise ProofError(
-                f"card {index} of the shuffled deck is not a valid group point"
+                N_("card {index} of the shuffled deck is not a valid group point").format(
+                    index=index
+                )
             ) from None
     try:
         shuffle_argument.check_form(size, proof)

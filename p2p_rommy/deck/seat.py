@@ -58,6 +58,7 @@ from p2p_rommy.deck.proofs import (
     verify_shuffle,
 )
 from p2p_rommy.errors import CheatDetected, ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.wire.identity import Entropy, Identity, Opened, open_envelope, roster_of
 
 CONTEXT_DOMAIN = b"p2p-rommy/v1/deck-context\x00"
@@ -365,7 +366,9 @@ class DeckSeat:
                 )
             except ProofError as error:
                 raise CheatDetected(
-                    pending.context.seat, f"bad shuffle: {error}", pending.step
+                    pending.context.seat,
+                    N_("bad shuffle: {error}").format(error=error),
+                    pending.step,
                 ) from None
 
     def check_unproven(self) -> None:
@@ -390,7 +393,7 @@ class DeckSeat:
         if opened.seat == self.seat:
             if self.eager or envelope != self._unsent:
                 raise ProtocolError(
-                    opened.seat, "a message signed with this seat's own key came back"
+                    opened.seat, N_("a message signed with this seat's own key came back")
                 )
             self._unsent = None
         message = decode(opened.body, opened.seat)
@@ -411,15 +414,17 @@ class DeckSeat:
         sender, step = opened.seat, len(self.transcript)
         p = self.params
         if (message.game, message.round_no, message.seat) != (p.game, p.round_no, sender):
-            raise ProtocolError(sender, "message is for another game, round or seat", step)
+            raise ProtocolError(sender, N_("message is for another game, round or seat"), step)
         if isinstance(message, Commit):
             self._on_commit(opened, message, step)
         else:
             if message.prev != self.context:
                 raise ProtocolError(
                     sender,
-                    "message does not follow the round's deck transcript as this seat "
-                    "has it (different decks shown to different seats, or a replay)",
+                    N_(
+                        "message does not follow the round's deck transcript as this seat "
+                        "has it (different decks shown to different seats, or a replay)"
+                    ),
                     step,
                 )
             if isinstance(message, SeedReveal):
@@ -438,7 +443,7 @@ class DeckSeat:
     def _on_commit(self, opened: Opened, message: Commit, step: int) -> None:
         sender = opened.seat
         if self.phase is not DeckPhase.COMMIT or sender in self.commitments:
-            raise ProtocolError(sender, "unexpected commitment", step)
+            raise ProtocolError(sender, N_("unexpected commitment"), step)
         group.check_point(message.key, sender, "the committed key")
         self.commitments[sender] = message.commitment
         self.commit_bodies[sender] = opened.body
@@ -454,17 +459,21 @@ class DeckSeat:
         sender = message.seat
         task = self.tasks[0] if self.tasks else None
         if self.phase is not DeckPhase.RUNNING or not isinstance(task, ShuffleTask):
-            raise ProtocolError(sender, "no shuffle is due now", step)
+            raise ProtocolError(sender, N_("no shuffle is due now"), step)
         shuffled = task.shuffle_pass
         expected = self.params.shuffle_order()[task.cursor]
         if sender != expected or message.shuffle_pass != shuffled.index:
             raise ProtocolError(
-                sender, f"it is seat {expected}'s turn to shuffle pass {shuffled.index}", step
+                sender,
+                N_("it is seat {expected}'s turn to shuffle pass {index}").format(
+                    expected=expected + 1, index=shuffled.index
+                ),
+                step,
             )
         if shuffled.index == 0:
             if message.key != shuffled.keys[sender]:
                 raise CheatDetected(
-                    sender, "the shuffle names a key other than the committed one", step
+                    sender, N_("the shuffle names a key other than the committed one"), step
                 )
         else:
             group.check_point(message.key, sender, "the shuffle key")
@@ -496,7 +505,9 @@ class DeckSeat:
             else:
                 verify_shuffle(context, message.key, source, message.deck, message.proof)
         except ProofError as error:
-            raise CheatDetected(sender, f"bad shuffle: {error}", step) from None
+            raise CheatDetected(
+                sender, N_("bad shuffle: {error}").format(error=error), step
+            ) from None
         shuffled.keys[sender] = message.key
         shuffled.decks.append(message.deck)
         task.cursor += 1
@@ -513,15 +524,21 @@ class DeckSeat:
         sender = message.seat
         task = self.tasks[0] if self.tasks else None
         if self.phase is not DeckPhase.RUNNING or not isinstance(task, ShareTask):
-            raise ProtocolError(sender, "no shares are due now", step)
+            raise ProtocolError(sender, N_("no shares are due now"), step)
         expected_seat = task.sequence[task.cursor]
         if sender != expected_seat:
-            raise ProtocolError(sender, f"it is seat {expected_seat}'s turn to share", step)
+            raise ProtocolError(
+                sender,
+                N_("it is seat {expected_seat}'s turn to share").format(
+                    expected_seat=expected_seat + 1
+                ),
+                step,
+            )
         wanted = task.items_for(sender)
         got = [(item.position, item.recipient) for item in message.items]
         if got != wanted:
             raise ProtocolError(
-                sender, "the shares are not for the positions the game assigned", step
+                sender, N_("the shares are not for the positions the game assigned"), step
             )
         updates = {}
         checks: list[tuple[ShareContext, bytes, bytes, ShareItem]] = []
@@ -554,13 +571,13 @@ class DeckSeat:
             or self.tasks
             or sender in self.seeds
         ):
-            raise ProtocolError(sender, "unexpected seed reveal", step)
+            raise ProtocolError(sender, N_("unexpected seed reveal"), step)
         seed = Seed(message.seed)
         if (
             commitment(self.params.game, self.params.round_no, sender, seed)
             != self.commitments[sender]
         ):
-            raise CheatDetected(sender, "the revealed seed does not open its commitment", step)
+            raise CheatDetected(sender, N_("the revealed seed does not open its commitment"), step)
         self.seeds[sender] = seed
         if len(self.seeds) == self.params.players:
             self.phase = DeckPhase.DONE
@@ -653,13 +670,21 @@ class DeckSeat:
             if recipient == ALL:
                 label = shuffled.lookup.get(self.chain[position])
                 if label is None:
-                    raise ProtocolError(None, f"position {position} did not open to a card", step)
+                    raise ProtocolError(
+                        None,
+                        N_("position {position} did not open to a card").format(position=position),
+                        step,
+                    )
                 self.public[position] = self.known[position] = shuffled.cards[label]
             elif recipient == self.seat:
                 point = group.mul(self._inverse(shuffled.index), self.chain[position])
                 label = shuffled.lookup.get(point)
                 if label is None:
-                    raise ProtocolError(None, f"position {position} did not open to a card", step)
+                    raise ProtocolError(
+                        None,
+                        N_("position {position} did not open to a card").format(position=position),
+                        step,
+                    )
                 self.known[position] = shuffled.cards[label]
 
     # --- helpers ------------------------------------------------------------
@@ -734,7 +759,9 @@ def _shuffle_check(
         try:
             verify_shuffle(context, key, source, deck, proof)
         except ProofError as error:
-            raise CheatDetected(context.seat, f"bad shuffle: {error}", step) from None
+            raise CheatDetected(
+                context.seat, N_("bad shuffle: {error}").format(error=error), step
+            ) from None
 
     return check
 

@@ -42,6 +42,7 @@ from functools import cache
 
 from p2p_rommy.deck import group, parallel
 from p2p_rommy.deck.derive import u16
+from p2p_rommy.i18n import N_
 from p2p_rommy.wire.identity import Entropy
 
 GENERATOR_DOMAIN = b"p2p-rommy/v4/shuffle-generator\x00"
@@ -132,7 +133,7 @@ def generator_u() -> group.Decoded:
 
 def _generator_points(size: int) -> list[tuple[bytes, group.Decoded]]:
     if not 0 < size <= MAX_CARDS:
-        raise ArgumentError(f"no generators for a deck of {size} cards")
+        raise ArgumentError(N_("no generators for a deck of {size} cards").format(size=size))
     return [_generator(b"g" + u16(i)) for i in range(size)]
 
 
@@ -372,9 +373,11 @@ def check_form(size: int, proof: ShuffleProof) -> None:
     """Every per-card list has `size` items and every response is a canonical non-zero
     scalar (points are checked when they are decoded, in `verify`)."""
     if any(len(items) != size for items in proof.lists()):
-        raise ArgumentError(f"the shuffle proof's lists do not all have {size} items")
+        raise ArgumentError(
+            N_("the shuffle proof's lists do not all have {size} items").format(size=size)
+        )
     if not all(group.is_scalar(s) for s in proof.scalars()):
-        raise ArgumentError("a shuffle proof response is not a canonical non-zero scalar")
+        raise ArgumentError(N_("a shuffle proof response is not a canonical non-zero scalar"))
 
 
 def verify(
@@ -395,7 +398,9 @@ def verify(
     try:
         _verify(context, key, inp, inp_bytes, out, out_bytes, proof)
     except group.GroupError:
-        raise ArgumentError("a shuffle proof point is invalid or a sum is the identity") from None
+        raise ArgumentError(
+            N_("a shuffle proof point is invalid or a sum is the identity")
+        ) from None
 
 
 def _verify(
@@ -419,7 +424,7 @@ def _verify(
     v = challenge_v(seed, proof)
 
     def refuse(what: str) -> ArgumentError:
-        return ArgumentError(f"the shuffle proof does not verify ({what})")
+        return ArgumentError(N_("the shuffle proof does not verify ({what})").format(what=what))
 
     minus_v = _neg(v)
     # (1) the key: e_t = k_s*B - v*E

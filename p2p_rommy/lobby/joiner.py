@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import _, say_os_error
 from p2p_rommy.limits import LOBBY_REPLY_TIMEOUT_S, START_STAGE_TIMEOUT_S
 from p2p_rommy.lobby.coin import Coin, Started
 from p2p_rommy.lobby.messages import (
@@ -138,5 +138,6 @@ class Joiner:
         if self.revealed:
             return self.silence()
         return ProtocolError(
-            None, _("the table's creator closed the connection ({why})").format(why=error)
+            None,
+            _("the table's creator closed the connection ({why})").format(why=say_os_error(error)),
         )

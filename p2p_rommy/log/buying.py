@@ -22,6 +22,7 @@ from typing import Protocol, runtime_checkable
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.limits import EVIDENCE_KEPT, FUTURE_STEPS
 from p2p_rommy.log.buy_race import answerers
 from p2p_rommy.log.buy_seal import nonce_of, seal_of, sealed
@@ -197,7 +198,7 @@ class Buying:
         held = self.windows.held(answer.window, answer.seat)
         if held is not None:
             if not same_body(held, envelope):  # two signed answers for one window: proof
-                return self.trouble.equivocation(held, envelope, "Køb! answers")
+                return self.trouble.equivocation(held, envelope, N_("Køb! answers"))
             return []
         if is_open:
             try:
@@ -227,7 +228,9 @@ class Buying:
         to all (a seat it told the truth to holds the other answer: proof there too)."""
         if len(self.trouble.evidence) < EVIDENCE_KEPT:
             self.trouble.evidence.append((seal, answer))
-        report = f"seat {seat + 1}'s Køb! answer does not open its seal (both kept as proof)"
+        report = N_("seat {seat}'s Køb! answer does not open its seal (both kept as proof)").format(
+            seat=seat + 1
+        )
         return [*self.trouble.freeze(report, seat), Send(seal), Send(answer)]
 
     def _on_seal(self, seal: BuySeal, envelope: bytes) -> list[Event]:
@@ -242,7 +245,7 @@ class Buying:
         held = self.windows.held_seal(seal.window, seal.seat)
         if held is not None:
             if not same_body(held, envelope):  # two signed seals for one window: proof
-                return self.trouble.equivocation(held, envelope, "Køb! answers")
+                return self.trouble.equivocation(held, envelope, N_("Køb! answers"))
             return []
         if is_open:
             try:
@@ -267,7 +270,7 @@ class Buying:
             else:
                 held = self.windows.held(body.window, answer.seat)
             if held is not None and not same_body(held, envelope):
-                return self.trouble.equivocation(held, envelope, "Køb! answers")
+                return self.trouble.equivocation(held, envelope, N_("Køb! answers"))
         return []
 
     def complete(self) -> list[bytes] | None:

@@ -17,6 +17,7 @@ from typing import Annotated, Any, ClassVar, Self
 
 from p2p_rommy.engine.moves import Move, ResolveBuy, StartRound
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.log.move_codec import decode_move, encode_move
 from p2p_rommy.wire.codec import (
     MAX_BODY_BYTES,
@@ -60,7 +61,7 @@ def _nil_or_blob(value: Any, name: str) -> bytes | None:
 def _nonce(value: Any, name: str) -> bytes:
     """A buy answer's nonce: empty (under `first`) or 32 bytes."""
     if not isinstance(value, bytes) or len(value) not in (0, 32):
-        raise SchemaError(f"{name} must be 0 or 32 bytes")
+        raise SchemaError(N_("{name} must be 0 or 32 bytes").format(name=name))
     return value
 
 
@@ -89,7 +90,7 @@ class MoveStep(Message):
         fields = cls.schema().check(body, seat)
         move = decode_move(fields["move"], seat)
         if isinstance(move, StartRound | ResolveBuy) or move.seat != seat:
-            raise ProtocolError(seat, "a move for another seat, or one nobody proposes")
+            raise ProtocolError(seat, N_("a move for another seat, or one nobody proposes"))
         return cls(move, fields["reveal"])
 
 
@@ -126,7 +127,7 @@ def decode_body(body: Any, sender: int | None) -> StepBody:
     kind = kind_of(body, sender)
     declared = _BODY_KINDS.get(kind)
     if declared is None:
-        raise ProtocolError(sender, f"unknown step kind {kind!r}")
+        raise ProtocolError(sender, N_("unknown step kind {kind!r}").format(kind=kind))
     return declared.from_body(body, sender)
 
 
@@ -142,7 +143,7 @@ class _Signed(Message):
 
 def _check_signer(seat: int, sender: int | str | None) -> None:
     if sender is not None and seat != sender:
-        raise ProtocolError(sender, "a message names another seat than its signer")
+        raise ProtocolError(sender, N_("a message names another seat than its signer"))
 
 
 def _step_body_wire(body: StepBody) -> dict[str, Any]:
@@ -227,7 +228,7 @@ class BuyAnswer(_Signed):
     def received(self, sender: int | str | None) -> None:
         _Signed.received(self, sender)
         if len(set(self.seen)) != len(self.seen):
-            raise ProtocolError(sender, "an observation lists a seat twice")
+            raise ProtocolError(sender, N_("an observation lists a seat twice"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +280,7 @@ def decode(data: bytes, sender: int | None = None) -> LogMessage:
     kind = kind_of(body, sender)
     message = _KINDS.get(kind)
     if message is None:
-        raise ProtocolError(sender, f"unknown log message kind {kind!r}")
+        raise ProtocolError(sender, N_("unknown log message kind {kind!r}").format(kind=kind))
     return message.from_body(body, sender)
 
 
@@ -322,5 +323,5 @@ def decode_record(data: bytes) -> Record:
         or not isinstance(value[1], list)
         or not all(isinstance(a, bytes) for a in value[1])
     ):
-        raise ProtocolError(None, "a transcript record is [step, [acks]]")
+        raise ProtocolError(None, N_("a transcript record is [step, [acks]]"))
     return Record(value[0], tuple(value[1]))

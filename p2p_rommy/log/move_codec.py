@@ -22,6 +22,7 @@ from p2p_rommy.engine.moves import (
     TakeDiscard,
 )
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.rules.melds import MeldKind, Placed
 from p2p_rommy.wire.codec import SchemaError, array, fixed, integer, text
 
@@ -76,21 +77,23 @@ _SCHEMAS = {
 def decode_move(value: Any, sender: int | None = None) -> Move:
     """A move from its wire form, or `ProtocolError` naming the sender."""
     if not isinstance(value, list) or not value or not isinstance(value[0], str):
-        raise ProtocolError(sender, "a move must be a list starting with its kind")
+        raise ProtocolError(sender, N_("a move must be a list starting with its kind"))
     kind, fields = value[0], value[1:]
     schema = _SCHEMAS.get(kind)
     if schema is None:
-        raise ProtocolError(sender, f"unknown move kind {kind!r}")
+        raise ProtocolError(sender, N_("unknown move kind {kind!r}").format(kind=kind))
     try:
         if len(fields) != len(schema):
-            raise SchemaError(f"a {kind} move has {len(schema)} fields")
+            raise SchemaError(
+                N_("a {kind} move has {value} fields").format(kind=kind, value=len(schema))
+            )
         f = [
             check(v, f"{kind}[{i}]")
             for i, (check, v) in enumerate(zip(schema, fields, strict=True))
         ]
         return _build(kind, f)
     except (SchemaError, ValueError) as error:
-        raise ProtocolError(sender, f"malformed move: {error}") from None
+        raise ProtocolError(sender, N_("malformed move: {error}").format(error=error)) from None
 
 
 def _build(kind: str, f: list[Any]) -> Move:

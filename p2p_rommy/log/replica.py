@@ -299,17 +299,25 @@ class Replica:
         """
         sender = step.seat
         if step.game != self.game:
-            raise ProtocolError(sender, "step for another game", step.n)
+            raise ProtocolError(sender, N_("step for another game"), step.n)
         if step.n != self.n + 1:
-            raise ProtocolError(sender, f"step {step.n} when step {self.n + 1} is due", step.n)
+            raise ProtocolError(
+                sender,
+                N_("step {n} when step {value} is due").format(n=step.n, value=self.n + 1),
+                step.n,
+            )
         if isinstance(step.body, EndStep):
             return self._check_end(step, step.body)
         if step.prev != self.state_hash():
-            raise ProtocolError(sender, "step does not build on the committed state", step.n)
+            raise ProtocolError(sender, N_("step does not build on the committed state"), step.n)
         expected = self.expected_proposer()
         if sender != expected:
             raise ProtocolError(
-                sender, f"it is seat {expected}'s step, not seat {sender}'s", step.n
+                sender,
+                N_("it is seat {expected}'s step, not seat {sender}'s").format(
+                    expected="-" if expected is None else expected + 1, sender=sender + 1
+                ),
+                step.n,
             )
         body = step.body
         claims: tuple[int, ...] = ()
@@ -341,17 +349,25 @@ class Replica:
         may hold it until it has waited long enough itself); `ProtocolError` if bad."""
         absent = body.absent
         if not 0 <= absent < self.config.players:
-            raise ProtocolError(step.seat, "malformed end step", step.n)
+            raise ProtocolError(step.seat, N_("malformed end step"), step.n)
         if self.ended is not None or self.over:
-            raise ProtocolError(step.seat, "the game is already over", step.n)
+            raise ProtocolError(step.seat, N_("the game is already over"), step.n)
         if step.n != self.n + 1:
-            raise ProtocolError(step.seat, f"step {step.n} when step {self.n + 1} is due", step.n)
+            raise ProtocolError(
+                step.seat,
+                N_("step {n} when step {value} is due").format(n=step.n, value=self.n + 1),
+                step.n,
+            )
         if step.seat != self.end_proposer(absent):
             raise ProtocolError(
-                step.seat, f"seat {self.end_proposer(absent)} proposes ending the game", step.n
+                step.seat,
+                N_("seat {value} proposes ending the game").format(
+                    value=self.end_proposer(absent) + 1
+                ),
+                step.n,
             )
         if step.prev != self.committed_hash:
-            raise ProtocolError(step.seat, "step does not build on the committed state", step.n)
+            raise ProtocolError(step.seat, N_("step does not build on the committed state"), step.n)
         return Tentative(step.n, step.seat, self.state, self._end_hash(step.n, body), "end")
 
     def _check_end(self, step: Step, body: EndStep) -> Tentative:
@@ -362,10 +378,10 @@ class Replica:
     def _check_deck(self, step: Step, body: DeckStep) -> GameState:
         envelope = body.envelope
         if self.deck is None and self.next_deck is None:
-            raise ProtocolError(step.seat, "no deck protocol is running", step.n)
+            raise ProtocolError(step.seat, N_("no deck protocol is running"), step.n)
         target = self._due_deck()
         if target is None:
-            raise ProtocolError(step.seat, "no deck message is due now", step.n)
+            raise ProtocolError(step.seat, N_("no deck message is due now"), step.n)
         deck = target[0]
         self._was_background = deck is self.next_deck
         opened = self._embedded(step, envelope, "the deck message")
@@ -380,13 +396,15 @@ class Replica:
         try:
             after = apply(self.state, move)
         except IllegalMove as error:
-            raise CheatDetected(step.seat, f"illegal move: {error}", step.n) from None
+            raise CheatDetected(
+                step.seat, N_("illegal move: {error}").format(error=error), step.n
+            ) from None
         faces = dict(shown_faces(move))
         hidden = [slot for slot in faces if self.state.faces[slot] is None]
         reveal = body.reveal
         if bool(hidden) != isinstance(reveal, bytes):
             raise CheatDetected(
-                step.seat, "shown cards without their proof, or a stray proof", step.n
+                step.seat, N_("shown cards without their proof, or a stray proof"), step.n
             )
         if hidden and isinstance(reveal, bytes):
             assert self.deck is not None
@@ -395,7 +413,9 @@ class Replica:
             try:
                 deck.reveal(step.seat, hidden)
             except ValueError as error:
-                raise CheatDetected(step.seat, f"cannot show that card: {error}", step.n) from None
+                raise CheatDetected(
+                    step.seat, N_("cannot show that card: {error}").format(error=error), step.n
+                ) from None
             self._adopt_own(step, reveal, self.deck)
             self.deck.outbox.extend(deck.receive(reveal, opened_reveal))
             self.deck.log.append(reveal)
@@ -403,7 +423,9 @@ class Replica:
             for slot in hidden:
                 if deck.public.get(slot) != faces[slot]:
                     raise CheatDetected(
-                        step.seat, f"the card in slot {slot} is not the one claimed", step.n
+                        step.seat,
+                        N_("the card in slot {slot} is not the one claimed").format(slot=slot),
+                        step.n,
                     )
         return after
 
@@ -422,24 +444,30 @@ class Replica:
         (once is enough)."""
         opened = open_envelope(envelope, self.roster)
         if opened.seat != step.seat:
-            raise ProtocolError(step.seat, f"{what} is signed by another seat", step.n)
+            raise ProtocolError(
+                step.seat, N_("{what} is signed by another seat").format(what=what), step.n
+            )
         return opened
 
     def _check_buy(
         self, step: Step, body: BuyStep
     ) -> tuple[GameState, tuple[int, ...], Race | None]:
         if self.state.phase is not Phase.BUY:
-            raise ProtocolError(step.seat, "no buy window to resolve", step.n)
+            raise ProtocolError(step.seat, N_("no buy window to resolve"), step.n)
         if body.window != self.buy_window:
-            raise ProtocolError(step.seat, "the resolution is for another buy window", step.n)
+            raise ProtocolError(step.seat, N_("the resolution is for another buy window"), step.n)
         answers: list[BuyAnswer] = []
         for envelope in body.answers:
             try:
                 answer = self.open_buy_answer(envelope)
             except ProtocolError as error:  # the proposer put it in its step (issue 24)
-                raise ProtocolError(step.seat, f"in the resolution: {error}", step.n) from None
+                raise ProtocolError(
+                    step.seat, N_("in the resolution: {error}").format(error=error), step.n
+                ) from None
             if any(answer.seat == held.seat for held in answers):
-                raise ProtocolError(step.seat, f"seat {answer.seat} answers twice", step.n)
+                raise ProtocolError(
+                    step.seat, N_("seat {seat} answers twice").format(seat=answer.seat + 1), step.n
+                )
             answers.append(answer)
         self._check_seals(step, body, answers)
         seen = {answer.seat for answer in answers}
@@ -447,7 +475,11 @@ class Replica:
         if missing:
             # SPEC §4.7: every seat's own signed answer decides; none may be left out
             raise ProtocolError(
-                step.seat, f"the resolution leaves out the answers of seats {missing}", step.n
+                step.seat,
+                N_("the resolution leaves out the answers of seats {missing}").format(
+                    missing=missing
+                ),
+                step.n,
             )
         claims = [answer.seat for answer in answers if answer.claim]
         outcome: Race | None = None
@@ -464,32 +496,42 @@ class Replica:
         try:
             return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims), outcome
         except IllegalMove as error:
-            raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
+            raise ProtocolError(
+                step.seat, N_("bad buy resolution: {error}").format(error=error), step.n
+            ) from None
 
     def _check_seals(self, step: Step, body: BuyStep, answers: list[BuyAnswer]) -> None:
         """Under `seat`/`lot`: every eligible seat's seal, each answer opening its own."""
         if not sealed(self.state):
             if body.seals:
-                raise ProtocolError(step.seat, "seals where the answers race", step.n)
+                raise ProtocolError(step.seat, N_("seals where the answers race"), step.n)
             return
         seals: dict[int, bytes] = {}
         for envelope in body.seals:
             try:
                 seal = self.open_buy_seal(envelope)
             except ProtocolError as error:
-                raise ProtocolError(step.seat, f"in the resolution: {error}", step.n) from None
+                raise ProtocolError(
+                    step.seat, N_("in the resolution: {error}").format(error=error), step.n
+                ) from None
             if seal.seat in seals:
-                raise ProtocolError(step.seat, f"seat {seal.seat} seals twice", step.n)
+                raise ProtocolError(
+                    step.seat, N_("seat {seat} seals twice").format(seat=seal.seat + 1), step.n
+                )
             seals[seal.seat] = seal.seal
         missing = [seat for seat in self.state.buy_eligible if seat not in seals]
         if missing:
             raise ProtocolError(
-                step.seat, f"the resolution leaves out the seals of seats {missing}", step.n
+                step.seat,
+                N_("the resolution leaves out the seals of seats {missing}").format(
+                    missing=missing
+                ),
+                step.n,
             )
         for answer in answers:
             opened = seal_of(self.game, answer.window, answer.seat, answer.claim, answer.nonce)
             if opened != seals[answer.seat]:  # both signed by that seat: its own doing
-                raise SignedBoth(answer.seat, "its Køb! answer does not open its seal", step.n)
+                raise SignedBoth(answer.seat, N_("its Køb! answer does not open its seal"), step.n)
 
     def open_message(self, envelope: bytes) -> tuple[Opened, LogMessage]:
         """A log envelope opened (its signature checked) and decoded, or `ProtocolError`.
@@ -516,14 +558,14 @@ class Replica:
     def open_buy_seal(self, envelope: Any) -> BuySeal:
         """A seat's signed seal for the open window, or `ProtocolError`."""
         if not isinstance(envelope, bytes):
-            raise ProtocolError(None, "a buy seal must be an envelope")
+            raise ProtocolError(None, N_("a buy seal must be an envelope"))
         opened, seal = self.open_message(envelope)
         if not isinstance(seal, BuySeal) or seal.game != self.game:
-            raise ProtocolError(opened.seat, "not a buy seal for this game")
+            raise ProtocolError(opened.seat, N_("not a buy seal for this game"))
         if seal.window != self.buy_window or self.state.phase is not Phase.BUY:
-            raise ProtocolError(opened.seat, "a buy seal outside its window")
+            raise ProtocolError(opened.seat, N_("a buy seal outside its window"))
         if not sealed(self.state) or seal.seat not in self.state.buy_eligible:
-            raise ProtocolError(opened.seat, "this seat does not seal an answer here")
+            raise ProtocolError(opened.seat, N_("this seat does not seal an answer here"))
         return seal
 
     def buy_lot(self, seat: int, nonces: bytes) -> bytes:
@@ -546,23 +588,25 @@ class Replica:
     def open_buy_answer(self, envelope: Any) -> BuyAnswer:
         """A seat's signed buy answer for the open window, or `ProtocolError`."""
         if not isinstance(envelope, bytes):
-            raise ProtocolError(None, "a buy answer must be an envelope")
+            raise ProtocolError(None, N_("a buy answer must be an envelope"))
         opened, answer = self.open_message(envelope)
         if not isinstance(answer, BuyAnswer) or answer.game != self.game:
-            raise ProtocolError(opened.seat, "not a buy answer for this game")
+            raise ProtocolError(opened.seat, N_("not a buy answer for this game"))
         if answer.window != self.buy_window or self.state.phase is not Phase.BUY:
-            raise ProtocolError(opened.seat, "a buy answer outside its window")
+            raise ProtocolError(opened.seat, N_("a buy answer outside its window"))
         if answer.seat not in answerers(self.state):
-            raise ProtocolError(opened.seat, "this seat does not answer in this window")
+            raise ProtocolError(opened.seat, N_("this seat does not answer in this window"))
         if answer.claim and answer.seat not in self.state.buy_eligible:
-            raise ProtocolError(opened.seat, "this seat may not buy the card")
+            raise ProtocolError(opened.seat, N_("this seat may not buy the card"))
         if sealed(self.state):
             if answer.seen or len(answer.nonce) != 32:
-                raise ProtocolError(opened.seat, "a sealed answer needs its nonce, no observation")
+                raise ProtocolError(
+                    opened.seat, N_("a sealed answer needs its nonce, no observation")
+                )
         elif answer.nonce:
-            raise ProtocolError(opened.seat, "a nonce where the answers race")
+            raise ProtocolError(opened.seat, N_("a nonce where the answers race"))
         elif answer.claim and answer.seat not in answer.seen:
-            raise ProtocolError(opened.seat, "a call whose observation leaves it out")
+            raise ProtocolError(opened.seat, N_("a call whose observation leaves it out"))
         return answer
 
     def _hash_after(self, n: int, after: GameState) -> bytes:
@@ -588,10 +632,12 @@ class Replica:
         tentative = self.tentative
         assert tentative is not None
         if tentative.n != step.n or tentative.proposer != step.seat:
-            raise ProtocolError(step.seat, "a record for another step than the one held", step.n)
+            raise ProtocolError(
+                step.seat, N_("a record for another step than the one held"), step.n
+            )
         if len(acks) != self.config.players:
             raise ProtocolError(
-                None, f"step {step.n} is committed without every seat's ACK", step.n
+                None, N_("step {n} is committed without every seat's ACK").format(n=step.n), step.n
             )
         absent = step.body.absent if isinstance(step.body, EndStep) else None
         held: dict[int, Ack] = {}
@@ -606,28 +652,40 @@ class Replica:
                 or ack.game != self.game
                 or ack.n != step.n
             ):  # a signed message in the wrong place: not its signer's doing
-                raise ProtocolError(None, f"record {step.n}: not seat {seat + 1}'s ACK", step.n)
+                raise ProtocolError(
+                    None,
+                    N_("record {n}: not seat {value}'s ACK").format(n=step.n, value=seat + 1),
+                    step.n,
+                )
             held[seat] = ack
         own = held.get(step.seat)
         if own is not None and own.step != digest:
             raise ProtocolError(
                 step.seat,
-                f"record {step.n}: its own ACK acknowledges another step than the one it "
-                "signed here (two steps for one number)",
+                N_(
+                    "record {n}: its own ACK acknowledges another step than the one it "
+                    "signed here (two steps for one number)"
+                ).format(n=step.n),
                 step.n,
             )
         for seat, ack in held.items():
             if ack.step != digest:
                 raise ProtocolError(
                     None,
-                    f"record {step.n}: seat {seat + 1}'s ACK acknowledges another step than "
-                    f"seat {step.seat + 1}'s step held here (two steps for one number, or an "
-                    "altered record)",
+                    N_(
+                        "record {n}: seat {value}'s ACK acknowledges another step than "
+                        "seat {value2}'s step held here (two steps for one number, or an "
+                        "altered record)"
+                    ).format(n=step.n, value=seat + 1, value2=step.seat + 1),
                     step.n,
                 )
             if ack.state != tentative.hash:
                 raise ProtocolError(
-                    seat, f"record {step.n}: seat {seat + 1} ACKed another state", step.n
+                    seat,
+                    N_("record {n}: seat {value} ACKed another state").format(
+                        n=step.n, value=seat + 1
+                    ),
+                    step.n,
                 )
         return tentative
 
@@ -636,7 +694,7 @@ class Replica:
         opened = open_envelope(step_envelope, self.roster)
         step = decode_log(opened.body, opened.seat)
         if not isinstance(step, Step):
-            raise ProtocolError(opened.seat, "a transcript record must hold a step")
+            raise ProtocolError(opened.seat, N_("a transcript record must hold a step"))
         self.check_certificate(step, acks, step_digest(step_envelope))
         self.commit()
 
@@ -812,7 +870,10 @@ class Replica:
         if report.findings:
             first = report.findings[0]
             raise CheatDetected(
-                first.seat, f"round {deck.seat.params.round_no} audit: {first.what}"
+                first.seat,
+                N_("round {round_no} audit: {what}").format(
+                    round_no=deck.seat.params.round_no, what=first.what
+                ),
             )
 
     def audit_pending(self) -> None:

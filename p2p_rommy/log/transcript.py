@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 from p2p_rommy.config import GameConfig, decode_config
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.log.messages import Record, decode_record
 from p2p_rommy.wire.codec import pack, unpack
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
@@ -55,15 +56,15 @@ def check_genesis(payload: bytes) -> Genesis:
         and isinstance(value[0], bytes)
         and isinstance(value[1], list)
     ):
-        raise ProtocolError(None, "the transcript does not start with a game config")
+        raise ProtocolError(None, N_("the transcript does not start with a game config"))
     config = decode_config(value[0])
     roster = roster_of(config.public_keys)
     if len(value[1]) != config.players:
-        raise ProtocolError(None, "the game config is not signed by every seat")
+        raise ProtocolError(None, N_("the game config is not signed by every seat"))
     for seat, envelope in enumerate(value[1]):
         opened = open_envelope(envelope, roster)
         if opened.seat != seat or opened.body != value[0]:
-            raise ProtocolError(seat, "a seat's signature is not on this game config")
+            raise ProtocolError(seat, N_("a seat's signature is not on this game config"))
     return Genesis(config, value[0], tuple(value[1]))
 
 
@@ -80,7 +81,7 @@ class Parsed:
 def parse(data: bytes) -> Parsed:
     """A transcript's genesis and records; `ProtocolError` if it is not a transcript."""
     if not data.startswith(MAGIC):
-        raise ProtocolError(None, "not a p2p-rommy transcript (bad magic line)")
+        raise ProtocolError(None, N_("not a p2p-rommy transcript (bad magic line)"))
     split = split_frames(data[len(MAGIC) :])
     if not split.frames:
         problem = split.damaged or split.torn

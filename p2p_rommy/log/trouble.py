@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import N_, _, say_reason
 from p2p_rommy.limits import EVIDENCE_KEPT, REFUSED_KEPT
 from p2p_rommy.log.events import Event, Frozen, Note, Refused, Send
 from p2p_rommy.log.messages import Ack, BuyAnswer, BuySeal, EndStep, Step, decode
@@ -79,9 +79,9 @@ class Trouble:
         log.warning("%s", dissent)  # its reason is the other seat's words: the log file's
         return self.note(
             _(
-                "seat {seat} refused step {n}, which this seat found valid (rommy.log says "
-                "why); the others may end the game without it"
-            ).format(seat=dissent.seat + 1, n=dissent.n)
+                "seat {seat} refused step {n}, which this seat found valid ({why}); the "
+                "others may end the game without it"
+            ).format(seat=dissent.seat + 1, n=dissent.n, why=say_reason(dissent.reason))
         )
 
     def freeze(self, report: str, culprit: int | None = None) -> list[Event]:
@@ -98,7 +98,7 @@ class Trouble:
         naming the seat whose signed data it is."""
         return self.freeze(str(error), error.sender if isinstance(error.sender, int) else None)
 
-    def equivocation(self, first: bytes, second: bytes, what: str = "steps") -> list[Event]:
+    def equivocation(self, first: bytes, second: bytes, what: str = N_("steps")) -> list[Event]:
         """Two different messages signed by one seat for one step number: proof. Not
         when one of two steps is an end: it replaces a step its proposer may have
         proposed itself (SPEC §4.4), so the pair proves nothing."""
@@ -110,8 +110,9 @@ class Trouble:
             self.evidence.append((first, second))
             shown = [Send(first), Send(second)]  # to all, once: each seat checks it itself
         seat = decode_seat(first)
-        report = f"seat {seat + 1} signed two different {what} for step {decode_number(first)}"
-        report += " (kept as proof)"
+        report = N_("seat {seat} signed two different {what} for step {n} (kept as proof)").format(
+            seat=seat + 1, what=what, n=decode_number(first)
+        )
         if self.frozen and self.culprit is None:  # the proof outranks a mismatch report
             log.error("table frozen: %s", report)
             self.frozen, self.culprit = f"{report}; {self.frozen}", seat

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.limits import FUTURE_STEPS
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.buying import Buying
@@ -212,7 +213,10 @@ class Voting:
             culprit = error.sender if isinstance(error.sender, int) else step.seat
             self.emit(
                 self.trouble.freeze(
-                    f"refused step {step.n} from seat {step.seat + 1}: {reason}", culprit
+                    N_("refused step {n} from seat {value}: {reason}").format(
+                        n=step.n, value=step.seat + 1, reason=reason
+                    ),
+                    culprit,
                 )
             )
             return
@@ -354,7 +358,7 @@ class Voting:
                 # one step, two states: the ACKer contradicts itself (proof). ACKs of two
                 # different steps for one number are not its doing: two steps are the
                 # proposer's (an end's replacement, or equivocation shown by the steps).
-                self.emit(self.trouble.equivocation(first, envelope, "ACKs"))
+                self.emit(self.trouble.equivocation(first, envelope, N_("ACKs")))
             elif pending is not None and ack.n == pending.n and ack.step == pending.digest:
                 held[ack.seat] = (ack, envelope)  # its ACK of the step held here
             return
@@ -375,8 +379,10 @@ class Voting:
                     # a seat holding the other one prove it
                     self.emit(
                         self.trouble.freeze(
-                            f"seat {seat + 1} ACKed another step {tentative.n} than the one "
-                            f"this seat holds from seat {pending.step.seat + 1}"
+                            N_(
+                                "seat {value} ACKed another step {n} than the one this "
+                                "seat holds from seat {value2}"
+                            ).format(value=seat + 1, n=tentative.n, value2=pending.step.seat + 1)
                         )
                     )
                     self.send(pending.envelope)

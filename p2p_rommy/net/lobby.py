@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import _, say_os_error
 from p2p_rommy.limits import (
     LOBBY_FRAME_BYTES,
     LOBBY_FRAMES_BURST,
@@ -349,7 +349,7 @@ async def join_table(
         raise ProtocolError(
             None,
             _("cannot reach the table at {address}: {why}").format(
-                address=f"{host}:{port}", why=error
+                address=f"{host}:{port}", why=say_os_error(error)
             ),
         ) from None
     try:

@@ -16,7 +16,7 @@ from pathlib import Path
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError, ProtocolError
-from p2p_rommy.i18n import N_, _
+from p2p_rommy.i18n import N_, _, say_os_error, say_reason
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.lobby import Started
 from p2p_rommy.log.peer import Peer
@@ -65,7 +65,7 @@ def game_socket(interface: str | None, port: int = 0) -> socket.socket:
         return listening_socket(interface or "0.0.0.0", port)
     except OSError as error:
         raise ConfigError(
-            _("cannot listen on port {port}: {why}").format(port=port, why=error)
+            _("cannot listen on port {port}: {why}").format(port=port, why=say_os_error(error))
         ) from None
 
 
@@ -152,7 +152,9 @@ def _restored(
             )
             raise ConfigError(template.format(path=secrets_path, round=round_no + 1)) from None
         raise ConfigError(
-            _("the saved transcript does not replay: {why}").format(why=error)
+            _("the saved transcript does not replay: {why}").format(
+                why=say_reason(str(error), quote_unknown=False)
+            )
         ) from None
     return replica
 

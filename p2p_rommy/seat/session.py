@@ -34,7 +34,7 @@ from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.errors import IllegalMove
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import _, say_os_error
 from p2p_rommy.limits import PAUSE_FLUSH_S, TICK_S
 from p2p_rommy.log.events import Acked, Committed, Event, Refused, records, sends, sends_to
 from p2p_rommy.log.messages import Record
@@ -271,7 +271,7 @@ class Session:
         self.halted = _(
             "cannot write {where}: {why}. This seat stops here and sends nothing more; the "
             "others wait for it. Nothing is lost: make room, then run rommy resume {game}"
-        ).format(where=where, why=error.strerror or error, game=game)
+        ).format(where=where, why=say_os_error(error, False), game=game)
         log.error("%s", self.halted)
         if self._ticker is not None:
             self._ticker.cancel()

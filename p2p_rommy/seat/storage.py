@@ -17,7 +17,7 @@ from io import FileIO
 from pathlib import Path
 
 from p2p_rommy.errors import ConfigError, ProtocolError
-from p2p_rommy.i18n import N_, _
+from p2p_rommy.i18n import N_, _, say_os_error, say_reason
 from p2p_rommy.log.messages import Record, decode_record
 from p2p_rommy.log.transcript import (
     MAGIC,
@@ -153,14 +153,16 @@ class GameStore:
             data = self.transcript_path.read_bytes()
         except OSError as error:
             raise ConfigError(
-                _("cannot read {path}: {why}").format(path=self.transcript_path, why=error)
+                _("cannot read {path}: {why}").format(
+                    path=self.transcript_path, why=say_os_error(error, False)
+                )
             ) from None
         try:
             parsed = parse(data)
         except ProtocolError as error:
             raise ConfigError(
                 _("{path} is not a usable transcript: {why}").format(
-                    path=self.transcript_path, why=error
+                    path=self.transcript_path, why=say_reason(str(error), quote_unknown=False)
                 )
             ) from None
         if parsed.genesis.config.game_id.hex() != self.directory.name:

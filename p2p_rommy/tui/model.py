@@ -26,7 +26,7 @@ from p2p_rommy.engine.moves import (
 from p2p_rommy.engine.state import Phase, RoundEnd
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
-from p2p_rommy.i18n import N_, _
+from p2p_rommy.i18n import N_, _, say_reason
 from p2p_rommy.limits import END_CONFIRM_S
 from p2p_rommy.log.events import Chat, Committed, Note, Refused, Stalled
 from p2p_rommy.log.messages import BuyStep, MoveStep
@@ -299,7 +299,8 @@ class ClientModel:
     def stopped(self, report: str) -> str:
         """Why the table stopped. The report is the checkers' own English (a peer's
         reason may be part of it): shown as it is in English; in another language a
-        sentence that names the seat to blame, the report left to rommy.log."""
+        sentence that names the seat to blame, and the report translated where it shows
+        (`say_reason`: what is not one of our reasons is quoted as written)."""
         template = _("The table stopped: {report}")
         if template == "The table stopped: {report}":  # English: the report says it all
             return template.format(report=report)
@@ -307,12 +308,12 @@ class ClientModel:
         if culprit is not None and 0 <= culprit < len(self.names):
             return _(
                 "The table stopped: {name} sent what the rules or the protocol refuse "
-                "(rommy.log says what; rommy verify checks the transcript)"
-            ).format(name=self.names[culprit])
+                "({why}; rommy verify checks the transcript)"
+            ).format(name=self.names[culprit], why=say_reason(report))
         return _(
-            "The table stopped: the seats disagree on a step (rommy.log says how; rommy "
-            "verify checks the transcript)"
-        )
+            "The table stopped: the seats disagree on a step ({why}; rommy verify checks "
+            "the transcript)"
+        ).format(why=say_reason(report))
 
     def prompt(self) -> str:
         """What the player can do now, for the status line."""
@@ -820,7 +821,7 @@ class ClientModel:
         if self._handed_in and not self.staged:  # the session refused a lay-down: keep it
             self.staged = self._handed_in
         self._handed_in = []
-        self.status = error.say(_) if isinstance(error, IllegalMove) else str(error)
+        self.status = error.say(_) if isinstance(error, IllegalMove) else say_reason(str(error))
 
     # --- the log ------------------------------------------------------------------
 

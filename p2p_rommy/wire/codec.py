@@ -19,6 +19,7 @@ from typing import Any
 import msgpack
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 
 MAX_BODY_BYTES = 1 << 20
 """A body larger than 1 MiB is refused before decoding (a shuffle of 110 cards is ~15 KiB)."""
@@ -39,9 +40,14 @@ def _no_ext(code: int, data: bytes) -> object:
 def unpack(data: bytes, sender: int | str | None = None, max_bytes: int = MAX_BODY_BYTES) -> Any:
     """Decode one msgpack value within the limits, or raise `ProtocolError`."""
     if not isinstance(data, bytes | bytearray | memoryview):
-        raise ProtocolError(sender, "not bytes")
+        raise ProtocolError(sender, N_("not bytes"))
     if len(data) > max_bytes:
-        raise ProtocolError(sender, f"message of {len(data)} bytes is over the {max_bytes} limit")
+        raise ProtocolError(
+            sender,
+            N_("message of {value} bytes is over the {max_bytes} limit").format(
+                value=len(data), max_bytes=max_bytes
+            ),
+        )
     raw = bytes(data)
     try:
         value = msgpack.unpackb(
@@ -57,11 +63,13 @@ def unpack(data: bytes, sender: int | str | None = None, max_bytes: int = MAX_BO
             ext_hook=_no_ext,
         )
     except Exception as error:  # msgpack raises many kinds; all mean "not a valid message"
-        raise ProtocolError(sender, f"undecodable message: {type(error).__name__}") from None
+        raise ProtocolError(
+            sender, N_("undecodable message: {error_type}").format(error_type=type(error).__name__)
+        ) from None
     _check_depth_and_types(value, sender)
     if pack(value) != raw:
         raise ProtocolError(
-            sender, "message not in canonical form (a longer encoding or a repeated map key)"
+            sender, N_("message not in canonical form (a longer encoding or a repeated map key)")
         )
     return value
 
@@ -74,7 +82,7 @@ def _check_depth_and_types(value: object, sender: int | str | None) -> None:
     gathered in one pass in C (a shuffle proof holds thousands of integers), and only
     containers are descended into."""
     if isinstance(value, float):
-        raise ProtocolError(sender, "floats are not allowed")
+        raise ProtocolError(sender, N_("floats are not allowed"))
     stack: list[tuple[list[Any] | dict[Any, Any], int]] = []
     if isinstance(value, list | dict):
         stack.append((value, 1))
@@ -82,10 +90,12 @@ def _check_depth_and_types(value: object, sender: int | str | None) -> None:
         item, depth = stack.pop()
         children = item if isinstance(item, list) else item.values()
         if depth >= MAX_DEPTH and len(children):  # its items would lie deeper
-            raise ProtocolError(sender, f"message nested deeper than {MAX_DEPTH}")
+            raise ProtocolError(
+                sender, N_("message nested deeper than {MAX_DEPTH}").format(MAX_DEPTH=MAX_DEPTH)
+            )
         types = set(map(type, children))
         if float in types:
-            raise ProtocolError(sender, "floats are not allowed")
+            raise ProtocolError(sender, N_("floats are not allowed"))
         if list in types or dict in types:
             stack.extend((child, depth + 1) for child in children if type(child) in _CONTAINERS)
 
@@ -101,7 +111,11 @@ class SchemaError(ValueError):
 def integer(low: int, high: int) -> Check:
     def check(value: Any, name: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise SchemaError(f"{name} must be a whole number from {low} to {high}")
+            raise SchemaError(
+                N_("{name} must be a whole number from {low} to {high}").format(
+                    name=name, low=low, high=high
+                )
+            )
         return value
 
     return check
@@ -110,11 +124,13 @@ def integer(low: int, high: int) -> Check:
 def blob(size: int | None = None, max_size: int = MAX_BODY_BYTES) -> Check:
     def check(value: Any, name: str) -> bytes:
         if not isinstance(value, bytes):
-            raise SchemaError(f"{name} must be bytes")
+            raise SchemaError(N_("{name} must be bytes").format(name=name))
         if size is not None and len(value) != size:
-            raise SchemaError(f"{name} must be {size} bytes")
+            raise SchemaError(N_("{name} must be {size} bytes").format(name=name, size=size))
         if len(value) > max_size:
-            raise SchemaError(f"{name} is longer than {max_size} bytes")
+            raise SchemaError(
+                N_("{name} is longer than {max_size} bytes").format(name=name, max_size=max_size)
+            )
         return value
 
     return check
@@ -123,7 +139,11 @@ def blob(size: int | None = None, max_size: int = MAX_BODY_BYTES) -> Check:
 def text(max_len: int) -> Check:
     def check(value: Any, name: str) -> str:
         if not isinstance(value, str) or len(value) > max_len:
-            raise SchemaError(f"{name} must be text of at most {max_len} characters")
+            raise SchemaError(
+                N_("{name} must be text of at most {max_len} characters").format(
+                    name=name, max_len=max_len
+                )
+            )
         return value
 
     return check
@@ -132,7 +152,11 @@ def text(max_len: int) -> Check:
 def array(item: Check, max_len: int = MAX_CONTAINER, min_len: int = 0) -> Check:
     def check(value: Any, name: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or not min_len <= len(value) <= max_len:
-            raise SchemaError(f"{name} must be a list of {min_len} to {max_len} items")
+            raise SchemaError(
+                N_("{name} must be a list of {min_len} to {max_len} items").format(
+                    name=name, min_len=min_len, max_len=max_len
+                )
+            )
         return tuple(item(element, f"{name}[{index}]") for index, element in enumerate(value))
 
     return check
@@ -144,9 +168,17 @@ def int_array(low: int, high: int, max_len: int = MAX_CONTAINER, min_len: int = 
 
     def check(value: Any, name: str) -> tuple[int, ...]:
         if not isinstance(value, list) or not min_len <= len(value) <= max_len:
-            raise SchemaError(f"{name} must be a list of {min_len} to {max_len} items")
+            raise SchemaError(
+                N_("{name} must be a list of {min_len} to {max_len} items").format(
+                    name=name, min_len=min_len, max_len=max_len
+                )
+            )
         if value and (set(map(type, value)) != {int} or min(value) < low or max(value) > high):
-            raise SchemaError(f"{name} must hold whole numbers from {low} to {high}")
+            raise SchemaError(
+                N_("{name} must hold whole numbers from {low} to {high}").format(
+                    name=name, low=low, high=high
+                )
+            )
         return tuple(value)
 
     return check
@@ -157,7 +189,9 @@ def fixed(*items: Check) -> Check:
 
     def check_all(value: Any, name: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or len(value) != len(items):
-            raise SchemaError(f"{name} must be a list of {len(items)} items")
+            raise SchemaError(
+                N_("{name} must be a list of {value} items").format(name=name, value=len(items))
+            )
         pairs = enumerate(zip(items, value, strict=True))
         return tuple(check(v, f"{name}[{i}]") for i, (check, v) in pairs)
 
@@ -178,7 +212,7 @@ class Schema:
 
     def check(self, body: Any, sender: int | str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
-            raise ProtocolError(sender, f"a {self.kind} message must be a map")
+            raise ProtocolError(sender, N_("a {kind} message must be a map").format(kind=self.kind))
         if tuple(body) != self.keys or body["kind"] != self.kind:
             self._refuse(body, sender)
         clean = {}
@@ -186,7 +220,10 @@ class Schema:
             try:
                 clean[name] = check(body[name], name)
             except SchemaError as error:
-                raise ProtocolError(sender, f"malformed {self.kind} message: {error}") from None
+                raise ProtocolError(
+                    sender,
+                    N_("malformed {kind} message: {error}").format(kind=self.kind, error=error),
+                ) from None
         return clean
 
     def _refuse(self, body: dict[Any, Any], sender: int | str | None) -> None:
@@ -196,15 +233,25 @@ class Schema:
             missing = sorted(expected - set(body))
             extra = sorted(set(body) - expected)
             raise ProtocolError(
-                sender, f"malformed {self.kind} message (missing {missing}, unexpected {extra})"
+                sender,
+                N_("malformed {kind} message (missing {missing}, unexpected {extra})").format(
+                    kind=self.kind, missing=missing, extra=extra
+                ),
             )
         if body["kind"] != self.kind:
-            raise ProtocolError(sender, f"expected a {self.kind} message, not {body['kind']!r}")
-        raise ProtocolError(sender, f"a {self.kind} message's keys are not in SPEC order")
+            raise ProtocolError(
+                sender,
+                N_("expected a {kind} message, not {value!r}").format(
+                    kind=self.kind, value=body["kind"]
+                ),
+            )
+        raise ProtocolError(
+            sender, N_("a {kind} message's keys are not in SPEC order").format(kind=self.kind)
+        )
 
 
 def kind_of(body: Any, sender: int | str | None = None) -> str:
     if not isinstance(body, dict) or not isinstance(body.get("kind"), str):
-        raise ProtocolError(sender, "a message body must be a map with a kind")
+        raise ProtocolError(sender, N_("a message body must be a map with a kind"))
     kind: str = body["kind"]
     return kind

@@ -30,6 +30,7 @@ from nacl.bindings import (
 from nacl.exceptions import BadSignatureError
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.wire.codec import MAX_BODY_BYTES, blob, fixed, pack, text, unpack
 
 Entropy = Callable[[int], bytes]
@@ -101,7 +102,9 @@ def valid_public_key(public_key: bytes) -> bool:
 def check_public_key(public_key: bytes, sender: int | str | None = None) -> bytes:
     """`public_key` if valid (see `valid_public_key`), else `ProtocolError`."""
     if not valid_public_key(public_key):
-        raise ProtocolError(sender, "a weak or malformed public key (refused: anyone could sign)")
+        raise ProtocolError(
+            sender, N_("a weak or malformed public key (refused: anyone could sign)")
+        )
     return public_key
 
 
@@ -155,15 +158,19 @@ def open_envelope(data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> Ope
     try:
         version, signer, body, signature = _ENVELOPE(raw, "envelope")
     except ValueError as error:
-        raise ProtocolError(None, f"malformed envelope: {error}") from None
+        raise ProtocolError(None, N_("malformed envelope: {error}").format(error=error)) from None
     if version != ENVELOPE_VERSION:
-        raise ProtocolError(None, f"unknown envelope version {version!r}")
+        raise ProtocolError(
+            None, N_("unknown envelope version {version!r}").format(version=version)
+        )
     seated = roster.get(signer)
     if seated is None:
-        raise ProtocolError(f"key {signer.hex()}", "this key is not seated at the table")
+        raise ProtocolError(f"key {signer.hex()}", N_("this key is not seated at the table"))
     seat, public = seated
     if not verify_signature(public, signature, SIGNATURE_DOMAIN + body):
-        raise ProtocolError(None, f"bad signature (under the key of seat {seat})")
+        raise ProtocolError(
+            None, N_("bad signature (under the key of seat {seat})").format(seat=seat)
+        )
     return Opened(seat, body, signature, bytes(data))
 
 
