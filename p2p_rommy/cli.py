@@ -402,9 +402,11 @@ def _said(error: RommyError) -> str:
     (the table, before any seat) is its reason alone, in the player's language."""
     if isinstance(error, ProtocolError) and error.sender is None and error.step is None:
         return say_reason(error.reason, quote_unknown=False)
-    return say_reason(
-        str(error), quote_unknown=False
-    )  # a checker's own reason, in the player's language
+    if isinstance(error, ProtocolError) and isinstance(error.sender, str):  # "the creator"
+        who = say_reason(error.sender, quote_unknown=False)
+        return f"{who}: {say_reason(error.reason, quote_unknown=False)}"
+    # a checker's own reason (a seat's, a rule's), in the player's language
+    return say_reason(str(error), quote_unknown=False)
 
 
 def _simulate(args: argparse.Namespace) -> int:

@@ -1034,10 +1034,152 @@ OS_ERRORS: dict[str, tuple[str, str]] = {
 }
 
 
+# the lobby's, the handshake's and the rules' own reasons (issue 30), as CHECKERS
+LOBBY_REASONS: dict[str, tuple[str, str]] = {
+    "a second coin commitment": ("en anden forseglet mønt", "en andre forseglet mynt"),
+    "a coin value out of turn": ("en møntværdi uden for tur", "en myntverdi utenfor tur"),
+    "a coin value does not open its commitment": (
+        "en møntværdi passer ikke til dens forsegling",
+        "en myntverdi passer ikke til forseglingen",
+    ),
+    "a config signature out of turn": (
+        "en underskrift på opsætningen uden for tur",
+        "en signatur på oppsettet utenfor tur",
+    ),
+    "signed a different game config": (
+        "underskrev en anden spilopsætning",
+        "signerte et annet spilloppsett",
+    ),
+    "the creator": ("bordets opretter", "bordets oppretter"),
+    "relayed a {kind} among the {stage}": (
+        "videresendte en {kind} blandt {stage}",
+        "videresendte en {kind} blant {stage}",
+    ),
+    "relayed the {stage} without {names}": (
+        "videresendte {stage} uden {names}",
+        "videresendte {stage} uten {names}",
+    ),
+    "the table is full or has started": (
+        "bordet er fuldt eller er gået i gang",
+        "bordet er fullt eller har startet",
+    ),
+    "a new game at this table is for its last game's players": (
+        "et nyt spil ved dette bord er for spillerne fra sidste spil",
+        "et nytt spill ved dette bordet er for spillerne fra forrige spill",
+    ),
+    "that key is already at the table": (
+        "den nøgle sidder allerede ved bordet",
+        "den nøkkelen sitter allerede ved bordet",
+    ),
+    "a start before any lobby state": (
+        "en start før nogen oversigt over bordet",
+        "en start før noen oversikt over bordet",
+    ),
+    "a second start": ("en start mere", "en start til"),
+    "a relay before the start": ("en videresendelse før starten", "en videresending før starten"),
+    "relayed the {stage} out of order": (
+        "videresendte {stage} i forkert rækkefølge",
+        "videresendte {stage} i feil rekkefølge",
+    ),
+    "{name} must be true or false": (
+        "{name} skal være sand eller falsk",
+        "{name} må være sann eller usann",
+    ),
+    "{name} must be one of {value}": (
+        "{name} skal være en af {value}",
+        "{name} må være en av {value}",
+    ),
+    "a lobby message must be a map": (
+        "en besked ved bordet skal være en tabel",
+        "en beskjed ved bordet må være en tabell",
+    ),
+    "a member with a weak or malformed key": (
+        "en deltager med en svag eller misdannet nøgle",
+        "en deltaker med en svak eller misdannet nøkkel",
+    ),
+    "a join for another table": (
+        "en tilmelding til et andet bord",
+        "en forespørsel om plass ved et annet bord",
+    ),
+    "refused a join: {problem}": (
+        "afviste en tilmelding: {problem}",
+        "avviste en som ville bli med: {problem}",
+    ),
+    "malformed member: {error}": ("misdannet deltager: {error}", "misdannet deltaker: {error}"),
+    "a lobby state for another table": (
+        "en oversigt over et andet bord",
+        "en oversikt over et annet bord",
+    ),
+    "its own entry is not first in its lobby": (
+        "dens egen plads er ikke den første ved dens bord",
+        "dens egen plass er ikke den første ved bordet",
+    ),
+    "a member listed twice": ("en deltager nævnt to gange", "en deltaker nevnt to ganger"),
+    "a start for another table": ("en start for et andet bord", "en start for et annet bord"),
+    "a relay for another table": (
+        "en videresendelse til et andet bord",
+        "en videresending til et annet bord",
+    ),
+    "an unknown lobby message {value!r}": (
+        "en ukendt besked ved bordet {value!r}",
+        "en ukjent beskjed ved bordet {value!r}",
+    ),
+    "an unexpected lobby message {value!r}": (
+        "en uventet besked ved bordet {value!r}",
+        "en uventet beskjed ved bordet {value!r}",
+    ),
+    "a {kind} for another table": ("en {kind} til et andet bord", "en {kind} til et annet bord"),
+    "frame of {size} bytes is over the {cap} byte cap": (
+        "en ramme på {size} byte er over grænsen på {cap} byte",
+        "en ramme på {size} byte er over grensen på {cap} byte",
+    ),
+    "the other side speaks protocol v{value}, this one v{PROTOCOL_VERSION}: both need the same p2p-rommy release": (
+        "den anden side taler protokol v{value}, denne v{PROTOCOL_VERSION}: begge skal have den samme udgave af p2p-rommy",
+        "den andre siden snakker protokoll v{value}, denne v{PROTOCOL_VERSION}: begge må ha den samme utgaven av p2p-rommy",
+    ),
+    "the other side is at another table": (
+        "den anden side sidder ved et andet bord",
+        "den andre siden sitter ved et annet bord",
+    ),
+    "the other side's key is weak or malformed": (
+        "den anden sides nøgle er svag eller misdannet",
+        "den andre sidens nøkkel er svak eller misdannet",
+    ),
+    "the other side uses this peer's own key": (
+        "den anden side bruger denne spillers egen nøgle",
+        "den andre siden bruker denne spillerens egen nøkkel",
+    ),
+    "the other side could not prove its key": (
+        "den anden side kunne ikke bevise sin nøgle",
+        "den andre siden kunne ikke bevise nøkkelen sin",
+    ),
+    "too many lobby frames": ("for mange rammer ved bordet", "for mange rammer ved bordet"),
+    "too many refused messages": ("for mange afviste beskeder", "for mange avviste beskjeder"),
+    "unknown frame type": ("ukendt slags ramme", "ukjent type ramme"),
+    "house rule {key} is not a whole number": (
+        "husregel {key} er ikke et helt tal",
+        "husregel {key} er ikke et heltall",
+    ),
+    "house rule empty_stock is shuffle or turn_over, not {value!r}": (
+        "husregel empty_stock er shuffle eller turn_over, ikke {value!r}",
+        "husregel empty_stock er shuffle eller turn_over, ikke {value!r}",
+    ),
+    "house rule buy_priority is first, seat or lot, not {value!r}": (
+        "husregel buy_priority er first, seat eller lot, ikke {value!r}",
+        "husregel buy_priority er first, seat eller lot, ikke {value!r}",
+    ),
+    "no variant {variant!r}; the variants are {value}": (
+        "ingen variant {variant!r}; varianterne er {value}",
+        "ingen variant {variant!r}; variantene er {value}",
+    ),
+}
+
+
 TRANSLATIONS: dict[str, tuple[str, str]] = (
     FAMILY_FLOW
     | CHECKERS
     | OS_ERRORS
+    | LOBBY_REASONS
     | {
         "units: yardsticks, each one checked edwards25519 multiplication (libsodium) timed in this run": (
             "units: målestokke, hver én kontrolleret edwards25519-multiplikation (libsodium) "

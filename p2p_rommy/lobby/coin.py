@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.lobby.messages import (
     STAGES,
     CoinCommit,
@@ -71,23 +72,23 @@ class Coin:
         message = from_member(key, envelope, self.lobby, who)
         if isinstance(message, CoinCommit):
             if key in self.commits:
-                raise ProtocolError(who, "a second coin commitment")
+                raise ProtocolError(who, N_("a second coin commitment"))
             self.commits[key] = message.digest
             stage = "commits"
         elif isinstance(message, CoinReveal):
             if len(self.commits) < len(self.members) or key in self.values:
-                raise ProtocolError(who, "a coin value out of turn")
+                raise ProtocolError(who, N_("a coin value out of turn"))
             if commitment(self.lobby, message.value) != self.commits[key]:
-                raise ProtocolError(who, "a coin value does not open its commitment")
+                raise ProtocolError(who, N_("a coin value does not open its commitment"))
             self.values[key] = message.value
             stage = "reveals"
             if len(self.values) == len(self.members):
                 self.config = self._config()
         else:
             if self.config is None or key in self.envelopes["signatures"]:
-                raise ProtocolError(who, "a config signature out of turn")
+                raise ProtocolError(who, N_("a config signature out of turn"))
             if message.body != self.config.encode():
-                raise ProtocolError(who, "signed a different game config")
+                raise ProtocolError(who, N_("signed a different game config"))
             stage = "signatures"
         self.envelopes[stage][key] = envelope
         return message
@@ -111,11 +112,17 @@ class Coin:
             message = self.take(key, envelope)  # a member twice: refused as out of turn
             if not isinstance(message, expected[stage]):
                 raise ProtocolError(
-                    "the creator", f"relayed a {type(message).__name__} among the {stage}"
+                    N_("the creator"),
+                    N_("relayed a {kind} among the {stage}").format(
+                        kind=type(message).__name__, stage=stage
+                    ),
                 )
         if self.missing(stage):
             names = ", ".join(m.name for m in self.missing(stage))
-            raise ProtocolError("the creator", f"relayed the {stage} without {names}")
+            raise ProtocolError(
+                N_("the creator"),
+                N_("relayed the {stage} without {names}").format(stage=stage, names=names),
+            )
 
     @property
     def genesis(self) -> Genesis:

@@ -114,11 +114,11 @@ class Host:
         may not join (the caller closes the connection; nothing changed)."""
         joining = Member.from_entry(key, entry, self.lobby)
         if not self.open or len(self.members) >= self.settings.seats:
-            raise ProtocolError(None, "the table is full or has started")
+            raise ProtocolError(None, N_("the table is full or has started"))
         if self.only is not None and key not in self.only:
-            raise ProtocolError(None, "a new game at this table is for its last game's players")
+            raise ProtocolError(None, N_("a new game at this table is for its last game's players"))
         if any(m.key == key for m in self.members):
-            raise ProtocolError(None, "that key is already at the table")
+            raise ProtocolError(None, N_("that key is already at the table"))
         self.members.append(joining)
         effects: list[Effect] = [Changed(tuple(self.members)), Send(None, self.state())]
         if self.start_when is not None and len(self.members) >= self.start_when:

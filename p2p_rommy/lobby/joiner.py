@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.i18n import _, say_os_error
+from p2p_rommy.i18n import N_, _, say_os_error
 from p2p_rommy.limits import LOBBY_REPLY_TIMEOUT_S, START_STAGE_TIMEOUT_S
 from p2p_rommy.lobby.coin import Coin, Started
 from p2p_rommy.lobby.messages import (
@@ -82,9 +82,9 @@ class Joiner:
 
     def _begin(self, begin: Begin, now: float) -> JoinerOutput:
         if self.state is None:
-            raise ProtocolError("the creator", "a start before any lobby state")
+            raise ProtocolError(N_("the creator"), N_("a start before any lobby state"))
         if self.coin is not None:
-            raise ProtocolError("the creator", "a second start")
+            raise ProtocolError(N_("the creator"), N_("a second start"))
         if self.identity.public_key not in {m.key for m in begin.members}:
             raise ProtocolError(None, _("the game started without this player"))
         self.coin = Coin(
@@ -95,9 +95,11 @@ class Joiner:
 
     def _relay(self, relay: Relay, now: float) -> JoinerOutput:
         if self.coin is None:
-            raise ProtocolError("the creator", "a relay before the start")
+            raise ProtocolError(N_("the creator"), N_("a relay before the start"))
         if self.stage >= len(STAGES) or relay.stage != STAGES[self.stage]:
-            raise ProtocolError("the creator", f"relayed the {relay.stage} out of order")
+            raise ProtocolError(
+                N_("the creator"), N_("relayed the {stage} out of order").format(stage=relay.stage)
+            )
         self.coin.take_relay(relay.stage, relay.items)
         self.stage += 1
         self.deadline = now + 2 * START_STAGE_TIMEOUT_S

@@ -12,6 +12,7 @@ from typing import Annotated, Any, ClassVar
 
 from p2p_rommy.config import short_code
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.rules.house import HouseValue
 from p2p_rommy.wire.codec import (
     Check,
@@ -52,19 +53,21 @@ def _address(value: Any, name: str) -> tuple[str, int]:
 def _house_value(value: Any, name: str) -> HouseValue:
     if value is None or isinstance(value, bool | int | str):
         return value
-    raise SchemaError(f"{name} must be a house rule value")
+    raise SchemaError(N_("{name} must be a house rule value").format(name=name))
 
 
 def _flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise SchemaError(f"{name} must be true or false")
+        raise SchemaError(N_("{name} must be true or false").format(name=name))
     return value
 
 
 def _one_of(*choices: str) -> Check:
     def check(value: Any, name: str) -> str:
         if value not in choices or not isinstance(value, str):
-            raise SchemaError(f"{name} must be one of {', '.join(choices)}")
+            raise SchemaError(
+                N_("{name} must be one of {value}").format(name=name, value=", ".join(choices))
+            )
         return value
 
     return check
@@ -96,7 +99,7 @@ def signed_body(key: bytes, envelope: bytes, who: str | None = None) -> dict[str
     opened = open_envelope(envelope, roster_of([key]))
     body = unpack(opened.body, who)
     if not isinstance(body, dict):
-        raise ProtocolError(who, "a lobby message must be a map")
+        raise ProtocolError(who, N_("a lobby message must be a map"))
     return body
 
 
@@ -116,13 +119,15 @@ class Member:
         """The member whose signed `entry` this is; `ProtocolError` if it is not one
         (a weak key, a bad signature, another table, a name that is not a name)."""
         if not valid_public_key(key):
-            raise ProtocolError(None, "a member with a weak or malformed key")
+            raise ProtocolError(None, N_("a member with a weak or malformed key"))
         join = Join.from_body(signed_body(key, entry))
         if join.lobby != lobby:
-            raise ProtocolError(fingerprint(key), "a join for another table")
+            raise ProtocolError(fingerprint(key), N_("a join for another table"))
         problem = name_problem(join.name)
         if problem is not None:
-            raise ProtocolError(fingerprint(key), f"refused a join: {problem}")
+            raise ProtocolError(
+                fingerprint(key), N_("refused a join: {problem}").format(problem=problem)
+            )
         return Member(join.name, key, join.addresses, entry)
 
     @staticmethod
@@ -130,7 +135,9 @@ class Member:
         try:
             key, entry = _ENTRY(value, "member")
         except SchemaError as error:
-            raise ProtocolError("the creator", f"malformed member: {error}") from None
+            raise ProtocolError(
+                N_("the creator"), N_("malformed member: {error}").format(error=error)
+            ) from None
         return Member.from_entry(key, entry, lobby)
 
 
@@ -173,7 +180,7 @@ class LobbyState(Message):
         member is `creator` (the key the creator proved)."""
         fields = LobbyState.fields(body, "the creator")
         if fields["lobby"] != lobby:
-            raise ProtocolError("the creator", "a lobby state for another table")
+            raise ProtocolError(N_("the creator"), N_("a lobby state for another table"))
         return LobbyState(**{**fields, "members": _members(fields["members"], lobby, creator)})
 
     @property
@@ -186,9 +193,9 @@ def _members(
 ) -> tuple[Member, ...]:
     members = tuple(Member.from_entry(key, entry, lobby) for key, entry in entries)
     if members[0].key != creator:
-        raise ProtocolError("the creator", "its own entry is not first in its lobby")
+        raise ProtocolError(N_("the creator"), N_("its own entry is not first in its lobby"))
     if len({m.key for m in members}) != len(members):
-        raise ProtocolError("the creator", "a member listed twice")
+        raise ProtocolError(N_("the creator"), N_("a member listed twice"))
     return members
 
 
@@ -257,14 +264,16 @@ def from_creator(creator: bytes, envelope: bytes, lobby: bytes) -> FromCreator:
     if kind == "lobby/begin":
         fields = Begin.fields(body, "the creator")
         if fields["lobby"] != lobby:
-            raise ProtocolError("the creator", "a start for another table")
+            raise ProtocolError(N_("the creator"), N_("a start for another table"))
         return Begin(lobby, _members(fields["members"], lobby, creator))
     if kind == "lobby/relay":
         relay = Relay.from_body(body, "the creator")
         if relay.lobby != lobby:
-            raise ProtocolError("the creator", "a relay for another table")
+            raise ProtocolError(N_("the creator"), N_("a relay for another table"))
         return relay
-    raise ProtocolError("the creator", f"an unknown lobby message {str(kind)[:40]!r}")
+    raise ProtocolError(
+        N_("the creator"), N_("an unknown lobby message {value!r}").format(value=str(kind)[:40])
+    )
 
 
 _FROM_MEMBER: dict[str, type[CoinCommit | CoinReveal]] = {
@@ -282,8 +291,10 @@ def from_member(key: bytes, envelope: bytes, lobby: bytes, who: str) -> FromMemb
         return ConfigSignature(opened.body)
     message = _FROM_MEMBER.get(str(kind))
     if message is None:
-        raise ProtocolError(who, f"an unexpected lobby message {str(kind)[:40]!r}")
+        raise ProtocolError(
+            who, N_("an unexpected lobby message {value!r}").format(value=str(kind)[:40])
+        )
     value = message.from_body(body, who)
     if value.lobby != lobby:
-        raise ProtocolError(who, f"a {kind} for another table")
+        raise ProtocolError(who, N_("a {kind} for another table").format(kind=kind))
     return value

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.limits import FRAME_CAP_BYTES, FRAME_TIMEOUT_S
 
 
@@ -25,6 +26,8 @@ async def read_frame(
     header = await reader.readexactly(4)
     size = int.from_bytes(header, "big")
     if size > cap:
-        raise ProtocolError(None, f"frame of {size} bytes is over the {cap} byte cap")
+        raise ProtocolError(
+            None, N_("frame of {size} bytes is over the {cap} byte cap").format(size=size, cap=cap)
+        )
     async with asyncio.timeout(timeout):
         return await reader.readexactly(size)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from p2p_rommy.config import PROTOCOL_VERSION
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.limits import HANDSHAKE_TIMEOUT_S
 from p2p_rommy.net.framing import frame, read_frame
 from p2p_rommy.wire.codec import Schema, blob, integer, pack, unpack
@@ -73,18 +74,20 @@ async def handshake(
         if hello["version"] != PROTOCOL_VERSION:
             raise ProtocolError(
                 None,
-                f"the other side speaks protocol v{hello['version']}, this one "
-                f"v{PROTOCOL_VERSION}: both need the same p2p-rommy release",
+                N_(
+                    "the other side speaks protocol v{value}, this one v{PROTOCOL_VERSION}: "
+                    "both need the same p2p-rommy release"
+                ).format(value=hello["version"], PROTOCOL_VERSION=PROTOCOL_VERSION),
             )
         if hello["table"] != table:
-            raise ProtocolError(None, "the other side is at another table")
+            raise ProtocolError(None, N_("the other side is at another table"))
         theirs = hello["key"]
         if not valid_public_key(theirs):
-            raise ProtocolError(None, "the other side's key is weak or malformed")
+            raise ProtocolError(None, N_("the other side's key is weak or malformed"))
         if theirs == mine:
-            raise ProtocolError(None, "the other side uses this peer's own key")
+            raise ProtocolError(None, N_("the other side uses this peer's own key"))
         if not allowed(theirs):
-            raise ProtocolError(None, "this key is not seated at the table")
+            raise ProtocolError(None, N_("this key is not seated at the table"))
         signature = identity.signature(_transcript(table, nonce, hello["nonce"], mine, theirs))
         writer.write(frame(pack({"kind": "auth", "signature": signature})))
         await writer.drain()
@@ -92,5 +95,5 @@ async def handshake(
     if not verify_signature(
         theirs, auth["signature"], _transcript(table, hello["nonce"], nonce, theirs, mine)
     ):
-        raise ProtocolError(None, "the other side could not prove its key")
+        raise ProtocolError(None, N_("the other side could not prove its key"))
     return Proven(theirs, table)

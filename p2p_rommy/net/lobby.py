@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.i18n import _, say_os_error
+from p2p_rommy.i18n import N_, _, say_os_error
 from p2p_rommy.limits import (
     LOBBY_FRAME_BYTES,
     LOBBY_FRAMES_BURST,
@@ -91,7 +91,7 @@ class Connection:
         while True:
             payload = await read_frame(self.reader, LOBBY_FRAME_BYTES)
             if limited and not self.bucket.take(loop.time()):
-                raise ProtocolError(None, "too many lobby frames")
+                raise ProtocolError(None, N_("too many lobby frames"))
             if payload[:1] == MESSAGE:
                 return payload[1:]
 
@@ -287,7 +287,7 @@ class LobbyHost:
             async with asyncio.timeout(LOBBY_REPLY_TIMEOUT_S):
                 entry = await connection.receive(limited=True)
             if connection.key in self.connections:
-                raise ProtocolError(None, "that key is already at the table")
+                raise ProtocolError(None, N_("that key is already at the table"))
             effects = self.host.join(connection.key, entry, self._now())
         except (ProtocolError, OSError, asyncio.IncompleteReadError, TimeoutError) as error:
             if proven is not None and _hung_up_cleanly(error):

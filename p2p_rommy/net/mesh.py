@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from p2p_rommy.errors import ProtocolError
+from p2p_rommy.i18n import N_
 from p2p_rommy.limits import (
     DEAD_AFTER_S,
     HEARTBEAT_S,
@@ -262,9 +263,9 @@ class Mesh:
                     if not await self.on_message(link.seat, payload[1:]):
                         strikes += 1
                         if strikes >= MAX_STRIKES:
-                            raise ProtocolError(link.seat, "too many refused messages")
+                            raise ProtocolError(link.seat, N_("too many refused messages"))
                 elif payload[:1] != PING:
-                    raise ProtocolError(link.seat, "unknown frame type")
+                    raise ProtocolError(link.seat, N_("unknown frame type"))
         except ProtocolError as error:
             log.warning("closed the connection to seat %d: %s", link.seat, error)
             if address is not None:

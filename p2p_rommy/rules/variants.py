@@ -14,7 +14,7 @@ from typing import Literal
 
 from p2p_rommy.cards import ACE, JACK, KING, QUEEN
 from p2p_rommy.errors import ConfigError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.rules.house import HouseRules, HouseRuleSpec, HouseValue, resolve_house_rules
 
 VARIANTS = ("lp", "rummy", "romme")
@@ -525,7 +525,7 @@ _BUILDERS = {"lp": _lp, "rummy": _rummy, "romme": _romme}
 def _int(house: HouseRules, key: str) -> int:
     value = house[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"house rule {key} is not a whole number")
+        raise ConfigError(N_("house rule {key} is not a whole number").format(key=key))
     return value
 
 
@@ -540,7 +540,9 @@ def _empty_stock(house: HouseRules) -> EmptyStock:
         return "shuffle"
     if value == "turn_over":
         return "turn_over"
-    raise ConfigError(f"house rule empty_stock is shuffle or turn_over, not {value!r}")
+    raise ConfigError(
+        N_("house rule empty_stock is shuffle or turn_over, not {value!r}").format(value=value)
+    )
 
 
 def _buy_priority(house: HouseRules) -> BuyPriority:
@@ -551,12 +553,18 @@ def _buy_priority(house: HouseRules) -> BuyPriority:
         return "seat"
     if value == "lot":
         return "lot"
-    raise ConfigError(f"house rule buy_priority is first, seat or lot, not {value!r}")
+    raise ConfigError(
+        N_("house rule buy_priority is first, seat or lot, not {value!r}").format(value=value)
+    )
 
 
 def ruleset(variant: str, house: Mapping[str, HouseValue | str] | None = None) -> RuleSet:
     """The rule set of `variant` with `house` overriding its house-rule defaults."""
     if variant not in _BUILDERS:
-        raise ConfigError(f"no variant {variant!r}; the variants are {', '.join(VARIANTS)}")
+        raise ConfigError(
+            N_("no variant {variant!r}; the variants are {value}").format(
+                variant=variant, value=", ".join(VARIANTS)
+            )
+        )
     resolved = resolve_house_rules(HOUSE_RULE_SPECS[variant], variant, house)
     return _BUILDERS[variant](resolved)
