@@ -600,6 +600,10 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "et punkt i blandingsbeviset er ugyldigt, eller en sum er det neutrale element",
         "et punkt i stokkebeviset er ugyldig, eller en sum er det nøytrale elementet",
     ),
+    "key": ("nøglen", "nøkkelen"),
+    "commitment": ("forseglingen", "forseglingen"),
+    "product chain": ("produktkæden", "produktkjeden"),
+    "cards": ("kortene", "kortene"),
     "the shuffle proof does not verify ({what})": (
         "blandingsbeviset holder ikke ({what})",
         "stokkebeviset holder ikke ({what})",

@@ -429,7 +429,7 @@ def _verify(
     minus_v = _neg(v)
     # (1) the key: e_t = k_s*B - v*E
     if proof.e_t != group.add(group.mul_base(proof.k_s), group.mul(minus_v, key)):
-        raise refuse("key")
+        raise refuse(N_("key"))
     w, rho = chain_weights(seed, proof.b), _combination_weights(v, proof)
     # (2) + rho[0]*(3), columns and the permuted challenges:
     # c_t + rho0*a_t = (k_c + rho0*k_a)*H + sum (v + rho0*k_e[k])*G[k]
@@ -450,7 +450,7 @@ def _verify(
         ),
     )
     if announced != rebuilt:
-        raise refuse("commitment")
+        raise refuse(N_("commitment"))
     # (4) + rho[1]*(5), the chain's m links joined by w, and the product:
     # b_t + rho1*d_t = (k_b + rho1*k_d)*H + (w[0]*k_e[0] + rho1*v*prod(x))*U
     #     + sum_k (w[k+1]*k_e[k+1] - v*w[k])*b[k] - rho1*v*b[m-1]   (w[m]*k_e[m] = 0)
@@ -473,12 +473,12 @@ def _verify(
         _multi([u_weight, *b_weights], [base_u, *_unchecked(proof.b)]),
     )
     if chain_announced != chain_rebuilt:
-        raise refuse("product chain")
+        raise refuse(N_("product chain"))
     # (6) the cards: f_t = sum(k_e[k]*out[k]) - sum((k_s*x[j])*inp[j])
     minus_s = _neg(proof.k_s)
     folded = [group.scalar_mul(minus_s, x_j) for x_j in x]
     if proof.f_t != _multi([*proof.k_e, *folded], [*_unchecked(out), *_unchecked(inp)]):
-        raise refuse("cards")
+        raise refuse(N_("cards"))
 
 
 def _combination_weights(v: bytes, proof: ShuffleProof) -> tuple[bytes, bytes]:
