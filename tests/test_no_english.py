@@ -27,7 +27,8 @@ from p2p_rommy.tui.model import ClientModel
 PLACEHOLDER = re.compile(r"\{[^}]*\}")
 ENGLISH_WORDS = re.compile(
     r"\b(the|you|your|round|total|cards|draws|discards|waiting|points|buys|stock|melds|"
-    r"turn|winner|score|dealer|from|with|nobody|shuffling|dealing|player|passes)\b",
+    r"turn|winner|score|dealer|from|with|nobody|shuffling|dealing|player|passes|"
+    r"refused|connection|denied|device|disk)\b",
     re.IGNORECASE,
 )
 
