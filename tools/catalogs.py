@@ -600,6 +600,14 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "et punkt i blandingsbeviset er ugyldigt, eller en sum er det neutrale element",
         "et punkt i stokkebeviset er ugyldig, eller en sum er det nøytrale elementet",
     ),
+    "seat {seat} ({name}) refused step {n}, which the others found valid ({why}), and did not come back": (
+        "plads {seat} ({name}) afviste trin {n}, som de andre fandt gyldigt ({why}), og kom ikke tilbage",
+        "plass {seat} ({name}) avviste steg {n}, som de andre fant gyldig ({why}), og kom ikke tilbake",
+    ),
+    "seat {seat} ({name}) did not come back; {what} never came": (
+        "plads {seat} ({name}) kom ikke tilbage; {what} kom aldrig",
+        "plass {seat} ({name}) kom ikke tilbake; {what} kom aldri",
+    ),
     "key": ("nøglen", "nøkkelen"),
     "commitment": ("forseglingen", "forseglingen"),
     "product chain": ("produktkæden", "produktkjeden"),

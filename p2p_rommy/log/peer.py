@@ -355,12 +355,14 @@ class Peer(Voting):
         name = self.replica.config.seats[absent].name
         refused = [d for d in self.trouble.dissents if d.seat == absent]
         if refused:
-            reason = (
-                f"seat {absent + 1} ({name}) refused step {refused[-1].n}, which the others "
-                f"found valid ({refused[-1].reason[:200]}), and did not come back"
-            )
+            reason = N_(  # signed English; translated where shown (`i18n.say_reason`)
+                "seat {seat} ({name}) refused step {n}, which the others found valid "
+                "({why}), and did not come back"
+            ).format(seat=absent + 1, name=name, n=refused[-1].n, why=refused[-1].reason[:200])
         else:
-            reason = f"seat {absent + 1} ({name}) did not come back; {waiting.what} never came"
+            reason = N_("seat {seat} ({name}) did not come back; {what} never came").format(
+                seat=absent + 1, name=name, what=waiting.what
+            )
         replaced = self.pending
         step = self.replica.propose_end(absent, reason)
         self.proposed(step, now, replaced)
