@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import _, say_os_error
 from p2p_rommy.limits import ALONE_HINT_S
 from p2p_rommy.net.addresses import local_addresses
 from p2p_rommy.net.lobby import LobbyHost
@@ -24,7 +24,9 @@ def nothing_found_hint(interface: str | None) -> str:
         problem = problems[0]
         return (
             _("mDNS cannot be sent from {ip}: {error}. {hint}.").format(
-                ip=problem.ip, error=problem.text, hint=_(explain(problem))
+                ip=problem.ip,
+                error=say_os_error(OSError(problem.error, problem.text), False),
+                hint=_(explain(problem)),
             )
             + " "
             + _("`rommy doctor` checks this machine.")
