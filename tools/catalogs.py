@@ -608,6 +608,10 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "plads {seat} ({name}) kom ikke tilbage; {what} kom aldrig",
         "plass {seat} ({name}) kom ikke tilbake; {what} kom aldri",
     ),
+    "--interface takes this machine's IPv4 address on the network (such as 192.168.1.20), not {given!r}; `rommy doctor` lists them": (
+        "--interface tager denne maskines IPv4-adresse på netværket (såsom 192.168.1.20), ikke {given!r}; `rommy doctor` viser dem",
+        "--interface tar denne maskinens IPv4-adresse på nettverket (for eksempel 192.168.1.20), ikke {given!r}; `rommy doctor` viser dem",
+    ),
     "key": ("nøglen", "nøkkelen"),
     "commitment": ("forseglingen", "forseglingen"),
     "product chain": ("produktkæden", "produktkjeden"),

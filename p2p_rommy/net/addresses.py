@@ -150,8 +150,10 @@ def chosen(interface: str) -> str:
         ipaddress.IPv4Address(interface)
     except ValueError:
         raise ConfigError(
-            f"--interface takes this machine's IPv4 address on the network "
-            f"(such as 192.168.1.20), not {interface!r}; `rommy doctor` lists them"
+            N_(
+                "--interface takes this machine's IPv4 address on the network "
+                "(such as 192.168.1.20), not {given!r}; `rommy doctor` lists them"
+            ).format(given=interface)
         ) from None
     return interface
 
