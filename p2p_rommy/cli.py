@@ -485,6 +485,10 @@ def _seat_options(args: argparse.Namespace) -> SeatOptions:
         )
     if args.bot is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise ConfigError(_("the full-screen client needs a terminal; seat a bot with --bot"))
+    if args.interface is not None:  # an address, said before anything listens on it
+        from p2p_rommy.net.addresses import chosen
+
+        chosen(args.interface)
     name = ""
     if hasattr(args, "name"):  # a resumed seat keeps the name in its game's config
         name = args.name or _default_name(_("Player"))

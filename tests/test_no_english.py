@@ -200,6 +200,7 @@ def test_the_checkers_own_refusals_on_the_command_line_have_no_english(language,
         ["join", "--bot", "--connect", "127.0.0.1:1", "--data-dir", str(open_identity), *lang],
         ["resume", "abab", "--bot", "--data-dir", str(tmp_path / "game"), *lang],
         ["doctor", "--interface", "wlan0", *lang],  # an interface's name, not its address
+        ["join", "--bot", "--interface", "wlan0", *lang],  # was a ValueError's traceback
     ]
     phrases = english_phrases(language)
     for argv in cases:
