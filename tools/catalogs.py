@@ -612,6 +612,20 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "--interface tager denne maskines IPv4-adresse på netværket (såsom 192.168.1.20), ikke {given!r}; `rommy doctor` viser dem",
         "--interface tar denne maskinens IPv4-adresse på nettverket (for eksempel 192.168.1.20), ikke {given!r}; `rommy doctor` viser dem",
     ),
+    "the round's deck is closed": ("rundens kortspil er lukket", "rundens kortstokk er lukket"),
+    "no seat {seat}": ("ingen plads {seat}", "ingen plass {seat}"),
+    "seat {seat} does not hold position {position}": (
+        "plads {seat} har ikke position {position}",
+        "plass {seat} har ikke posisjon {position}",
+    ),
+    "position {position} was already given to seat {seat}": (
+        "position {position} er allerede givet til plads {seat}",
+        "posisjon {position} er allerede gitt til plass {seat}",
+    ),
+    "no deck position {position}": (
+        "ingen position {position} i kortspillet",
+        "ingen posisjon {position} i kortstokken",
+    ),
     "key": ("nøglen", "nøkkelen"),
     "commitment": ("forseglingen", "forseglingen"),
     "product chain": ("produktkæden", "produktkjeden"),

@@ -644,18 +644,24 @@ class DeckSeat:
 
     def _queue_shares(self, items: list[tuple[int, int, tuple[int, ...]]]) -> list[bytes]:
         if self.phase not in (DeckPhase.COMMIT, DeckPhase.RUNNING):
-            raise ValueError("the round's deck is closed")
+            raise ValueError(N_("the round's deck is closed"))  # a reason verify may show
         for position, recipient, strippers in items:
             self._pass_of(position)
             if recipient != ALL and not 0 <= recipient < self.params.players:
-                raise ValueError(f"no seat {recipient}")
+                raise ValueError(N_("no seat {seat}").format(seat=recipient + 1))
             owner_reveal = strippers != self._strippers(recipient)
             if owner_reveal:
                 if self.assigned.get(position) != strippers[0]:
-                    raise ValueError(f"seat {strippers[0]} does not hold position {position}")
+                    raise ValueError(
+                        N_("seat {seat} does not hold position {position}").format(
+                            seat=strippers[0] + 1, position=position
+                        )
+                    )
             elif position in self.assigned:
                 raise ValueError(
-                    f"position {position} was already given to seat {self.assigned[position]}"
+                    N_("position {position} was already given to seat {seat}").format(
+                        position=position, seat=self.assigned[position] + 1
+                    )
                 )
             self.assigned[position] = recipient
         sequence = tuple(
@@ -719,7 +725,7 @@ class DeckSeat:
         for shuffled in self.passes:
             if shuffled.holds(position):
                 return shuffled
-        raise ValueError(f"no deck position {position}")
+        raise ValueError(N_("no deck position {position}").format(position=position))
 
     def _chain_point(self, position: int) -> bytes:
         if position in self.chain:
