@@ -15,17 +15,18 @@ from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.identity import open_envelope, roster_of
 
 CASES = [
-    ("lp", 3, {}),
-    ("rummy", 4, {"target_score": "40"}),
-    ("romme", 6, {"fixed_deals": "1"}),
+    # lp's seven rounds: heuristic bots go out in a third of the steps random ones take
+    ("lp", 3, {}, "normal"),
+    ("rummy", 4, {"target_score": "40"}, "random"),
+    ("romme", 6, {"fixed_deals": "1"}, "random"),
 ]
 
 
-@pytest.mark.parametrize(("variant", "players", "house"), CASES, ids=[c[0] for c in CASES])
-def test_full_match_over_loopback(tmp_path, variant, players, house):
+@pytest.mark.parametrize(("variant", "players", "house", "bot"), CASES, ids=[c[0] for c in CASES])
+def test_full_match_over_loopback(tmp_path, variant, players, house, bot):
     path = tmp_path / "transcript"
     final, records, sessions = asyncio.run(
-        simulate_network(variant, players, 11, house, path, timeout=600)
+        simulate_network(variant, players, 11, house, path, timeout=600, bots=[bot] * players)
     )
     assert final.phase is Phase.MATCH_OVER
     assert all(s.peer.frozen is None for s in sessions)
