@@ -68,7 +68,7 @@ def test_a_seat_keeps_only_the_round_in_play_and_answers_from_its_transcript(tmp
 
     async def main():
         human, others = await local_table(
-            "rummy", ["random"], {"target_score": "150"}, "Ann", 3, tmp_path
+            "rummy", ["random"], {"target_score": "30"}, "Ann", 3, tmp_path
         )
         human.peer.player = make_bot("random", random.Random(3))
         await asyncio.wait_for(asyncio.gather(human.run(), *(s.run() for s in others)), 240)
