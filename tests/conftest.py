@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from p2p_rommy.seat.session import Session
-from tests.loopback import seat_on_loopback, transcript_of
+from tests.loopback import CLEAN_RUMMY, seat_on_loopback, transcript_of
 
 BLOCKED_LOOP_S = 0.5
 """Longest a single event-loop callback may run (wall clock, on a loaded 2-core CI)."""
@@ -80,6 +80,19 @@ def loopback_table() -> Callable[..., Awaitable[list[Session]]]:
 def transcript() -> Callable[..., bytes]:
     """`tests.loopback.transcript_of`: a game's transcript file, for `rommy verify`."""
     return transcript_of
+
+
+@pytest.fixture(scope="session")
+def clean_rummy(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The transcript of a clean three-seat Rummy match to 15 points (`CLEAN_RUMMY`),
+    played by bots over TCP on 127.0.0.1 (`rommy simulate`'s path): once per test
+    process for every module that reads it (tests/test_verify.py, test_verify_once.py)."""
+    from p2p_rommy.seat.loopback_match import simulate_network
+
+    path = tmp_path_factory.mktemp("clean") / "transcript"
+    variant, players, seed, house = CLEAN_RUMMY
+    asyncio.run(simulate_network(variant, players, seed, house, path, timeout=300))
+    return path.read_bytes()
 
 
 # --- the simulator's campaign in CI's output (tests/test_sim.py) ---------------------------

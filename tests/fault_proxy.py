@@ -24,6 +24,9 @@ class Faults:
     cut_at: int | None = 400
     """Also cut each proxy's first connection at this frame (so a short, fast match
     surely sees a cut; the random ones come on top)."""
+    each_kind_from: int | None = 20
+    """Also drop, duplicate and reorder one frame each, at this frame and the next two
+    (so a short match surely sees every kind; the random ones come on top)."""
     delay_s: float = 0.02
     """Each frame waits up to this long (order kept unless reordered)."""
 
@@ -86,11 +89,20 @@ class FaultProxy:
                 roll = self.rng.random()
                 faults = self.faults
                 self.frames += 1
-                if roll < faults.cut or (self.frames == faults.cut_at):
+                at = self.frames
+                if roll < faults.cut or (at == faults.cut_at):
                     self.counts["cut"] += 1
                     break
                 await asyncio.sleep(self.rng.random() * faults.delay_s)
                 roll = self.rng.random()
+                if faults.each_kind_from is not None:
+                    forced = at - faults.each_kind_from
+                    if forced == 0:
+                        roll = 0.0  # dropped
+                    elif forced == 1:
+                        roll = faults.drop  # duplicated
+                    elif forced == 2 and held is None:
+                        roll = faults.drop + faults.duplicate  # reordered
                 if roll < faults.drop:
                     self.counts["dropped"] += 1
                     continue

@@ -14,6 +14,9 @@ from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.identity import Entropy, Identity
 
+CLEAN_RUMMY = ("rummy", 3, 21, {"target_score": "15"})
+"""The clean match the `clean_rummy` fixture plays: variant, seats, seed, house rules."""
+
 
 async def seat_on_loopback(
     config: GameConfig,

@@ -111,8 +111,10 @@ def test_sigkill_then_rommy_resume_finishes_the_match(tmp_path, moment):
             stop_in_a_buy_window(victim, tmp_path / "Bo")
         else:
             kill_at, expected_next = MOMENTS[moment]
-            bot = "random"
-            host, victim, other = start_table(tmp_path, f"Kill-{moment}", "rummy", "target_score=1")
+            bot = "normal"  # a round of ~110 steps, where random bots take ~400
+            host, victim, other = start_table(
+                tmp_path, f"Kill-{moment}", "rummy", "target_score=1", bot
+            )
             started += [host, victim, other]
             deadline = time.monotonic() + 120
             while committed(tmp_path / "Bo") < kill_at:

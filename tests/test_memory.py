@@ -68,10 +68,16 @@ def test_a_seat_keeps_only_the_round_in_play_and_answers_from_its_transcript(tmp
 
     async def main():
         human, others = await local_table(
-            "rummy", ["random"], {"target_score": "150"}, "Ann", 3, tmp_path
+            "rummy", ["random"], {"target_score": "30"}, "Ann", 3, tmp_path
         )
         human.peer.player = make_bot("random", random.Random(3))
-        await asyncio.wait_for(asyncio.gather(human.run(), *(s.run() for s in others)), 240)
+        seats = {s.peer.seat: s for s in [human, *others]}
+
+        def over(seat: int) -> bool:  # every seat is here: none waits for another at the end
+            return seats[seat].peer.replica.over
+
+        runs = (s.run(settled=over) for s in seats.values())
+        await asyncio.wait_for(asyncio.gather(*runs), 240)
         return human, others
 
     human, others = asyncio.run(main())

@@ -25,13 +25,17 @@ def screen(name: str) -> str:
     return tmux("capture-pane", "-p", "-t", name)
 
 
+POLL_S = 0.1
+"""How often the screen is read while a test waits for it (a capture costs ~5 ms)."""
+
+
 def wait_for(name: str, predicate, timeout: float = 180.0) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         text = screen(name)
         if predicate(text):
             return text
-        time.sleep(0.5)
+        time.sleep(POLL_S)
     raise AssertionError(f"timed out; the screen was:\n{screen(name)}")
 
 
@@ -41,8 +45,8 @@ def press_until(name: str, key: str, predicate, timeout: float = 90.0) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         tmux("send-keys", "-t", name, key)
-        for _ in range(6):
-            time.sleep(0.5)
+        for _ in range(round(3.0 / POLL_S)):  # the key again after 3 s
+            time.sleep(POLL_S)
             text = screen(name)
             if predicate(text):
                 return text
@@ -298,7 +302,7 @@ def test_a_crowded_table_fits_80x24(tmp_path):
             chosen = selected_labels(tmux("capture-pane", "-e", "-p", "-t", name))
             if len(chosen) == 30:
                 break
-            time.sleep(0.3)
+            time.sleep(POLL_S)
         assert chosen == hand, chosen  # every card of the hand selected by its own key
         tmux("send-keys", "-t", name, "v")
         wait_for(name, lambda t: "No round has been scored yet" in t, timeout=20)
@@ -368,7 +372,7 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
                 press_until(name, "x", lambda t, s=size: len(hand_of(t)) <= s, timeout=30)
                 turns += 1
                 continue
-            time.sleep(0.3)
+            time.sleep(POLL_S)
         assert "Round 1 is over" in text, text
         tmux("send-keys", "-t", name, " ")
         wait_for(name, lambda t: "Round 1 is over" not in t, timeout=30)
@@ -437,7 +441,7 @@ def test_rommy_play_keeps_a_transcript_that_verify_calls_fair(tmp_path):
                     name, "x", lambda t, s=size: len(hand_of(t)) <= s or OVER in t, timeout=30
                 )
                 continue
-            time.sleep(0.3)
+            time.sleep(POLL_S)
         assert "The game is over" in text and "q quits" in text, text
         assert re.search(r"wins with \d+ points|You win with|share first place", text), text
         assert "n: new game at this table" in text

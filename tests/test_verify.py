@@ -6,7 +6,6 @@ as it goes (trust issue, attack 8)."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import time
@@ -26,18 +25,16 @@ from p2p_rommy.log.transcript import (
     parse,
     sign_config,
 )
-from p2p_rommy.seat.loopback_match import seeded_config, simulate_network
+from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.verify import verify_transcript
+from tests.loopback import CLEAN_RUMMY
 
-SEED = 21
-HOUSE = {"target_score": "15"}
+_, _, SEED, HOUSE = CLEAN_RUMMY
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory) -> bytes:
-    path = tmp_path_factory.mktemp("verify") / "transcript"
-    asyncio.run(simulate_network("rummy", 3, SEED, HOUSE, path, timeout=300))
-    return path.read_bytes()
+def clean(clean_rummy: bytes) -> bytes:
+    return clean_rummy  # played once for this module and tests/test_verify_once.py
 
 
 def rebuild(data: bytes, records: list[Record]) -> bytes:

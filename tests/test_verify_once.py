@@ -22,7 +22,6 @@ from p2p_rommy.deck import seat as seat_module
 from p2p_rommy.deck.derive import card_point
 from p2p_rommy.errors import CheatDetected, ProtocolError
 from p2p_rommy.log import replica as replica_module
-from p2p_rommy.seat.loopback_match import simulate_network
 from p2p_rommy.verify import verify_transcript
 from tests import adversaries as adv
 from tests.adversaries import Cheat, play_against
@@ -34,10 +33,8 @@ PARAMS = DeckParams(GAME, 0, 3, 0, 12)
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory) -> bytes:
-    path = tmp_path_factory.mktemp("once") / "transcript"
-    asyncio.run(simulate_network("rummy", 3, 21, {"target_score": "15"}, path, timeout=300))
-    return path.read_bytes()
+def clean(clean_rummy: bytes) -> bytes:
+    return clean_rummy  # played once for this module and tests/test_verify.py
 
 
 def counting(monkeypatch, module, name: str, key: Callable[..., bytes], seen: Counter) -> None:

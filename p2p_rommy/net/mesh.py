@@ -125,11 +125,17 @@ class Mesh:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def flushed(self, timeout: float = 10.0) -> bool:
-        """Wait until every outbox is empty (or the timeout passes)."""
+    async def flushed(
+        self, timeout: float = 10.0, settled: Callable[[int], bool] | None = None
+    ) -> bool:
+        """Wait until every outbox is empty (or the timeout passes); an outbox to a seat
+        for which `settled(seat)` holds (it needs nothing more) is not waited for."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
-                while any(link.outbox for link in self.links.values()):
+                while any(
+                    link.outbox and not (settled is not None and settled(seat))
+                    for seat, link in self.links.items()
+                ):
                     await asyncio.sleep(0.05)
                 return True
         return False

@@ -99,7 +99,11 @@ async def simulate_network(
         session.connect(addresses)
         if step_clock is not None:
             session.peer.step_clock = step_clock.watch(s)
-    finals = await asyncio.gather(*(session.run(timeout) for session in sessions))
+
+    def over(seat: int) -> bool:  # every seat is in this process: none waits for another
+        return sessions[seat].peer.replica.over
+
+    finals = await asyncio.gather(*(session.run(timeout, over) for session in sessions))
     frozen = [s.peer.frozen for s in sessions if s.peer.frozen]
     if frozen:
         raise RuntimeError(f"the table froze: {frozen[0]}")

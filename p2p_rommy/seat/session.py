@@ -117,15 +117,20 @@ class Session:
         self._later(lambda: self.peer.start(self.clock()))
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
-    async def run(self, timeout: float | None = None) -> GameState:
+    async def run(
+        self, timeout: float | None = None, settled: Callable[[int], bool] | None = None
+    ) -> GameState:
         """Play until the match is over (or the table freezes, or a restarted seat finds
-        nobody left: `peer.alone`); return the final state."""
+        nobody left: `peer.alone`); return the final state. Then wait (up to 10 s) until
+        what is queued for the others is written, but not for a seat `settled(seat)`
+        says needs nothing more (a seat of the same process whose match is over too:
+        its connection closed at its end, its queue would never be written)."""
         self.start()
         try:
             async with asyncio.timeout(timeout):
                 await self.done.wait()
             if self.halted is None and not self.peer.alone:
-                await self.mesh.flushed()
+                await self.mesh.flushed(settled=settled)
         finally:
             await self.close()
         return self.peer.replica.state
