@@ -52,6 +52,7 @@ from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import PAUSE_NOTICE
 from p2p_rommy.sim.adversaries import LIBRARY, Adversary, Outgoing, wire
 from p2p_rommy.sim.disk import DiskFull, SimDisk, Torn
+from p2p_rommy.sim.one_process import one_process
 from p2p_rommy.sim.plan import Fault, Spec
 from p2p_rommy.sim.toy_group import toy_group
 from p2p_rommy.verify import verify_transcript
@@ -229,7 +230,8 @@ class Simulation:
         return self.seats[seat].adversary is None
 
     def run(self) -> Outcome:
-        with toy_group(not self.spec.real_group), _quiet():
+        real = self.spec.real_group
+        with toy_group(not real), one_process(threads=real), _quiet():
             return self._run()
 
     def _run(self) -> Outcome:
