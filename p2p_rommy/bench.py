@@ -729,7 +729,7 @@ def _sim(quick: bool, games: int | None = None) -> Figures:
     faults = adversary_games = steps = 0
     started = time.process_time()
     for seed in range(count):
-        outcome = run_game(Spec.draw(seed, lp_share=0.02), verify_share=0.1)
+        outcome = run_game(Spec.draw(seed), verify_share=0.1)
         faults += outcome.faults
         adversary_games += outcome.spec.adversary is not None
         steps += outcome.steps

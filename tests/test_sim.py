@@ -164,6 +164,24 @@ def test_a_seat_that_keeps_a_wrong_transcript_is_caught_by_verify() -> None:
     assert violation.invariant == "verify"
 
 
+def test_a_seat_that_raises_mid_message_is_caught_and_shrunk() -> None:
+    """A bug in a seat's own code (it raises while committing step 30, in the middle of
+    handling the ACK that completes it) is the ``exception`` invariant, found under a
+    schedule of every fault kind and shrunk to the bug alone."""
+    noise = tuple(
+        Fault(0.3 * i, kind, i % 3, 0.4, (i + 1) % 3) for i, kind in enumerate(FAULT_KINDS)
+    )
+    spec = Spec(seed=6, faults=noise, loss=0.01, broken=("raises",))
+    violation = run_game(spec).violations[0]
+    assert violation.invariant == "exception"
+    assert "RuntimeError: the broken seat raises while committing step 30" in violation.detail
+    assert "sim/runner.py" in violation.detail  # where it was raised
+    small, outcome = shrink(spec)
+    assert outcome.violations[0].invariant == "exception"
+    assert small.faults == () and small.loss == 0.0
+    assert "broken=('raises',)" in as_test(small, outcome)
+
+
 def test_a_failing_seed_is_shrunk_to_a_short_schedule_printed_as_a_test() -> None:
     noise = tuple(
         Fault(0.3 * i, kind, i % 3, 0.4, (i + 1) % 3) for i, kind in enumerate(FAULT_KINDS)
@@ -259,6 +277,22 @@ FOUND = {
         "at 1.7 s; with frames duplicated and reordered, the table freezes at step 21 on a "
         "state hash mismatch between honest seats (no culprit); without the duplicates, "
         "or in order, the game finishes",
+    ),
+    "a late Køb! claim after the window closed at one seat": (
+        Spec(
+            seed=213,
+            variant="lp",
+            house=(),
+            adversary="late_claim",
+            adversary_seat=1,
+            duplicate=0.01,
+            bot="easy",
+        ),
+        "found by the simulator (lp in the mix): seat 1 passes in window 10, then calls "
+        "Køb! for it once it has closed; seat 0, still in the window, holds both answers, "
+        "freezes naming seat 1 and sends both to all; seat 2 had closed the window and "
+        "forgotten its answers, so it drops both as late, and with seat 1 ends the game "
+        "without honest seat 0",
     ),
     "trust: silent catch-up": (
         Spec(

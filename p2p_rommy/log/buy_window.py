@@ -126,10 +126,19 @@ class BuyWindows:
         return [seat for seat in eligible if seat not in seen]
 
     def forget_closed(self, committed: int, still_open: int | None) -> None:
-        """Drop windows that have closed (bounded memory): keep the open one and answers
-        for windows ahead of the committed step (they may open here soon)."""
-        self._answers = {w: a for w, a in self._answers.items() if w > committed or w == still_open}
+        """Drop windows that have closed (bounded memory): keep the open one, answers
+        for windows ahead of the committed step (they may open here soon), and the
+        answers and seals of the last window that closed: a second, different answer
+        for it that comes late (a seat still in the window holds both and sends them
+        to all) is proof here too (`Buying.on_answer`)."""
+        closed = [w for w in (*self._answers, *self._seals) if w <= committed and w != still_open]
+        last = max(closed, default=None)
+
+        def kept(w: int) -> bool:
+            return w > committed or w in (still_open, last)
+
+        self._answers = {w: a for w, a in self._answers.items() if kept(w)}
         self._answered = {w for w in self._answered if w > committed or w == still_open}
         self._calls = {w: c for w, c in self._calls.items() if w > committed or w == still_open}
-        self._seals = {w: c for w, c in self._seals.items() if w > committed or w == still_open}
+        self._seals = {w: c for w, c in self._seals.items() if kept(w)}
         self._sealed = {w: c for w, c in self._sealed.items() if w > committed or w == still_open}

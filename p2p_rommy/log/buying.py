@@ -188,7 +188,11 @@ class Buying:
         if not is_open and answer.window <= replica.n:
             # jitter, not misbehaviour: the seat in turn resolved the window with this very
             # answer before it got here, or (a claim) it was simply too late. Not a
-            # refusal: those are strikes that cut a link (`MAX_STRIKES`).
+            # refusal: those are strikes that cut a link (`MAX_STRIKES`). But another
+            # answer than the one this seat held when the window closed is two-faced.
+            held = self.windows.held(answer.window, answer.seat)
+            if held is not None and not same_body(held, envelope):
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
             log.debug("seat %d: a buy answer after window %d closed", answer.seat, answer.window)
             return []
         if answer.window > replica.n + FUTURE_STEPS:
@@ -237,6 +241,9 @@ class Buying:
         replica = self.replica
         is_open = seal.window == replica.buy_window and replica.state.phase is Phase.BUY
         if not is_open and seal.window <= replica.n:
+            held = self.windows.held_seal(seal.window, seal.seat)
+            if held is not None and not same_body(held, envelope):  # two-faced, late
+                return self.trouble.equivocation(held, envelope, "Køb! answers")
             return []  # too late: the window closed with it already (jitter)
         if seal.window > replica.n + FUTURE_STEPS:
             return self.trouble.refuse(

@@ -162,6 +162,8 @@ class Replica:
         self._answers: dict[bytes, tuple[Opened, BuyAnswer | BuySeal]] = {}
         """Buy answers and seals as `open_message` opened them (`OPENED_ANSWERS_KEPT`)."""
         self._end_hashes: tuple[int, GameState, dict[bytes, int]] | None = None
+        self._engine_hash: tuple[GameState, bytes] | None = None
+        """The last engine state hashed and its hash (`_state_digest`)."""
         self._settle()
         self.committed_hash = self.state_hash()
         """The committed state's hash (what the next step's `prev` holds), kept from the
@@ -185,10 +187,19 @@ class Replica:
             STATE_DOMAIN
             + self.game
             + self.n.to_bytes(8, "big")
-            + state_hash(self.state)
+            + self._state_digest()
             + current.ljust(32, b"\0")
             + later.ljust(32, b"\0")
         ).digest()
+
+    def _state_digest(self) -> bytes:
+        """`state_hash(self.state)`, encoded once per state: a state is a frozen value,
+        and one commit asks for it several times (the next step's `prev`, each seat's
+        end hash, every ACK's check)."""
+        cached = self._engine_hash
+        if cached is None or cached[0] is not self.state:
+            cached = self._engine_hash = (self.state, state_hash(self.state))
+        return cached[1]
 
     def _due_deck(self) -> tuple[RoundDeck, DeckDue] | None:
         """The deck whose message is the next step, and what it is; None when the next
@@ -286,7 +297,7 @@ class Replica:
             STATE_DOMAIN
             + self.game
             + n.to_bytes(8, "big")
-            + state_hash(self.state)
+            + self._state_digest()
             + b"ended"
             + bytes([body.absent])
         ).digest()

@@ -35,7 +35,19 @@ ADVERSARIES = (
 BUY_ADVERSARIES = ("double_answer", "late_claim")
 """Cheats at the lp buy window (only in lp games)."""
 
-BROKEN = ("no_fsync", "commit_early", "misvalidate", "hasty_end", "no_ticks", "bad_record")
+LP_ADVERSARY_SHARE = 0.5
+"""lp games with a cheating seat (`Spec.draw`): lp is drawn rarely, and it is the only
+variant where the Køb! cheats can play."""
+
+BROKEN = (
+    "no_fsync",
+    "commit_early",
+    "misvalidate",
+    "hasty_end",
+    "no_ticks",
+    "bad_record",
+    "raises",
+)
 """Deliberately broken honest seats (`sim/runner.py`), to show each invariant fires."""
 
 HORIZON_S = 4.0
@@ -81,7 +93,7 @@ class Spec:
         faults: bool = True,
         adversary_share: float = 0.25,
         real_share: float = 0.02,
-        lp_share: float = 0.0,
+        lp_share: float = 0.02,
         loss_share: float = 0.15,
         kinds: tuple[str, ...] = FAULT_KINDS,
         adversaries: tuple[str, ...] = ADVERSARIES,
@@ -91,15 +103,21 @@ class Spec:
         """A game drawn from `seed`: the variant, a fault schedule (0-4 faults), network
         weather, and with `adversary_share` a cheating seat. Rummy is played to 1 point
         (one round, mostly) and Rommé for one deal, by the easy bot (random moves in
-        `random_share` of the games): a game is then about 150 steps."""
+        `random_share` of the games): a game is then about 150 steps. lp (`lp_share`)
+        is its whole match of seven rounds, ~1,500-2,500 steps and ten times a rummy
+        game's CPU, so it is drawn rarely, always with easy bots (random ones take twice
+        the steps), and with a cheat in `LP_ADVERSARY_SHARE` of its games, half of them
+        a Køb! cheat (`BUY_ADVERSARIES`, which only lp has). A seed that is not lp draws
+        what it drew before lp was in the mix (lp takes seeds from rummy's share)."""
         rng = random.Random(seed)
         variant = "rummy"
         house: tuple[tuple[str, str], ...] = (("target_score", "1"),)
         roll = rng.random()
-        if roll < lp_share:
-            variant, house = "lp", ()
-        elif roll < lp_share + 0.15:
+        if roll < 0.15:
             variant, house = "romme", (("fixed_deals", "1"),)
+        elif roll < 0.15 + lp_share:
+            variant, house = "lp", ()
+        lp = variant == "lp"
         players = 4 if rng.random() < four_share else 3
         drawn: list[Fault] = []
         if faults and kinds:
@@ -111,8 +129,13 @@ class Spec:
                 duration = round(rng.uniform(0.05, 3.0), 3)
                 drawn.append(Fault(at, kind, seat, duration, other if kind == "cut" else -1))
         adversary = None
-        if rng.random() < adversary_share and adversaries:
-            cheats = adversaries + (BUY_ADVERSARIES if variant == "lp" else ())
+        share = (
+            max(adversary_share, LP_ADVERSARY_SHARE) if lp and adversary_share else adversary_share
+        )
+        if rng.random() < share and adversaries:
+            cheats = adversaries
+            if lp:  # as many Køb! cheats as the others together
+                cheats += BUY_ADVERSARIES * max(1, len(adversaries) // len(BUY_ADVERSARIES))
             adversary = rng.choice(cheats)
         weather = rng.random() if faults and kinds else 1.0
         return cls(
@@ -127,7 +150,7 @@ class Spec:
             duplicate=0.01 if 0.1 < weather < 0.25 else 0.0,
             reorder=0.2 < weather < 0.3,
             real_group=rng.random() < real_share,
-            bot="random" if rng.random() < random_share else "easy",
+            bot="random" if rng.random() < random_share and not lp else "easy",
         )
 
     def without(self, index: int) -> Spec:

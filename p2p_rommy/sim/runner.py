@@ -24,7 +24,7 @@ Invariants (a `Violation` each time one breaks):
   `FINISH_WITHIN_LP_S`, never `FINISH_WITHIN_S` without a commit);
 - ``verify``: `rommy verify`'s checker on every honest seat's transcript (its disk)
   says FAIR (INCOMPLETE for a frozen table) and names no honest seat;
-- ``exception``: a peer call raised.
+- ``exception``: a peer call (or a resume from disk) raised.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import PAUSE_NOTICE
 from p2p_rommy.sim.adversaries import LIBRARY, Adversary, Outgoing, wire
 from p2p_rommy.sim.disk import DiskFull, SimDisk, Torn
+from p2p_rommy.sim.one_process import one_process
 from p2p_rommy.sim.plan import Fault, Spec
 from p2p_rommy.sim.toy_group import toy_group
 from p2p_rommy.verify import verify_transcript
@@ -146,6 +147,21 @@ class _Misvalidating(SeatedReplica):
         return super().validate(step)
 
 
+RAISE_AT = 30
+"""The step whose commit the broken seat ``raises`` fails in."""
+
+
+class _Raising(SeatedReplica):
+    """A bug in the seat's own code: it raises in the middle of handling the ACK that
+    completes step `RAISE_AT` (the step checked and ACKed, its commit begun)."""
+
+    def commit(self) -> None:
+        tentative = self.tentative
+        if tentative is not None and tentative.n == RAISE_AT:
+            raise RuntimeError(f"the broken seat raises while committing step {RAISE_AT}")
+        super().commit()
+
+
 # --- the simulated world ---------------------------------------------------------------
 
 
@@ -229,7 +245,8 @@ class Simulation:
         return self.seats[seat].adversary is None
 
     def run(self) -> Outcome:
-        with toy_group(not self.spec.real_group), _quiet():
+        real = self.spec.real_group
+        with toy_group(not real), one_process(threads=real), _quiet():
             return self._run()
 
     def _run(self) -> Outcome:
@@ -269,7 +286,11 @@ class Simulation:
         label = b"sim %d seat %d life %d" % (spec.seed, seat.index, seat.incarnation)
         rng = random.Random(label)
         honest = seat.adversary is None
-        replica_class = _Misvalidating if honest and "misvalidate" in spec.broken else SeatedReplica
+        replica_class: type[SeatedReplica] = SeatedReplica
+        if honest and "misvalidate" in spec.broken:
+            replica_class = _Misvalidating
+        elif honest and "raises" in spec.broken:
+            replica_class = _Raising
         records = None
         acked = None
         if restored is None:
@@ -285,6 +306,10 @@ class Simulation:
             except ProtocolError as error:  # `rommy resume` refuses it the same way
                 seat.state = "down"
                 self._violate("durability", seat.index, f"its disk does not replay: {error}")
+                return
+            except Exception as error:  # a resume that raises is a finding, as in `_call`
+                seat.state = "down"
+                self._violate("exception", seat.index, _where(error))
                 return
         peer_class = _EarlyCommit if honest and "commit_early" in spec.broken else Peer
         hasty = honest and "hasty_end" in spec.broken  # proposes and signs ends at once
@@ -340,9 +365,7 @@ class Simulation:
         try:
             out = call()
         except Exception as error:  # a peer that raises is a finding, not a crash here
-            detail = "".join(traceback.format_exception_only(error)).strip()
-            where = traceback.extract_tb(error.__traceback__)[-1]
-            self._violate("exception", seat.index, f"{detail} at {where.filename}:{where.lineno}")
+            self._violate("exception", seat.index, _where(error))
             return
         self._observe(seat, out)
         try:
@@ -679,6 +702,13 @@ class Simulation:
             named = {s for s in (report.culprit, *report.forfeited) if s is not None}
             if not good or named - {adversary}:
                 self._violate("verify", seat.index, report.verdict()[:300])
+
+
+def _where(error: Exception) -> str:
+    """The exception and the line it was raised on."""
+    detail = "".join(traceback.format_exception_only(error)).strip()
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    return f"{detail} at {where.filename}:{where.lineno}"
 
 
 @contextlib.contextmanager
