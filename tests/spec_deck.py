@@ -417,15 +417,39 @@ def verify_shuffle(
     assert q["f_t"] == lin(cards), "cards"
 
 
-def verify_share(
-    context: bytes, key: bytes, x: bytes, out: bytes, c_bytes: bytes, s_bytes: bytes
-) -> None:
-    """§3.4, the verifier's side: out = e^-1 * x under E = e*B."""
+def shares_context(
+    game: bytes, round_no: int, shuffle_pass: int, sender: int, items: list[tuple[int, int]]
+) -> bytes:
+    """§3.4: the context of one shares proof (its items' positions and recipients)."""
+    listed = b"".join(u16(position) + u8(recipient) for position, recipient in items)
+    return game + u32(round_no) + u32(shuffle_pass) + u8(sender) + u16(len(items)) + listed
+
+
+def verify_shares(
+    context: bytes,
+    key: bytes,
+    xs: list[bytes],
+    outs: list[bytes],
+    c_bytes: bytes,
+    s_bytes: bytes,
+) -> tuple[bytes, list[int], bytes, bytes]:
+    """§3.4, the verifier's side: every outs[i] = e^-1 * xs[i] under E = e*B, by one
+    DLEQ over the weighted sums; returns the seed, the weights and the two sums."""
     c, s = canonical_scalar(c_bytes), canonical_scalar(s_bytes)
+    assert len(xs) == len(outs) >= 1
+    assert all(valid(out) for out in outs)
+    material = b"p2p-rommy/v6/shares-seed\x00" + context + key
+    seed = hashlib.sha256(
+        material + b"".join(x + out for x, out in zip(xs, outs, strict=True))
+    ).digest()
+    weights = [1] + [hs(b"p2p-rommy/v6/shares-weight\x00", seed, u16(i)) for i in range(1, len(xs))]
+    o = lin(list(zip(weights, outs, strict=True)))
+    x = lin(list(zip(weights, xs, strict=True)))
     a1 = add(mul_base(s), mul(c, key))
-    a2 = add(mul(s, out), mul(c, x))
-    again = hs(b"p2p-rommy/v1/dleq\x00", context, B, out, key, x, a1, a2)
-    assert again == c, "share proof does not verify"
+    a2 = add(mul(s, o), mul(c, x))
+    again = hs(b"p2p-rommy/v6/shares-dleq\x00", seed, B, o, key, x, a1, a2)
+    assert again == c, "shares proof does not verify"
+    return seed, weights, o, x
 
 
 @dataclass
@@ -519,15 +543,22 @@ class DeckRound:
         raise AssertionError(f"no pass holds slot {position}")
 
     def _shares(self, seat: int, body: dict) -> None:
-        for position, recipient, point, c, s in body["items"]:
+        by_pass: dict[int, list[tuple[int, int, bytes, bytes]]] = {}
+        for position, recipient, point in body["items"]:
             u, p = self._pass_of(position)
             x = self.chains.get(position, p.output[position - p.base])
-            key = next(k for who, k, _, _ in p.shuffles if who == seat)
-            context = (
-                self.game + u32(self.round_no) + u32(u) + u16(position) + u8(seat) + u8(recipient)
+            by_pass.setdefault(u, []).append((position, recipient, x, point))
+        assert len(body["proofs"]) == len(by_pass), "one proof for each pass, ascending"
+        for u, (c, s) in zip(sorted(by_pass), body["proofs"], strict=True):
+            items = by_pass[u]
+            key = next(k for who, k, _, _ in self.passes[u].shuffles if who == seat)
+            context = shares_context(
+                self.game, self.round_no, u, seat, [(pos, rec) for pos, rec, _, _ in items]
             )
-            assert valid(point)
-            verify_share(context, key, x, point, c, s)
+            verify_shares(
+                context, key, [x for _, _, x, _ in items], [o for _, _, _, o in items], c, s
+            )
+        for position, recipient, point in body["items"]:
             self.chains[position] = point
             if recipient == ALL:
                 self.public.add(position)

@@ -361,18 +361,25 @@ def test_the_deck_vectors_re_derived_from_the_spec():
         with pytest.raises(AssertionError):
             spec.verify_shuffle(game, round_no, 0, who, binding, key, points, deck_out, answer)
 
-    share = deck["share"]
-    context = (
-        game
-        + spec.u32(round_no)
-        + spec.u32(share["pass"])
-        + spec.u16(share["position"])
-        + spec.u8(share["sender"])
-        + spec.u8(share["recipient"])
+    shares = deck["shares"]
+    items = [(item["position"], item["recipient"]) for item in shares["items"]]
+    context = spec.shares_context(game, round_no, shares["pass"], shares["sender"], items)
+    assert context == h(shares["context"])
+    xs = [h(item["input"]) for item in shares["items"]]
+    stripped = [h(item["output"]) for item in shares["items"]]
+    assert xs == [out[position] for position, _ in items]
+    assert stripped == [spec.mul(pow(e, -1, spec.L), x) for x in xs]
+    seed, weights, o, x = spec.verify_shares(
+        context, key, xs, stripped, h(shares["challenge"]), h(shares["response"])
     )
-    x, stripped = h(share["input"]), h(share["output"])
-    assert x == out[share["position"]] and stripped == spec.mul(pow(e, -1, spec.L), x)
-    spec.verify_share(context, key, x, stripped, h(share["challenge"]), h(share["response"]))
+    assert seed == h(shares["seed"]) and [spec.scalar(w) for w in weights] == [
+        h(w) for w in shares["weights"]
+    ]
+    assert o == h(shares["combined_output"]) and x == h(shares["combined_input"])
+    with pytest.raises(AssertionError):  # items in another order: another context and seed
+        spec.verify_shares(
+            context, key, xs[::-1], stripped[::-1], h(shares["challenge"]), h(shares["response"])
+        )
 
 
 def test_the_string_limit_counts_bytes():

@@ -11,8 +11,14 @@ from nacl import bindings as sodium
 
 from p2p_rommy.deck import ALL, DeckParams, DeckSeat, audit_round, group
 from p2p_rommy.deck.derive import card_point, round_permutation
-from p2p_rommy.deck.messages import SeedReveal, ShareItem, Shuffle, encode
-from p2p_rommy.deck.proofs import ShareContext, ShuffleContext, prove_share, prove_shuffle, shuffle
+from p2p_rommy.deck.messages import SeedReveal, Shuffle, encode
+from p2p_rommy.deck.proofs import (
+    SharesContext,
+    ShuffleContext,
+    prove_shares,
+    prove_shuffle,
+    shuffle,
+)
 from p2p_rommy.errors import CheatDetected, ProtocolError
 from tests.deck_table import DeckTable
 
@@ -249,16 +255,62 @@ def test_a_wrong_share():
             assert 0 not in seat.known and 1 not in seat.known
 
 
-def test_a_share_proof_replayed_from_another_position():
-    memory = {}
+def reproven_shares(context_of, mutate=lambda seat, items: items):
+    """A seat whose shares are the honest points, changed by `mutate`, with a proof it
+    makes itself for the context `context_of` gives (the honest one but for a field)."""
 
-    def replay(seat, item):
-        if "proof" in memory:
-            return replace(item, proof=memory["proof"])
-        memory["proof"] = item.proof
-        return item
+    class Cheater(DeckSeat):
+        def _my_shares(self, task):
+            honest = super()._my_shares(task)
+            items = mutate(self, honest.items)
+            scalar = self._scalar(0)
+            inputs = [self._chain_point(item.position) for item in items]
+            pairs = tuple((item.position, item.recipient) for item in items)
+            context = context_of(self, SharesContext(GAME, 0, 0, self.seat, pairs))
+            proof = prove_shares(
+                context,
+                scalar,
+                self.passes[0].keys[self.seat],
+                inputs,
+                [item.point for item in items],
+                self.entropy,
+            )
+            return replace(honest, items=items, proofs=(proof,))
 
-    table = DeckTable(PARAMS, cheats={1: wrong_share(replay)})
+    return Cheater
+
+
+def test_the_honest_reproof_is_accepted():
+    # the cheaters below differ from this seat in one field each
+    table = DeckTable(PARAMS, cheats={1: reproven_shares(lambda seat, context: context)})
+    table.start()
+    table.everyone(lambda s: s.deal([(0, 0), (1, 2)]))
+    assert all(seat.idle for seat in table.seats)
+
+
+def test_a_share_proof_for_other_positions():
+    # each item is right, but the proof names other positions: replayed elsewhere
+    def other_positions(seat, context):
+        return replace(context, items=tuple((p + 1, r) for p, r in context.items))
+
+    table = DeckTable(PARAMS, cheats={1: reproven_shares(other_positions)})
+    table.start()
+    caught(
+        table,
+        1,
+        "bad share",
+        start=False,
+        then=lambda t: t.everyone(lambda s: s.deal([(0, 0), (1, 2)])),
+    )
+
+
+def test_two_right_shares_swapped_between_positions():
+    # each point is some position's honest share, proven for the swapped order
+    def swap(seat, items):
+        first, second = items[0], items[1]
+        return (replace(first, point=second.point), replace(second, point=first.point))
+
+    table = DeckTable(PARAMS, cheats={1: reproven_shares(lambda seat, c: c, swap)})
     table.start()
     caught(
         table,
@@ -270,17 +322,10 @@ def test_a_share_proof_replayed_from_another_position():
 
 
 def test_a_share_proof_from_another_round():
-    def other_round(seat, item):
-        shuffled = seat._pass_of(item.position)
-        scalar = seat._scalar(0)
-        context = ShareContext(GAME, 1, 0, item.position, seat.seat, item.recipient)
-        inp = seat._chain_point(item.position)
-        proof = prove_share(
-            context, scalar, shuffled.keys[seat.seat], inp, item.point, seat.entropy
-        )
-        return ShareItem(item.position, item.recipient, item.point, proof)
+    def other_round(seat, context):
+        return replace(context, round_no=1)
 
-    table = DeckTable(PARAMS, cheats={2: wrong_share(other_round)})
+    table = DeckTable(PARAMS, cheats={2: reproven_shares(other_round)})
     table.start()
     caught(
         table,
@@ -289,6 +334,28 @@ def test_a_share_proof_from_another_round():
         start=False,
         then=lambda t: t.everyone(lambda s: s.deal([(0, 0), (1, 1), (2, ALL)])),
     )
+
+
+def test_one_share_off_by_one_in_a_110_card_message():
+    # issue #27: one batched proof per message still catches a single wrong share: the
+    # last of 110 items is the honest point plus B, proven as well as the seat can
+    params = DeckParams(GAME, 0, 2, 0, 110)
+
+    def off_by_one(seat, items):
+        last = items[-1]
+        return (*items[:-1], replace(last, point=group.add(last.point, group.BASE)))
+
+    table = DeckTable(params, cheats={1: reproven_shares(lambda seat, c: c, off_by_one)})
+    table.start()
+    error = caught(
+        table,
+        1,
+        "bad shares of pass 0",
+        start=False,
+        then=lambda t: t.everyone(lambda s: s.deal([(k, 0) for k in range(110)])),
+    )
+    assert isinstance(error, CheatDetected)
+    assert 0 not in table.seats[0].known  # refused: nothing was applied
 
 
 def test_a_commitment_that_does_not_open():

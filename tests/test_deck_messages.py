@@ -53,14 +53,19 @@ def shuffles(draw):
     )
 
 
-items = st.builds(
-    ShareItem, st.integers(0, 65535), st.integers(0, 255), point, st.builds(DleqProof, b32, b32)
-)
+items = st.builds(ShareItem, st.integers(0, 65535), st.integers(0, 255), point)
+share_proofs = st.lists(st.builds(DleqProof, b32, b32), min_size=1, max_size=3).map(tuple)
 messages = st.one_of(
     st.builds(Commit, b32, round_no, seat, b32, point),
     shuffles(),
     st.builds(
-        Shares, b32, round_no, seat, b32, st.lists(items, min_size=1, max_size=10).map(tuple)
+        Shares,
+        b32,
+        round_no,
+        seat,
+        b32,
+        st.lists(items, min_size=1, max_size=10).map(tuple),
+        share_proofs,
     ),
     st.builds(SeedReveal, b32, round_no, seat, b32, b32),
 )

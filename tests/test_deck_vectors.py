@@ -11,10 +11,10 @@ from p2p_rommy.deck import group
 from p2p_rommy.deck.proofs import (
     DleqProof,
     ProofError,
-    ShareContext,
+    SharesContext,
     ShuffleContext,
     round_binding,
-    verify_share,
+    verify_shares,
     verify_shuffle,
 )
 from p2p_rommy.wire.identity import Identity, open_envelope, roster_of
@@ -52,18 +52,20 @@ def test_stored_shuffle_proof_verifies_and_fails_when_changed():
         verify_shuffle(context, key, points, swapped, proof)
 
 
-def test_stored_share_proof_verifies():
-    s = V["share"]
-    context = ShareContext(
-        h(V["game"]), V["round"], s["pass"], s["position"], s["sender"], s["recipient"]
-    )
-    verify_share(
-        context,
-        h(V["round_scalar"]["key"]),
-        h(s["input"]),
-        h(s["output"]),
-        DleqProof(h(s["challenge"]), h(s["response"])),
-    )
+def test_stored_shares_proof_verifies():
+    s = V["shares"]
+    items = tuple((item["position"], item["recipient"]) for item in s["items"])
+    context = SharesContext(h(V["game"]), V["round"], s["pass"], s["sender"], items)
+    assert context.encode() == h(s["context"])
+    key = h(V["round_scalar"]["key"])
+    inputs = [h(item["input"]) for item in s["items"]]
+    outputs = [h(item["output"]) for item in s["items"]]
+    proof = DleqProof(h(s["challenge"]), h(s["response"]))
+    verify_shares(context, key, inputs, outputs, proof)
+    # one output off by one (plus B): the batched proof no longer verifies
+    wrong = [*outputs[:-1], group.add(outputs[-1], group.BASE)]
+    with pytest.raises(ProofError):
+        verify_shares(context, key, inputs, wrong, proof)
 
 
 def test_points_are_in_the_group_and_the_key_matches_the_scalar():

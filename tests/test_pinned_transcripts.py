@@ -13,9 +13,9 @@ import pytest
 from tools.vectors import deliver, table_of
 
 PINNED = {
-    "lp/3": "9b2b08181c151d4eff7fcfc418606235876f606352e6b04bd3fdd075fee19e60",
-    "rummy/4": "192036a58041c66f696b58c21b140ac99e7ca1617b241b378bb2b115a875d4f9",
-    "romme/6": "3a6d833b1a9c593e9289a6d87e5224d9a34557887003eaabfe1ded3bbc85d9df",
+    "lp/3": "5e6ac64da76a46480f39f25ef82202061f86e2d601b625feaee0bd09381d8652",
+    "rummy/4": "5750e02f55e42c4a035cf6b78cf96d4d1c56cb42d572e22ddf9a7c899058dbba",
+    "romme/6": "c0d2618bb3a400245fb7a4c49b643277ad1beac9f43dd14eb3bbf9df4e510b4c",
 }
 
 

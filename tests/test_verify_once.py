@@ -58,14 +58,14 @@ def test_verify_opens_each_envelope_and_decodes_each_body_once(monkeypatch, clea
         counting(monkeypatch, module, "decode", lambda data, sender=None: data, decoded)
     shuffles_checked: list[int] = []
     shares_checked: list[int] = []
-    real_shuffle, real_share = proofs._verify_shuffle, seat_module.verify_share
+    real_shuffle, real_share = proofs._verify_shuffle, seat_module.verify_shares
     monkeypatch.setattr(
         proofs,
         "_verify_shuffle",
         lambda *a: shuffles_checked.append(a[0].round_no) or real_shuffle(*a),
     )
     monkeypatch.setattr(
-        seat_module, "verify_share", lambda *a: shares_checked.append(1) or real_share(*a)
+        seat_module, "verify_shares", lambda *a: shares_checked.append(1) or real_share(*a)
     )
     proofs.forget_verified()
 
@@ -124,10 +124,15 @@ def test_a_bad_share_left_to_the_replay_is_named_as_at_its_step():
             honest = super()._my_shares(task)
             first = honest.items[0]
             broken = deck_messages.ShareItem(
-                first.position, first.recipient, card_point(GAME, 0, 0, 50), first.proof
+                first.position, first.recipient, card_point(GAME, 0, 0, 50)
             )
             return deck_messages.Shares(
-                honest.game, honest.round_no, honest.seat, honest.prev, (broken, *honest.items[1:])
+                honest.game,
+                honest.round_no,
+                honest.seat,
+                honest.prev,
+                (broken, *honest.items[1:]),
+                honest.proofs,
             )
 
     table = DeckTable(PARAMS, cheats={1: BadShare})

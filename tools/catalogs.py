@@ -516,6 +516,26 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "andelens punkt er ikke et gyldigt gruppepunkt",
         "andelens punkt er ikke et gyldig gruppepunkt",
     ),
+    "a share proof covers one output for every item": (
+        "et andelsbevis dækker ét resultat for hvert element",
+        "et andelsbevis dekker ett resultat for hvert element",
+    ),
+    "a share is not a valid group point": (
+        "en andel er ikke et gyldigt gruppepunkt",
+        "en andel er ikke et gyldig gruppepunkt",
+    ),
+    "not one share proof for each pass the shares touch": (
+        "ikke ét andelsbevis for hver runde af blandingen, andelene berører",
+        "ikke ett andelsbevis for hver runde av stokkingen som andelene berører",
+    ),
+    "a shares message carries one proof for each pass it touches": (
+        "en andelsbesked har ét bevis for hver runde af blandingen, den berører",
+        "en andelsbeskjed har ett bevis for hver runde av stokkingen den berører",
+    ),
+    "bad shares of pass {shuffle_pass}: {error}": (
+        "forkerte andele i blandingsrunde {shuffle_pass}: {error}",
+        "feil andeler i stokkerunde {shuffle_pass}: {error}",
+    ),
     "share proof does not verify": (
         "andelsbeviset holder ikke",
         "andelsbeviset holder ikke",

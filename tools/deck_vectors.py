@@ -15,12 +15,13 @@ from p2p_rommy.deck import group
 from p2p_rommy.deck.derive import Seed, card_points, commitment, round_permutation, round_scalar
 from p2p_rommy.deck.messages import Commit, encode
 from p2p_rommy.deck.proofs import (
-    ShareContext,
+    SharesContext,
     ShuffleContext,
     ShuffleProof,
-    prove_share,
+    prove_shares,
     prove_shuffle,
     round_binding,
+    share_weights,
     shuffle,
 )
 from p2p_rommy.wire.entropy import StreamEntropy
@@ -71,9 +72,17 @@ def build_vectors() -> dict[str, object]:
         deck,
         StreamEntropy(b"shuffle proof"),
     )
-    share_context = ShareContext(GAME, ROUND, 0, 5, SEAT, 1)
-    out = group.mul(group.scalar_invert(scalar), deck[5])
-    dleq = prove_share(share_context, scalar, key, deck[5], out, StreamEntropy(b"share proof"))
+    shared = ((5, 1), (7, 1), (2, 255))
+    shares_context = SharesContext(GAME, ROUND, 0, SEAT, shared)
+    inverse = group.scalar_invert(scalar)
+    share_inputs = [deck[position] for position, _ in shared]
+    share_outputs = [bytes(group.mul(inverse, x)) for x in share_inputs]
+    dleq = prove_shares(
+        shares_context, scalar, key, share_inputs, share_outputs, StreamEntropy(b"share proof")
+    )
+    seed, weights = share_weights(shares_context, key, share_inputs, share_outputs)
+    combined_out = group.mul_sum(weights, [group.decode(p) for p in share_outputs])
+    combined_in = group.mul_sum(weights, [group.decode(p) for p in share_inputs])
     identity = Identity(bytes(range(100, 132)))
     commit = Commit(GAME, ROUND, SEAT, commitment(GAME, ROUND, SEAT, SEED), key)
     return {
@@ -107,13 +116,20 @@ def build_vectors() -> dict[str, object]:
             "binding": binding.hex(),
             "proof": proof_json(proof),
         },
-        "share": {
-            "position": 5,
+        "shares": {
             "sender": SEAT,
-            "recipient": 1,
             "pass": 0,
-            "input": deck[5].hex(),
-            "output": out.hex(),
+            "items": [
+                {"position": position, "recipient": recipient, "input": x.hex(), "output": o.hex()}
+                for (position, recipient), x, o in zip(
+                    shared, share_inputs, share_outputs, strict=True
+                )
+            ],
+            "context": shares_context.encode().hex(),
+            "seed": seed.hex(),
+            "weights": [w.hex() for w in weights],
+            "combined_output": combined_out.hex(),
+            "combined_input": combined_in.hex(),
             "challenge": dleq.challenge.hex(),
             "response": dleq.response.hex(),
             "entropy_label": "share proof",

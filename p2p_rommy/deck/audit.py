@@ -24,11 +24,11 @@ from p2p_rommy.deck.messages import Commit, DeckMessage, SeedReveal, Shares, Shu
 from p2p_rommy.deck.proofs import (
     ALL,
     ProofError,
-    ShareContext,
+    SharesContext,
     ShuffleContext,
     round_binding,
     shuffle,
-    verify_share,
+    verify_shares,
     verify_shuffle,
 )
 from p2p_rommy.deck.seat import DeckParams
@@ -199,6 +199,7 @@ def _replay_shares(
     """Follow every chain of shares from the final deck point, checking each proof."""
     chain: dict[int, bytes] = {}
     for step, shared in shares:
+        by_pass: dict[int, list[tuple[int, int, bytes, bytes]]] = {}
         for item in shared.items:
             try:
                 u = _pass_of(item.position, bases, pass_cards)
@@ -212,6 +213,7 @@ def _replay_shares(
                 )
                 continue
             inp = chain.get(item.position, decks[u][item.position - bases[u]])
+            by_pass.setdefault(u, []).append((item.position, item.recipient, inp, item.point))
             given = report.given.get(item.position)
             if given is None:
                 report.given[item.position] = item.recipient
@@ -223,19 +225,35 @@ def _replay_shares(
                         N_("position {position} given twice").format(position=item.position),
                     )
                 )
-            if check_proofs:
-                context = ShareContext(
-                    p.game, p.round_no, u, item.position, shared.seat, item.recipient
-                )
-                try:
-                    verify_share(context, keys[(shared.seat, u)], inp, item.point, item.proof)
-                except (ProofError, KeyError) as error:
-                    report.findings.append(
-                        Finding(
-                            shared.seat, step, N_("share proof fails: {error}").format(error=error)
-                        )
-                    )
             chain[item.position] = item.point
+        if not check_proofs:
+            continue
+        if len(shared.proofs) != len(by_pass):
+            report.findings.append(
+                Finding(
+                    shared.seat,
+                    step,
+                    N_("not one share proof for each pass the shares touch"),
+                )
+            )
+            continue
+        for u, proof in zip(sorted(by_pass), shared.proofs, strict=True):
+            items = by_pass[u]
+            context = SharesContext(
+                p.game, p.round_no, u, shared.seat, tuple((pos, rec) for pos, rec, _, _ in items)
+            )
+            try:
+                verify_shares(
+                    context,
+                    keys[(shared.seat, u)],
+                    [inp for _, _, inp, _ in items],
+                    [out for _, _, _, out in items],
+                    proof,
+                )
+            except (ProofError, KeyError) as error:
+                report.findings.append(
+                    Finding(shared.seat, step, N_("share proof fails: {error}").format(error=error))
+                )
     labels = [{point: label for label, point in enumerate(points)} for points in inputs]
     for position, point in chain.items():
         u = _pass_of(position, bases, pass_cards)

@@ -46,8 +46,11 @@ _PROOF = fixed(
 )
 """A shuffle proof: `ShuffleProof`'s fields, in its order (SPEC §3.5)."""
 _PROOF_FIELDS = tuple(f.name for f in fields(ShuffleProof))
-_ITEM = fixed(integer(0, 65535), integer(0, 255), _POINT, _SCALAR, _SCALAR)
-"""A share: position, recipient, point, the DLEQ proof's challenge and response."""
+_ITEM = fixed(integer(0, 65535), integer(0, 255), _POINT)
+"""A share: position, recipient, point."""
+_MAX_ITEMS = 1024
+_SHARES_PROOF = fixed(_SCALAR, _SCALAR)
+"""A shares proof (SPEC §3.4): its challenge and response."""
 
 
 def _proof_wire(proof: ShuffleProof) -> list[Any]:
@@ -59,21 +62,29 @@ def _proof(parts: tuple[Any, ...]) -> ShuffleProof:
 
 
 def _items_wire(items: tuple[ShareItem, ...]) -> list[list[Any]]:
-    return [[i.position, i.recipient, i.point, i.proof.challenge, i.proof.response] for i in items]
+    return [[i.position, i.recipient, i.point] for i in items]
 
 
 def _items(rows: tuple[tuple[Any, ...], ...]) -> tuple[ShareItem, ...]:
-    return tuple(ShareItem(p, r, pt, DleqProof(c, s)) for p, r, pt, c, s in rows)
+    return tuple(ShareItem(p, r, pt) for p, r, pt in rows)
+
+
+def _proofs_wire(proofs: tuple[DleqProof, ...]) -> list[list[bytes]]:
+    return [[proof.challenge, proof.response] for proof in proofs]
+
+
+def _proofs(rows: tuple[tuple[bytes, bytes], ...]) -> tuple[DleqProof, ...]:
+    return tuple(DleqProof(c, s) for c, s in rows)
 
 
 @dataclass(frozen=True, slots=True)
 class ShareItem:
-    """One layer removed from one position, for `recipient` (`ALL` = everyone)."""
+    """One layer removed from one position, for `recipient` (`ALL` = everyone); the
+    message's proofs show it."""
 
     position: int
     recipient: int
     point: bytes
-    proof: DleqProof
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +117,16 @@ class Shuffle(_Header):
 class Shares(_Header):
     KIND: ClassVar[str] = "deck/shares"
     prev: Annotated[bytes, blob(32)]
-    items: Annotated[tuple[ShareItem, ...], array(_ITEM, 1024, 1), Out(_items_wire), In(_items)]
+    items: Annotated[
+        tuple[ShareItem, ...], array(_ITEM, _MAX_ITEMS, 1), Out(_items_wire), In(_items)
+    ]
+    proofs: Annotated[
+        tuple[DleqProof, ...],
+        array(_SHARES_PROOF, _MAX_ITEMS, 1),
+        Out(_proofs_wire),
+        In(_proofs),
+    ]
+    """One batched proof for each pass the items touch, in ascending pass order."""
 
 
 @dataclass(frozen=True, slots=True)

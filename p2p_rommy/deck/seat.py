@@ -27,6 +27,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from p2p_rommy.deck import group, parallel
 from p2p_rommy.deck.derive import Seed, card_points, commitment, round_permutation, round_scalar
@@ -43,18 +44,19 @@ from p2p_rommy.deck.messages import (
 from p2p_rommy.deck.proofs import (
     ALL,
     Commitment,
+    DleqProof,
     ProofError,
-    ShareContext,
+    SharesContext,
     ShuffleContext,
     ShuffleProof,
     check_deck_shape,
     check_shuffle_form,
     commit_permutation,
-    prove_share,
+    prove_shares,
     prove_shuffle,
     round_binding,
     shuffle,
-    verify_share,
+    verify_shares,
     verify_shuffle,
 )
 from p2p_rommy.errors import CheatDetected, ProtocolError
@@ -540,24 +542,31 @@ class DeckSeat:
             raise ProtocolError(
                 sender, N_("the shares are not for the positions the game assigned"), step
             )
-        updates = {}
-        checks: list[tuple[ShareContext, bytes, bytes, ShareItem]] = []
+        by_pass: dict[int, list[ShareItem]] = {}
         for item in message.items:
-            shuffled = self._pass_of(item.position)
-            context = ShareContext(
+            by_pass.setdefault(self._pass_of(item.position).index, []).append(item)
+        if len(message.proofs) != len(by_pass):
+            raise ProtocolError(
+                sender, N_("a shares message carries one proof for each pass it touches"), step
+            )
+        checks: list[_SharesCheck] = []
+        for index, proof in zip(sorted(by_pass), message.proofs, strict=True):
+            items = by_pass[index]
+            context = SharesContext(
                 self.params.game,
                 self.params.round_no,
-                shuffled.index,
-                item.position,
+                index,
                 sender,
-                item.recipient,
+                tuple((item.position, item.recipient) for item in items),
             )
-            checks.append((context, shuffled.keys[sender], self._chain_point(item.position), item))
-            updates[item.position] = item.point
+            inputs = tuple(self._chain_point(item.position) for item in items)
+            outputs = tuple(item.point for item in items)
+            checks.append((context, self.passes[index].keys[sender], inputs, outputs, proof))
         if sender != self.seat and self.replay_proofs:
             self.unproven.append(Unproven(step, _shares_check(sender, checks, step)))
         elif sender != self.seat:
             _shares_check(sender, checks, step)()
+        updates = {item.position: item.point for item in message.items}
         self.chain.update(updates)
         task.cursor += 1
         if task.cursor == len(task.sequence):
@@ -619,28 +628,27 @@ class DeckSeat:
     def _my_shares(self, task: ShareTask) -> Shares:
         self.check_deferred()  # shares are only ever built on proven chains
         p = self.params
-        work = []
-        for position, recipient in task.items_for(self.seat):
-            shuffled = self._pass_of(position)
-            self._inverse(shuffled.index)  # derived here, once, not on the threads below
-            # each item's first 64 bytes drawn here, in order: the same bytes whatever
-            # the threads do (a nonce to draw again is derived from them)
-            work.append((position, recipient, shuffled, _Drawn(self.entropy(64))))
-
-        def one(job: tuple[int, int, ShufflePass, _Drawn]) -> ShareItem:
-            position, recipient, shuffled, drawn = job
-            inp = self._chain_point(position)
-            out = group.mul(self._own_inverses[shuffled.index], inp)
-            context = ShareContext(
-                p.game, p.round_no, shuffled.index, position, self.seat, recipient
+        mine = task.items_for(self.seat)
+        by_pass: dict[int, list[tuple[int, int]]] = {}
+        for position, recipient in mine:
+            by_pass.setdefault(self._pass_of(position).index, []).append((position, recipient))
+        points: dict[int, bytes] = {}
+        proofs = []
+        for index in sorted(by_pass):
+            items = by_pass[index]
+            inverse = self._inverse(index)
+            inputs = [self._chain_point(position) for position, _ in items]
+            outputs = [bytes(out) for out in parallel.each(partial(group.mul, inverse), inputs)]
+            context = SharesContext(p.game, p.round_no, index, self.seat, tuple(items))
+            key = self.passes[index].keys[self.seat]
+            proofs.append(
+                prove_shares(context, self._scalar(index), key, inputs, outputs, self.entropy)
             )
-            scalar, key = self._own_scalars[shuffled.index], shuffled.keys[self.seat]
-            return ShareItem(
-                position, recipient, out, prove_share(context, scalar, key, inp, out, drawn)
-            )
-
-        items = parallel.each(one, work)
-        return Shares(p.game, p.round_no, self.seat, self.context, tuple(items))
+            points.update(zip((position for position, _ in items), outputs, strict=True))
+        shares = tuple(
+            ShareItem(position, recipient, points[position]) for position, recipient in mine
+        )
+        return Shares(p.game, p.round_no, self.seat, self.context, shares, tuple(proofs))
 
     def _queue_shares(self, items: list[tuple[int, int, tuple[int, ...]]]) -> list[bytes]:
         if self.phase not in (DeckPhase.COMMIT, DeckPhase.RUNNING):
@@ -734,23 +742,6 @@ class DeckSeat:
         return shuffled.final[position - shuffled.base]
 
 
-class _Drawn:
-    """An item's entropy: 64 bytes drawn in order beforehand, then, in the rare case of
-    a nonce to draw again (probability about 2^-250), SHAKE-256 of them and a counter."""
-
-    def __init__(self, first: bytes) -> None:
-        self._first: bytes | None = first
-        self._seed = first
-        self._counter = 0
-
-    def __call__(self, count: int) -> bytes:
-        if self._first is not None and count == len(self._first):
-            first, self._first = self._first, None
-            return first
-        self._counter += 1
-        return hashlib.shake_256(self._seed + self._counter.to_bytes(4, "big")).digest(count)
-
-
 def _shuffle_check(
     context: ShuffleContext,
     key: bytes,
@@ -772,24 +763,27 @@ def _shuffle_check(
     return check
 
 
-def _shares_check(
-    sender: int, items: list[tuple[ShareContext, bytes, bytes, ShareItem]], step: int
-) -> Callable[[], None]:
-    """The checks of a `deck/shares` message's proofs, split over the cores
-    (`parallel.each`: they are independent); the first bad one in the message's order
-    raises (`_on_shares` runs it at once, or leaves it to the replay)."""
+_SharesCheck = tuple[SharesContext, bytes, tuple[bytes, ...], tuple[bytes, ...], DleqProof]
+"""One proof of a `deck/shares` message: its context, the sender's key, the items'
+chain points before and after."""
 
-    def one(checked: tuple[ShareContext, bytes, bytes, ShareItem]) -> str | None:
-        context, key, inp, item = checked
-        try:
-            verify_share(context, key, inp, item.point, item.proof)
-        except ProofError as error:
-            return f"bad share for position {item.position}: {error}"
-        return None
+
+def _shares_check(sender: int, checks: list[_SharesCheck], step: int) -> Callable[[], None]:
+    """The checks of a `deck/shares` message's proofs (one per pass it touches; each
+    splits its work over the cores); the first bad one raises (`_on_shares` runs it at
+    once, or leaves it to the replay)."""
 
     def check() -> None:
-        for refused in parallel.each(one, items):
-            if refused is not None:
-                raise CheatDetected(sender, refused, step)
+        for context, key, inputs, outputs, proof in checks:
+            try:
+                verify_shares(context, key, inputs, outputs, proof)
+            except ProofError as error:
+                raise CheatDetected(
+                    sender,
+                    N_("bad shares of pass {shuffle_pass}: {error}").format(
+                        shuffle_pass=context.shuffle_pass, error=error
+                    ),
+                    step,
+                ) from None
 
     return check
