@@ -48,7 +48,7 @@ def an_invalid_step(table: ClockedTable, seat: int) -> bytes:
 def ended_without(table: ClockedTable, culprit: int, seats: list[int]) -> None:
     for seat in seats:
         peer = table.peers[seat]
-        assert peer.replica.ended is not None and peer.replica.ended[0] == culprit, seat
+        assert peer.replica.ended is not None and peer.replica.ended[0] == (culprit,), seat
         assert peer.replica.over
 
 
@@ -128,11 +128,11 @@ def test_a_frozen_peer_signs_an_end_only_without_the_seat_its_own_checking_named
     frozen, other, proposer = table.peers[2], table.peers[1], table.peers[0].replica
     frozen.receive(bad, 100.5, 3)
     assert frozen.culprit == 3
-    end = proposer.propose_end(3, "cheated")
+    end = proposer.propose_end((3,), "cheated")
     proposer.tentative = None
     envelope = proposer.identity.sign(end.encode())
     assert acks_in(other.receive(envelope, 100.5, 0)) == [] and other.held_end == envelope
-    not_named = proposer.propose_end(1, "cheated")
+    not_named = proposer.propose_end((1,), "cheated")
     proposer.tentative = None
     assert acks_in(frozen.receive(proposer.identity.sign(not_named.encode()), 100.5, 0)) == []
     assert len(acks_in(frozen.receive(envelope, 100.5, 0))) == 1
@@ -190,7 +190,7 @@ class ClientSession:
     def say(self, text: str) -> None:
         self.said.append(text)
 
-    def end_game(self, absent: int) -> None:
+    def end_game(self, absent: int | tuple[int, ...]) -> None:
         self.table.post(self.seat, self.table.peers[self.seat].end_game(absent, self.table.now))
 
 

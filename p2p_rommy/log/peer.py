@@ -54,7 +54,7 @@ from p2p_rommy.log.stalls import Stall, StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
 from p2p_rommy.log.trouble import Trouble, decode_step
 from p2p_rommy.log.voting import StepClock, Voting, source_name
-from p2p_rommy.log.waiting import waiting_for
+from p2p_rommy.log.waiting import waiting_all
 from p2p_rommy.wire.identity import envelope_body
 
 log = logging.getLogger(__name__)
@@ -151,20 +151,46 @@ class Peer(Voting):
         """Whom the table waits for now (this seat itself on its own turn), or None;
         `since` is when the table began to wait for what that seat owes now, or when
         that seat last sent something new toward it, if later (SPEC §4.4)."""
+        waits = self.waits(now)
+        return waits[0] if waits else None
+
+    def waits(self, now: float) -> list[Waiting]:
+        """Every seat the table waits for now (`waiting` names the first), each since the
+        table began to wait for it or since it last sent something new, if later."""
         if self.frozen:
-            return None
-        waiting = waiting_for(self.replica, self.pending, self.buy_windows, self.progress_at)
-        if waiting is not None and self.heard.get(waiting.seat, waiting.since) > waiting.since:
-            waiting = replace(waiting, since=self.heard[waiting.seat])
-        return waiting
+            return []
+        waits = waiting_all(self.replica, self.pending, self.buy_windows, self.progress_at)
+        return [
+            replace(w, since=self.heard[w.seat]) if self.heard.get(w.seat, w.since) > w.since else w
+            for w in waits
+        ]
 
     def waited(self, seat: int, now: float) -> float | None:
-        """How long this seat has waited for `seat`, by its own clock (`waiting`), or
+        """How long this seat has waited for `seat`, by its own clock (`waits`), or
         None if the table does not wait for `seat`."""
-        waiting = self.waiting(now)
-        if waiting is None or waiting.seat != seat:
-            return None
-        return now - waiting.since
+        for waiting in self.waits(now):
+            if waiting.seat == seat:
+                return now - waiting.since
+        return None
+
+    def end_set(self, now: float) -> tuple[int, ...]:
+        """The seats this seat may end the game without now (SPEC §4.4): the seat its own
+        checking caught cheating, else every seat it has waited its stall limit for, with
+        those a pending end already leaves out; () when there is no new end to make."""
+        culprit = self.culprit
+        if self.frozen:
+            named = culprit is not None and self.named(culprit)
+            return (culprit,) if named and culprit is not None else ()
+        covered = self.replica.pending_absent()
+        waited = {
+            w.seat
+            for w in self.waits(now)
+            if w.seat != self.seat and now - w.since >= self.end_wait
+        }
+        absent = tuple(sorted(waited | set(covered)))
+        if not waited or absent == covered or len(absent) >= self.players:
+            return ()
+        return absent
 
     @property
     def end_wait(self) -> float:
@@ -198,11 +224,14 @@ class Peer(Voting):
         freezes the table naming its seat."""
         return self._call(self._audit_pending)
 
-    def end_game(self, absent: int, now: float = 0.0) -> list[Event]:
-        """Propose to end the game without `absent`, which the table has been waiting
-        for: every other seat signs it, and the scores so far stand. Only the lowest
-        other seat proposes it, and only once it has waited its stall limit for
-        `absent` itself (`waited`, SPEC §4.4); otherwise this does nothing."""
+    def end_game(self, absent: int | tuple[int, ...], now: float = 0.0) -> list[Event]:
+        """Propose to end the game without the seat or seats `absent`, which the table
+        has been waiting for: every other seat signs it, and the scores so far stand.
+        Only the lowest other seat proposes it, and only once it has waited its stall
+        limit for each of them itself (`waited`, SPEC §4.4; a pending end's seats stay
+        left out); otherwise this does nothing."""
+        if isinstance(absent, int):
+            absent = (absent,)
         return self._call(lambda: self._end_game(absent, now))
 
     def submit(self, move: Move, now: float = 0.0) -> list[Event]:
@@ -281,16 +310,17 @@ class Peer(Voting):
                 self._catch_up_overdue(now)
             resync = self.catch_up.resync(now, self.progress_at, self.replica.n)
             self.emit(self.syncing.send_asks(resync))
-        waiting = self.waiting(now)
-        stall = self.stall_watch.check(waiting, now)
-        if stall is not None:
-            self._out.append(Stalled(stall))
-        if (
-            waiting is not None
-            and self.end_after is not None
-            and now - waiting.since >= self.end_after
-        ):
-            self._end_game(waiting.seat, now)
+        waits = self.waits(now)
+        for waiting in waits:  # each seat the table waits for (two may be gone at once)
+            stall = self.stall_watch.check(waiting, now)
+            if stall is not None:
+                self._out.append(Stalled(stall))
+        if self.end_after is not None:
+            late = tuple(
+                w.seat for w in waits if w.seat != self.seat and now - w.since >= self.end_after
+            )
+            if late:
+                self._end_game(late, now)
         self._held_end(now)
         self.duties(now)
 
@@ -335,34 +365,38 @@ class Peer(Voting):
         except ProtocolError as error:
             self.cheat_found(error)
 
-    def _end_game(self, absent: int, now: float) -> None:
+    def _end_game(self, seats: tuple[int, ...], now: float) -> None:
         if self.frozen:
-            self._end_frozen(absent, now)
+            if len(seats) == 1:
+                self._end_frozen(seats[0], now)
             return
-        waiting = self.waiting(now)
-        waited = self.waited(absent, now)
-        pending = self.replica.tentative
+        covered = self.replica.pending_absent()
+        absent = tuple(sorted(set(seats) | set(covered)))
         if (
-            self.frozen
-            or (pending is not None and pending.kind == "end")
-            or waiting is None
-            or waited is None
-            or waited < self.end_wait  # the others would not sign it yet either
-            or absent == self.seat
+            absent == covered  # nothing new to leave out
+            or self.seat in absent
+            or len(absent) >= self.players
+            or not self.may_end_without(absent, now)  # the others would not sign it yet
             or self.replica.end_proposer(absent) != self.seat
         ):
             return
-        name = self.replica.config.seats[absent].name
-        refused = [d for d in self.trouble.dissents if d.seat == absent]
-        if refused:
-            reason = (
-                f"seat {absent + 1} ({name}) refused step {refused[-1].n}, which the others "
-                f"found valid ({refused[-1].reason[:200]}), and did not come back"
-            )
-        else:
-            reason = f"seat {absent + 1} ({name}) did not come back; {waiting.what} never came"
+        waits = {w.seat: w for w in self.waits(now)}
+        reasons = []
+        for seat in absent:
+            name = self.replica.config.seats[seat].name
+            refused = [d for d in self.trouble.dissents if d.seat == seat]
+            if seat in covered:
+                reasons.append(f"seat {seat + 1} ({name}) did not come back")
+            elif refused:
+                reasons.append(
+                    f"seat {seat + 1} ({name}) refused step {refused[-1].n}, which the "
+                    f"others found valid ({refused[-1].reason[:200]}), and did not come back"
+                )
+            else:
+                what = waits[seat].what
+                reasons.append(f"seat {seat + 1} ({name}) did not come back; {what} never came")
         replaced = self.pending
-        step = self.replica.propose_end(absent, reason)
+        step = self.replica.propose_end(absent, "; ".join(reasons))
         self.proposed(step, now, replaced)
 
     def _end_frozen(self, absent: int, now: float) -> None:
@@ -371,14 +405,14 @@ class Peer(Voting):
         if (
             not self.named(absent)
             or (pending is not None and pending.kind == "end")
-            or self.replica.end_proposer(absent) != self.seat
+            or self.replica.end_proposer((absent,)) != self.seat
         ):
             return
         name = self.replica.config.seats[absent].name
         assert self.frozen is not None
         reason = f"seat {absent + 1} ({name}) was caught cheating: {self.frozen[:300]}"
         replaced = self.pending
-        self.proposed(self.replica.propose_end(absent, reason), now, replaced)
+        self.proposed(self.replica.propose_end((absent,), reason), now, replaced)
 
     def _submit(self, move: Move, now: float) -> None:
         try:
@@ -441,7 +475,7 @@ class Peer(Voting):
             return
         if self.frozen:
             if isinstance(message, Step) and isinstance(message.body, EndStep):
-                if self.named(message.body.absent):
+                if self.named_alone(message.body.absent):
                     self._on_end(message, message.body, envelope, now, source)
             elif isinstance(message, Step):
                 self._compare_evidence(message, envelope)
@@ -478,7 +512,7 @@ class Peer(Voting):
         """A frozen peer's business: an ACK of an end without the seat it named."""
         if ack.n != self.replica.n + 1 or self.culprit is None:
             return False
-        return self.replica.end_hashes().get(ack.state) == self.culprit
+        return self.replica.end_hashes().get(ack.state) == (self.culprit,)
 
     # --- proposing --------------------------------------------------------------------
 

@@ -105,6 +105,30 @@ class Voting:
         """How long a seat waits for another before it signs an end without it."""
         raise NotImplementedError
 
+    def named_alone(self, absent: tuple[int, ...]) -> bool:
+        """An end without exactly the seat this seat's own checking named (a frozen
+        peer signs no other end)."""
+        return len(absent) == 1 and self.named(absent[0])
+
+    def may_end_without(self, absent: tuple[int, ...], now: float) -> bool:
+        """Whether this seat may propose or sign an end leaving out `absent` (SPEC §4.4):
+        it named that seat cheating, or it has itself waited its stall limit for each
+        seat of `absent` that a pending end (which it signed) does not already leave out
+        (a seat found missing while that end was pending: for its ACK of it). An end
+        pending here is replaced only by one that leaves out more."""
+        if self.named_alone(absent):
+            return True
+        covered = self.replica.pending_absent()
+        if covered and not set(covered) < set(absent):
+            return False
+        for seat in absent:
+            if seat in covered:
+                continue
+            waited = self.waited(seat, now)
+            if waited is None or waited < self.end_wait:
+                return False
+        return True
+
     # --- the outbox ------------------------------------------------------------------
 
     def _call(self, action: Callable[[], None]) -> list[Event]:
@@ -226,15 +250,14 @@ class Voting:
         self.try_commit(now)
 
     def _on_end(self, step: Step, body: EndStep, envelope: bytes, now: float, source: str) -> None:
-        """A proposal to end the game without a seat: signed only by a peer that has
-        itself waited the stall limit for that seat, for the message it owes now, with
+        """A proposal to end the game without some seats: signed only by a peer that has
+        itself waited the stall limit for each of them, for the message it owes now, with
         nothing from it since (SPEC §4.4). Until then it is held, and checked again as
-        time passes (`tick`)."""
+        time passes (`tick`). It replaces a pending end that leaves out fewer seats."""
         replaced = self.pending
         if replaced is not None and same_body(replaced.envelope, envelope):
             return
-        absent = body.absent
-        if absent == self.seat:
+        if self.seat in body.absent:
             self.refuse(f"from {source}: seat {step.seat} proposes ending the game without it")
             return
         try:
@@ -242,8 +265,7 @@ class Voting:
         except ProtocolError as error:
             self.refuse(f"from {source}: {error}")
             return
-        waited = self.waited(absent, now)
-        if not self.named(absent) and (waited is None or waited < self.end_wait):
+        if not self.may_end_without(body.absent, now):
             self.held_end = envelope  # not signed yet: this seat has not waited long enough
             return
         self.held_end = None
@@ -251,6 +273,7 @@ class Voting:
         acks = self.early.take_end(step.n, tentative.hash)
         nacks = replaced.nacks if replaced is not None else {}
         self.pending = Pending(step, envelope, tentative, acks, nacks)
+        self.progress_at = now  # a new step in flight: the wait for its ACKs counts from now
         self._ack()
         self.try_commit(now)
 
@@ -262,11 +285,11 @@ class Voting:
             return
         step = decode_step(held)
         assert isinstance(step.body, EndStep)
-        if self.frozen and not self.named(step.body.absent):
+        if self.frozen and not self.named_alone(step.body.absent):
             return
         self.held_end = None
-        pending = self.pending
-        if step.n != self.replica.n + 1 or (pending and pending.tentative.kind == "end"):
+        covered = set(self.replica.pending_absent())
+        if step.n != self.replica.n + 1 or (covered and not covered < set(step.body.absent)):
             return
         if self.frozen:  # its own checking has named the seat since: signed now
             self._on_end(step, step.body, held, now, "a peer")
@@ -432,8 +455,7 @@ class Voting:
 
     def _ending_culprit(self) -> bool:
         """A frozen peer's pending step is an end without the seat it named."""
-        absent = self.replica.pending_absent()
-        return absent is not None and self.named(absent)
+        return self.named_alone(self.replica.pending_absent())
 
     def _last_word(self, record: Record) -> None:
         """The match is over here: its last step and every ACK of it go to all once more
