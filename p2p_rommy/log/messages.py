@@ -107,8 +107,9 @@ class BuyStep(Message):
 @dataclass(frozen=True, slots=True)
 class EndStep(Message):
     """Ending the game without the seats `absent` (sorted, distinct, at least one), which
-    never came back or were caught cheating (SPEC §4.4). Fewer than the table's seats:
-    the replica checks that bound, which needs the config."""
+    never came back or were caught cheating (SPEC §4.4). Fewer than half the table's
+    seats (its signers are a majority): the replica checks that bound, which needs the
+    config."""
 
     KIND: ClassVar[str] = "end"
     absent: Annotated[tuple[int, ...], array(_SEAT, 5, 1)]

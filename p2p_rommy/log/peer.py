@@ -188,7 +188,7 @@ class Peer(Voting):
             if w.seat != self.seat and now - w.since >= self.end_wait
         }
         absent = tuple(sorted(waited | set(covered)))
-        if not waited or absent == covered or len(absent) >= self.players:
+        if not waited or absent == covered or len(absent) > self.replica.most_absent:
             return ()
         return absent
 
@@ -375,7 +375,7 @@ class Peer(Voting):
         if (
             absent == covered  # nothing new to leave out
             or self.seat in absent
-            or len(absent) >= self.players
+            or len(absent) > self.replica.most_absent  # its signers: a majority
             or not self.may_end_without(absent, now)  # the others would not sign it yet
             or self.replica.end_proposer(absent) != self.seat
         ):
@@ -441,6 +441,16 @@ class Peer(Voting):
         if caught_up:
             self.duties(now)
 
+    def _answer_frozen(self, sync: Sync) -> None:
+        pending = self.pending
+        in_flight = None
+        if pending is not None:
+            in_flight = (pending.envelope, [ack for _, ack in pending.acks.values()])
+        proof = [envelope for pair in self.trouble.evidence for envelope in pair]
+        if self.refused_step is not None:
+            proof.append(self.refused_step)
+        self.emit(self.syncing.answer_frozen(sync, in_flight, proof))
+
     def _last_committed(self, envelope: bytes) -> bool:
         """Whether `envelope` is the last committed step or one of its ACKs, or an ACK
         the pending step holds already: a copy (the match's last word is sent again)."""
@@ -484,6 +494,8 @@ class Peer(Voting):
                 self.try_commit(now)
             elif isinstance(message, Chat):  # "I agree to end the game without ..."
                 self._on_chat(message, source, now)
+            elif isinstance(message, Sync) and self.syncing.may_ask(message.seat, now):
+                self._answer_frozen(message)  # a restarted seat learns the proof
             return
         if isinstance(message, Step):
             self.on_step(message, envelope, now, via)

@@ -249,10 +249,21 @@ class Replica:
         return min(s for s in range(self.config.players) if s not in absent)
 
     @property
+    def most_absent(self) -> int:
+        """How many seats an end may leave out (SPEC §4.4): fewer than half the table, so
+        that its signers are a majority (at a table of two: the other seat). Any two ends
+        for one step then share a signer, who signs the second only if it leaves out more
+        (two halves of a table cut in two cannot each end the game without the other);
+        and one seat alone of three or more never ends the game: it cannot vouch that
+        the others did not commit the step its end replaces (a seat restarted alone
+        would end a game the others played on, or froze, without them)."""
+        return max(1, (self.config.players - 1) // 2)
+
+    @property
     def forfeited(self) -> tuple[int, ...]:
         """The seats that forfeit: those an end left out, when the end carries the word
-        of more than one seat. One seat's word forfeits nobody (a table of two, or every
-        other seat gone): the game is abandoned, without a standing (SPEC §4.4)."""
+        of more than one seat. One seat's word forfeits nobody (a table of two): the game
+        is abandoned, without a standing (SPEC §4.4)."""
         if self.ended is None or self.config.players - len(self.ended[0]) < 2:
             return ()
         return self.ended[0]
@@ -272,7 +283,7 @@ class Replica:
             players = range(self.config.players)
             hashes = {
                 self._end_hash(n, EndStep(absent, "")): absent
-                for size in range(1, self.config.players)
+                for size in range(1, self.most_absent + 1)
                 for absent in itertools.combinations(players, size)
             }
             cached = self._end_hashes = (self.n, self.state, hashes)
@@ -348,6 +359,10 @@ class Replica:
         absent = body.absent
         if absent[-1] >= self.config.players or len(absent) >= self.config.players:
             raise ProtocolError(step.seat, "malformed end step", step.n)
+        if len(absent) > self.most_absent:
+            raise ProtocolError(
+                step.seat, "an end leaves out half the table or more: a majority signs", step.n
+            )
         if self.ended is not None or self.over:
             raise ProtocolError(step.seat, "the game is already over", step.n)
         if step.n != self.n + 1:

@@ -204,7 +204,13 @@ class Voting:
         expected: int | None
         pending = self.pending
         if pending is not None and pending.tentative.kind == "end":
-            return  # the step the end replaced (or another for its number): moot
+            # the step the end replaced (or another for its number): moot, but two of
+            # them from one seat are still its two steps for one number (proof that a
+            # seat restarted with its own end in flight learns from a frozen seat)
+            seen = self.future.setdefault(step.n, {}).setdefault(step.seat, (step, envelope))
+            if not same_body(seen[1], envelope):
+                self.emit(self.trouble.equivocation(seen[1], envelope))
+            return
         if pending is not None:
             # the step due is already held (the deck seat has moved on with it)
             expected = pending.tentative.proposer
