@@ -311,3 +311,43 @@ def test_an_end_without_half_the_table_is_refused_as_its_proposers_fault():
         five.check_end(step, step.body)
     step = Step(five.game, 1, 0, five.committed_hash, EndStep((3, 4), "left"))
     five.check_end(step, step.body)  # three of five sign: allowed
+
+
+def test_a_seat_back_after_the_stall_limit_as_its_end_goes_round_is_ended_out_not_a_split():
+    """The simulator's 2-2 split (issue 24, seed 2018 of the full mix at a 5 s stall
+    limit): seat 4 thinks past the stall limit; seat 1 proposes the end without it and
+    seat 2 signs; seat 4's move reaches seat 3 first, which ACKs it and, having heard
+    from seat 4, held the end unsigned. Seats 1 and 2 never ACK a step after signing
+    the end that replaces it, and seat 3 never signed the end: nothing could commit.
+    Seat 3 had itself waited its stall limit for that move before it came (SPEC §4.4
+    *Time, measured by each signer*): it signs the end, which commits; the move never
+    can. A seat back in time (its move before the limit) is never ended out."""
+    import random
+
+    from p2p_rommy.bots.random_player import RandomPlayer
+    from p2p_rommy.log.events import Send as SendEvent
+
+    table = ClockedTable(4, people=frozenset({3}), stall_after=STALL)
+    table.start()
+    first, third, last = table.peers[0], table.peers[2], table.peers[3]
+    table.run(until=lambda: first.replica.n >= 20 and last.replica.my_turn())
+    table.run()
+    assert last.replica.my_turn() and first.pending is None
+    n = first.replica.n
+    table.now = STALL + 1
+    chosen = RandomPlayer(random.Random(5)).choose(last.replica.view())
+    moved = [e.envelope for e in last.submit(chosen, table.now) if isinstance(e, SendEvent)]
+    for envelope in moved:  # seat 4's move and its ACK reach seat 3 only, for now
+        table.post(2, third.receive(envelope, table.now, 3))
+    table.inbox[0].clear()
+    table.inbox[1].clear()
+    assert third.pending is not None and third.pending.step.seat == 3
+    table.post(0, first.end_game(3, table.now))
+    table.run()
+    for now in (STALL + 2, 3 * STALL):
+        table.tick(now)
+        table.run()
+    for peer in table.peers[:3]:
+        assert peer.replica.n == n + 1 and peer.replica.ended is not None, peer.seat
+        assert peer.replica.ended[0] == (3,) and peer.replica.forfeited == (3,)
+    assert table.report(2).status == "fair"

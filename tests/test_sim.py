@@ -404,6 +404,24 @@ FOUND = {
         "signs two steps 16; seat 1, restarted, ends the game alone without seats 0 and 2 "
         "(honest seat 2 ended out)",
     ),
+    "a seat back late as its end goes round": (
+        Spec(
+            seed=2018,
+            players=4,
+            house=(("target_score", "1"),),
+            faults=(Fault(1.738, "disk_full", 2, 1.668), Fault(3.451, "torn", 0, 12.0)),
+            adversary="silent_catch_up",
+            adversary_seat=1,
+            duplicate=0.01,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, at a 5 s stall limit; faults this long are not "
+        "drawn in CI): a seat returns just as the others propose an end without it; two "
+        "signers hold the end, the other seat ACKed the returning seat's step: nothing "
+        "commits (2-2). At today's limit it plays through; the split itself is "
+        "tests/test_ending_two_absent.py::test_a_seat_back_after_the_stall_limit_as_its_"
+        "end_goes_round_is_ended_out_not_a_split",
+    ),
 }
 
 

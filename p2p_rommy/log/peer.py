@@ -114,6 +114,9 @@ class Peer(Voting):
         """An end this seat has not signed yet: it has not waited long enough itself."""
         self.frozen_at: float | None = None
         """When this seat's clock first saw the table frozen (at its next tick)."""
+        self.overdue: dict[int, int] = {}
+        """Seat -> the step for which this seat waited its stall limit for it before it
+        was heard from again (`Voting.may_end_without`)."""
         self.heard: dict[int, float] = {}
         """When each seat last sent something new toward the step in flight (an ACK or a
         NACK for the next step, a Køb! answer; not the same one relayed again): the
@@ -510,6 +513,7 @@ class Peer(Voting):
             self._on_sync(message, now, source)
         else:
             if message.seat in self.buy_windows.unanswered(message.window, (message.seat,)):
+                self.came_back(message.seat, now)
                 self.heard[message.seat] = now  # a new answer, not one relayed again
             self.emit(self.buying.on_answer(message, envelope))
             self.duties(now)

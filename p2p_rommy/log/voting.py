@@ -69,6 +69,9 @@ class Voting:
     """An end this seat has not signed yet: it has not waited long enough itself."""
     heard: dict[int, float]
     """When each seat last sent something new toward the step in flight."""
+    overdue: dict[int, int]
+    """Seat -> the step number for which this seat had waited its stall limit for that
+    seat before it was heard from again (it came back late)."""
     future: dict[int, dict[int, tuple[Step, bytes]]]
     """Steps that came before their turn (n -> seat -> the step, opened, and its
     envelope), bounded ahead."""
@@ -110,12 +113,16 @@ class Voting:
         peer signs no other end)."""
         return len(absent) == 1 and self.named(absent[0])
 
-    def may_end_without(self, absent: tuple[int, ...], now: float) -> bool:
+    def may_end_without(self, absent: tuple[int, ...], now: float, signing: bool = False) -> bool:
         """Whether this seat may propose or sign an end leaving out `absent` (SPEC §4.4):
         it named that seat cheating, or it has itself waited its stall limit for each
         seat of `absent` that a pending end (which it signed) does not already leave out
         (a seat found missing while that end was pending: for its ACK of it). An end
-        pending here is replaced only by one that leaves out more."""
+        pending here is replaced only by one that leaves out more. `signing` another
+        seat's end for step n+1, a seat that came back only after this seat had waited
+        its stall limit for it, for that step (`overdue`), counts as waited for: its
+        late word does not undo an end already going round (the signers who have
+        signed never take its step: nothing else could commit)."""
         if self.named_alone(absent):
             return True
         covered = self.replica.pending_absent()
@@ -124,10 +131,19 @@ class Voting:
         for seat in absent:
             if seat in covered:
                 continue
+            if signing and self.overdue.get(seat) == self.replica.n + 1:
+                continue
             waited = self.waited(seat, now)
             if waited is None or waited < self.end_wait:
                 return False
         return True
+
+    def came_back(self, seat: int, now: float) -> None:
+        """`seat` sent something new toward step n+1: if this seat had already waited
+        its stall limit for it, it came back late (`overdue`)."""
+        waited = self.waited(seat, now)
+        if seat != self.seat and waited is not None and waited >= self.end_wait:
+            self.overdue[seat] = self.replica.n + 1
 
     # --- the outbox ------------------------------------------------------------------
 
@@ -246,6 +262,7 @@ class Voting:
                 )
             )
             return
+        self.came_back(step.seat, now)  # the step the table waited for, perhaps late
         acks, nack = self._take_early(step.n)
         self.pending = Pending(step, envelope, tentative, acks)
         self.progress_at = now
@@ -271,7 +288,7 @@ class Voting:
         except ProtocolError as error:
             self.refuse(f"from {source}: {error}")
             return
-        if not self.may_end_without(body.absent, now):
+        if not self.may_end_without(body.absent, now, signing=True):
             self.held_end = envelope  # not signed yet: this seat has not waited long enough
             return
         self.held_end = None
@@ -336,9 +353,11 @@ class Voting:
         if self.pending is None:
             if nack.n not in self.early.nacks:
                 self.early.nacks[nack.n] = (nack.seat, inert(nack.reason))
+                self.came_back(nack.seat, now)
                 self.heard[nack.seat] = now
             return  # wait for the step itself
         if nack.seat not in self.pending.nacks:
+            self.came_back(nack.seat, now)
             self.heard[nack.seat] = now
         self._disagreement(nack.seat, nack.reason)
 
@@ -389,6 +408,7 @@ class Voting:
             return
         held[ack.seat] = (ack, envelope)
         if ack.n == self.replica.n + 1:  # new word on the step in flight (once per seat)
+            self.came_back(ack.seat, now)
             self.heard[ack.seat] = now
 
     # --- committing -------------------------------------------------------------------
