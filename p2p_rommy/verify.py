@@ -87,8 +87,8 @@ class VerifyReport:
     finished: bool = False
     ended: str | None = None
     """Why the game ended early, if the players ended it without a seat."""
-    absent: int | None = None
-    """The seat the others ended the game without."""
+    absent: tuple[int, ...] = ()
+    """The seats the others ended the game without."""
     ended_by: tuple[int, ...] = ()
     """The seats whose ACKs the end step carries: on whose word the game was ended."""
     cards: dict[int, dict[int, int]] = field(default_factory=dict)
@@ -103,16 +103,16 @@ class VerifyReport:
 
     @property
     def forfeited(self) -> tuple[int, ...]:
-        """The seat the others ended the game without: it forfeits, when the end carries
-        the word of more than one seat (at a table of two the game is abandoned)."""
-        if self.absent is None or len(self.ended_by) < 2:
+        """The seats the others ended the game without: they forfeit, when the end carries
+        the word of more than one seat (on one seat's word the game is abandoned)."""
+        if not self.absent or len(self.ended_by) < 2:
             return ()
-        return (self.absent,)
+        return self.absent
 
     @property
     def abandoned(self) -> bool:
         """Ended on one seat's word alone (a table of two): no standing."""
-        return self.absent is not None and not self.forfeited
+        return bool(self.absent) and not self.forfeited
 
     @property
     def complete(self) -> bool:
@@ -163,6 +163,7 @@ class VerifyReport:
             "scores": list(self.scores),
             "pending": self.pending,
             "ended": self.ended,
+            "absent": list(self.absent),
             "ended_by": list(self.ended_by),
             "abandoned": self.abandoned,
             "forfeited": list(self.forfeited),
@@ -301,8 +302,8 @@ def _check_acks(
 ) -> None:
     """`Damage` if an ACK of record `n` is not a good ACK of this step by its seat."""
     for seat, envelope in enumerate(record.acks):
-        if envelope == b"" and isinstance(step.body, EndStep) and seat == step.body.absent:
-            continue  # the absent seat's empty slot: any other seat's ACK must be there
+        if envelope == b"" and isinstance(step.body, EndStep) and seat in step.body.absent:
+            continue  # an absent seat's empty slot: any other seat's ACK must be there
         try:
             opened_ack = open_envelope(envelope, roster)
             ack = decode(opened_ack.body, opened_ack.seat)

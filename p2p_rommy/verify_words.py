@@ -47,7 +47,7 @@ class VerifyReport(Protocol):
     scores: tuple[int, ...]
     finished: bool
     ended: str | None
-    absent: int | None
+    absent: tuple[int, ...]
     ended_by: tuple[int, ...]
     damage: str | None
 
@@ -180,10 +180,22 @@ def _pending(note: str, report: VerifyReport) -> str:
 def _ending(report: VerifyReport, reason: str) -> str:
     """How the game was ended, and on whose word (the seats that signed the end)."""
     config = report.config
-    absent = report.absent if report.absent is not None else -1
+    absent = report.absent[0] if report.absent else -1
     name = config.seats[absent].name if absent >= 0 else "?"
     names = [f"{s + 1} ({config.seats[s].name})" for s in report.ended_by]
     signers = ", ".join(names[:-1]) + _(" and ") + names[-1] if len(names) > 1 else "".join(names)
+    if len(report.absent) > 1:
+        out = [f"{s + 1} ({config.seats[s].name})" for s in report.absent]
+        seats = ", ".join(out[:-1]) + _(" and ") + out[-1]
+        if report.abandoned:
+            return _(
+                "abandoned on the word of seat {signers} alone, without seats {seats}: "
+                "no standing (one player's word forfeits nobody): {reason}"
+            ).format(seats=seats, signers=signers, reason=reason)
+        return _(
+            "ended by the others' agreement without seats {seats}, who all forfeit, on the "
+            "word of seats {signers}: {reason}"
+        ).format(seats=seats, signers=signers, reason=reason)
     if report.abandoned:
         return _(
             "abandoned on the word of seat {signers} alone, without seat {seat} ({name}): "

@@ -243,7 +243,7 @@ def assert_ended_without(table: Table, what: str) -> None:
     for session in table.honest:
         peer = session.peer
         assert peer.frozen is None, peer.frozen
-        assert peer.replica.ended is not None and peer.replica.ended[0] == table.cheater
+        assert peer.replica.ended is not None and peer.replica.ended[0] == (table.cheater,)
     assert_nothing_bad_committed(table)
     report = verify_transcript(table.transcript)
     assert report.status == "fair" and report.forfeited == (table.cheater,), report.text()
@@ -334,7 +334,7 @@ def test_a_table_frozen_by_a_cheat_is_ended_without_it_and_it_forfeits(cheat):
     for session in table.honest:
         replica = session.peer.replica
         assert session.peer.culprit == 1 and replica.ended is not None
-        assert replica.ended[0] == 1 and replica.forfeited == (1,)
+        assert replica.ended[0] == (1,) and replica.forfeited == (1,)
         assert "seat 2" in replica.ended[1] and "caught cheating" in replica.ended[1]
     report = verify_transcript(table.transcript)
     assert report.fair and report.forfeited == (1,) and report.ended_by == (0, 2), report.text()

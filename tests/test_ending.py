@@ -50,7 +50,7 @@ def forged_end(table: ClockedTable, proposer: int, absent: int) -> tuple[bytes, 
     """An end step and its proposer's ACK, made without the proposer's own clock (as a
     cheating proposer would)."""
     replica = table.peers[proposer].replica
-    step = replica.propose_end(absent, "did not come back")
+    step = replica.propose_end((absent,), "did not come back")
     assert replica.tentative is not None
     envelope = replica.identity.sign(step.encode())
     ack = Ack(replica.game, step.n, proposer, step_digest(envelope), replica.tentative.hash)
@@ -78,7 +78,7 @@ def test_a_signer_holds_an_early_end_until_it_has_waited_itself_then_signs():
     assert acks(sends(table.peers[1].tick(129.0))) == []  # 29 s: not yet
     out = table.peers[1].tick(130.1)
     assert len(own_acks(sends(out), 1)) == 1
-    assert table.peers[1].replica.ended == (2, "did not come back")
+    assert table.peers[1].replica.ended == ((2,), "did not come back")
 
 
 def test_a_held_end_is_dropped_once_the_seat_moves():
@@ -160,7 +160,7 @@ def test_an_early_ack_of_an_end_is_kept_when_nothing_is_pending():
     late.receive(step, 131.0, 0)
     late.receive(ack0, 131.0, 0)
     assert late.frozen is None
-    assert late.replica.ended is not None and late.replica.ended[0] == 3
+    assert late.replica.ended is not None and late.replica.ended[0] == (3,)
 
 
 def stuck_on_an_ack(players: int = 4, deck: bool = False) -> ClockedTable:
@@ -202,7 +202,7 @@ def test_an_early_ack_of_an_end_that_replaces_a_pending_step_frames_nobody():
     late.receive(step, 31.0, 0)
     late.receive(ack0, 31.0, 0)
     assert late.frozen is None and late.culprit is None
-    assert late.replica.ended is not None and late.replica.ended[0] == 3
+    assert late.replica.ended is not None and late.replica.ended[0] == (3,)
 
 
 # --- the step an end replaced is no evidence (issue 24, 8) -----------------------------
@@ -266,7 +266,7 @@ def test_an_end_is_handled_only_after_the_deferred_proof_is_verified():
     trusting = table.peers[1]
     assert trusting.frozen is None and trusting.replica.deferred  # no session check here
     table.tick(100.0, seats=[0])
-    end = table.peers[0].replica.propose_end(2, "refused a shuffle and left")
+    end = table.peers[0].replica.propose_end((2,), "refused a shuffle and left")
     envelope = table.peers[0].replica.identity.sign(end.encode())
     out = trusting.receive(envelope, 100.0, 0)
     assert acks(sends(out)) == []
@@ -305,7 +305,7 @@ def test_a_wrong_hash_ack_names_its_signer_and_the_others_end_without_it():
     table.post(0, table.peers[0].end_game(2, 40.0))
     table.run()
     for peer in table.peers[:2]:
-        assert peer.replica.ended is not None and peer.replica.ended[0] == 2
+        assert peer.replica.ended is not None and peer.replica.ended[0] == (2,)
         assert peer.replica.forfeited == (2,)
     report = table.report(1)
     assert report.status == "fair" and report.forfeited == (2,), report.text()
@@ -361,7 +361,7 @@ def test_an_end_that_does_not_build_on_the_committed_state_is_refused():
     it is the committed state's hash, and a receiver checks it."""
     table = thinking()
     replica = table.peers[0].replica
-    good = replica.propose_end(2, "did not come back")
+    good = replica.propose_end((2,), "did not come back")
     replica.tentative = None
     assert good.prev == replica.committed_hash == replica.state_hash()
     bad = Step(good.game, good.n, good.seat, bytes(32), good.body)
@@ -402,7 +402,9 @@ def cut_and_ended(players: int, signers: list[int]) -> tuple[ClockedTable, bytes
         observer.restore(record.step, record.acks)
     absent = players - 1
     proposer = table.peers[0].replica
-    end = Step(proposer.game, observer.n + 1, 0, observer.committed_hash, EndStep(absent, "left"))
+    end = Step(
+        proposer.game, observer.n + 1, 0, observer.committed_hash, EndStep((absent,), "left")
+    )
     state = observer.check_end(end, end.body).hash
     slots = [b""] * players
     end_envelope = proposer.identity.sign(end.encode())
@@ -453,5 +455,5 @@ def test_an_end_commits_everywhere_in_any_delivery_order(seed):
     table.run_shuffled(rng)
     for peer in table.peers[:3]:
         assert peer.frozen is None and peer.culprit is None and not peer.trouble.evidence
-        assert peer.replica.ended is not None and peer.replica.ended[0] == 3
+        assert peer.replica.ended is not None and peer.replica.ended[0] == (3,)
     assert table.peers[0].records[-1] == table.peers[1].records[-1] == table.peers[2].records[-1]

@@ -48,7 +48,7 @@ def an_invalid_step(table: ClockedTable, seat: int) -> bytes:
 def ended_without(table: ClockedTable, culprit: int, seats: list[int]) -> None:
     for seat in seats:
         peer = table.peers[seat]
-        assert peer.replica.ended is not None and peer.replica.ended[0] == culprit, seat
+        assert peer.replica.ended is not None and peer.replica.ended[0] == (culprit,), seat
         assert peer.replica.over
 
 
@@ -128,11 +128,11 @@ def test_a_frozen_peer_signs_an_end_only_without_the_seat_its_own_checking_named
     frozen, other, proposer = table.peers[2], table.peers[1], table.peers[0].replica
     frozen.receive(bad, 100.5, 3)
     assert frozen.culprit == 3
-    end = proposer.propose_end(3, "cheated")
+    end = proposer.propose_end((3,), "cheated")
     proposer.tentative = None
     envelope = proposer.identity.sign(end.encode())
     assert acks_in(other.receive(envelope, 100.5, 0)) == [] and other.held_end == envelope
-    not_named = proposer.propose_end(1, "cheated")
+    not_named = proposer.propose_end((1,), "cheated")
     proposer.tentative = None
     assert acks_in(frozen.receive(proposer.identity.sign(not_named.encode()), 100.5, 0)) == []
     assert len(acks_in(frozen.receive(envelope, 100.5, 0))) == 1
@@ -190,7 +190,7 @@ class ClientSession:
     def say(self, text: str) -> None:
         self.said.append(text)
 
-    def end_game(self, absent: int) -> None:
+    def end_game(self, absent: int | tuple[int, ...]) -> None:
         self.table.post(self.seat, self.table.peers[self.seat].end_game(absent, self.table.now))
 
 
@@ -223,3 +223,57 @@ def test_e_on_a_table_frozen_by_a_cheat_offers_the_end_without_it_and_ends_the_g
     first.session.view = table_view(table.peers[0], table.now, None, {}, ())
     lines = [text for _, text in summary_lines(first)]
     assert f"ended without {cheat}, caught cheating (forfeited)" in lines, lines
+
+
+def restarted(table: ClockedTable, seat: int) -> None:
+    """`seat` restarts from its committed records (`rommy resume`), and asks."""
+    from p2p_rommy.log.peer import Peer
+    from p2p_rommy.log.replica import SeatedReplica
+    from tests.deck_table import Counter
+
+    old = table.peers[seat]
+    seeds = {}
+    for deck in (old.replica.deck, old.replica.next_deck):
+        if deck is not None:
+            seeds[deck.seat.params.round_no] = deck.seat.seed.value
+    replica = SeatedReplica(
+        table.config, seat, table.identities[seat], Counter(b"restarted"), seeds=seeds
+    )
+    for record in old.records:
+        replica.restore(record.step, record.acks)
+    peer = Peer(replica, None, old.stall_watch.stall_after, records=list(old.records))
+    table.peers[seat] = peer
+    table.down.discard(seat)
+    table.post(seat, peer.start(table.now))
+
+
+def test_a_seat_restarted_after_the_others_froze_learns_the_cheat_from_them_and_signs():
+    """Four seats; the cheat (seat 4) signs two steps for one number while honest seat 3
+    is down. Seats 1 and 2 freeze naming it, and seat 1 proposes the end without it,
+    which needs seat 3's word. Seat 3 restarts (it lost nothing: it had not seen the
+    steps) and asks: the frozen seats answer its catch-up ask (SPEC §4.4 "Catch-up")
+    with what they hold, the proof included, so seat 3's own checking names the cheat
+    and it signs the end. Before, a frozen seat ignored the ask: seat 3 never learned
+    of the cheat, the end never committed, and the cheat escaped its forfeit."""
+    table = cheats_turn(4)
+    cheat = 3
+    table.down.add(2)
+    one = signed_step(table, cheat, MoveStep(DrawStock(cheat), None))
+    other = signed_step(table, cheat, MoveStep(TakeDiscard(cheat), None))
+    table.deliver(0, one, cheat)
+    table.deliver(1, other, cheat)
+    table.run()
+    for peer in table.peers[:2]:
+        assert peer.culprit == cheat and "two different steps" in peer.frozen
+    table.post(0, table.peers[0].end_game(cheat, 100.5))
+    table.run()
+    assert [p.replica.ended for p in table.peers[:2]] == [None, None]  # seat 3's word
+    table.now = 101.0
+    restarted(table, 2)
+    table.run()
+    third = table.peers[2]
+    assert third.culprit == cheat and "two different steps" in third.frozen
+    ended_without(table, cheat, [0, 1, 2])
+    report = table.report(2)
+    assert report.status == "fair" and report.forfeited == (cheat,), report.text()
+    assert report.ended_by == (0, 1, 2)

@@ -128,10 +128,11 @@ async def end_by_keys(loopback_table) -> tuple[list[str], list[str], list[str], 
     for session in sessions[1:]:
         session.peer.stall_watch.stall_after = 1.0  # no end_after: only a key ends it
     async with asyncio.timeout(60):
-        while not all(
+        while not all(  # every screen offers e (what a person presses it after)
             (w := m.table.waiting) is not None
             and w.seat == 0
             and m.session.clock() - w.since >= m.table.stall_after
+            and m.table.ending == (0,)
             for m in models.values()
         ):
             await asyncio.sleep(0.05)

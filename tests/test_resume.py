@@ -243,7 +243,7 @@ def test_the_others_end_the_game_without_a_seat_that_never_returns(loopback_tabl
     config, identities, rest = asyncio.run(crash_for_good(loopback_table))
     one, two = (s.peer for s in rest)
     assert one.records == two.records and one.frozen is None and two.frozen is None
-    assert one.replica.ended[0] == 0 and "did not come back" in one.replica.ended[1]
+    assert one.replica.ended[0] == (0,) and "did not come back" in one.replica.ended[1]
     last = one.records[-1]
     assert last.acks[0] == b"" and all(last.acks[1:])  # signed by everyone but seat 0
     report = verify_transcript(transcript(config, identities, one.records))

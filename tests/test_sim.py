@@ -378,6 +378,84 @@ FOUND = {
         "never sees the step seat 1 refused, so seat 1's NACK is dissent to it, and seat 0 "
         "and seat 2 end the game without honest seat 1 (ended out)",
     ),
+    "a restarted seat alone ends a frozen table without both others": (
+        Spec(
+            seed=515,
+            house=(("target_score", "1"),),
+            faults=(Fault(3.501, "crash", 0, 1.534),),
+            adversary="equivocation",
+            adversary_seat=1,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, with ends leaving out a set of seats): seat 1 "
+        "signs two steps 14; honest seats 0 and 2 freeze, seat 2 leaves; seat 0 crashes, "
+        "resumes without its freeze, nobody answers its catch-up asks, and 25 s later it "
+        "ends the game alone without seats 1 and 2 (honest seat 2 ended out)",
+    ),
+    "a restarted seat alone ends the game over a step the others committed": (
+        Spec(
+            seed=46,
+            house=(("target_score", "1"),),
+            faults=(Fault(2.335, "cut", 0, 2.844, 1), Fault(3.133, "crash", 0, 1.915)),
+            adversary="equivocation",
+            adversary_seat=1,
+            loss=0.01,
+            duplicate=0.01,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, with ends leaving out a set of seats): as at "
+        "seed 515, but seat 0 resumes holding step 19, which it had ACKed and the others "
+        "had committed: its lone end without seats 1 and 2 replaces it (honest logs "
+        "diverge at step 19)",
+    ),
+    "a restarted seat alone ends a frozen table after a torn write": (
+        Spec(
+            seed=596,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(1.309, "cut", 0, 2.613, 2),
+                Fault(2.372, "cut", 2, 1.348, 0),
+                Fault(2.768, "crash", 0, 2.839),
+                Fault(2.961, "torn", 0, 1.308),
+            ),
+            adversary="equivocation",
+            adversary_seat=1,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, with ends leaving out a set of seats): as at "
+        "seed 515, with cut connections and a torn write (honest seat 2 ended out)",
+    ),
+    "a restarted seat alone ends a frozen table after a full disk": (
+        Spec(
+            seed=622,
+            house=(("target_score", "1"),),
+            faults=(Fault(0.621, "crash", 1, 2.314), Fault(3.977, "disk_full", 1, 1.308)),
+            adversary="equivocation",
+            adversary_seat=0,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, with ends leaving out a set of seats): seat 0 "
+        "signs two steps 16; seat 1, restarted, ends the game alone without seats 0 and 2 "
+        "(honest seat 2 ended out)",
+    ),
+    "a seat back late as its end goes round": (
+        Spec(
+            seed=2018,
+            players=4,
+            house=(("target_score", "1"),),
+            faults=(Fault(1.738, "disk_full", 2, 1.668), Fault(3.451, "torn", 0, 12.0)),
+            adversary="silent_catch_up",
+            adversary_seat=1,
+            duplicate=0.01,
+            bot="easy",
+        ),
+        "found by the simulator (full mix, at a 5 s stall limit; faults this long are not "
+        "drawn in CI): a seat returns just as the others propose an end without it; two "
+        "signers hold the end, the other seat ACKed the returning seat's step: nothing "
+        "commits (2-2). At today's limit it plays through; the split itself is "
+        "tests/test_ending_two_absent.py::test_a_seat_back_after_the_stall_limit_as_its_"
+        "end_goes_round_is_ended_out_not_a_split",
+    ),
 }
 
 

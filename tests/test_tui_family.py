@@ -306,7 +306,7 @@ def test_a_forfeit_shows_on_the_summary():
         async with table("rummy", 3) as (model, put):
             put(replace(ended_game(model.table.state, 1), phase=Phase.DRAW))
             model.session.view = replace(
-                model.session.view, ended=(2, "left"), forfeited=(2,), abandoned=False
+                model.session.view, ended=((2,), "left"), forfeited=(2,), abandoned=False
             )
             footer = text(render.summary(model, 80, 23)).splitlines()[-1]
             assert not model.ask_new_game() and not model.new_game  # not wired at a network table

@@ -212,6 +212,20 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "oppgitt etter ordet til plass {signers} alene, uten plass {seat} ({name}): ingen "
         "stilling (ved et bord med to kan ikke én spillers ord gi noen tap): {reason}",
     ),
+    "ended by the others' agreement without seats {seats}, who all forfeit, on the word of "
+    "seats {signers}: {reason}": (
+        "afsluttet efter aftale mellem de andre, uden pladserne {seats}, som alle taber, på "
+        "ordet fra pladserne {signers}: {reason}",
+        "avsluttet etter avtale mellom de andre, uten plassene {seats}, som alle taper, etter "
+        "ordet til plassene {signers}: {reason}",
+    ),
+    "abandoned on the word of seat {signers} alone, without seats {seats}: no standing (one "
+    "player's word forfeits nobody): {reason}": (
+        "opgivet på ordet fra plads {signers} alene, uden pladserne {seats}: ingen stilling "
+        "(én spillers ord kan ikke give nogen et tab): {reason}",
+        "oppgitt etter ordet til plass {signers} alene, uten plassene {seats}: ingen "
+        "stilling (én spillers ord kan ikke gi noen tap): {reason}",
+    ),
     " and ": (" og ", " og "),
     "round {round} was not over: its cards stay secret, so its shuffles and deals were "
     "checked by their proofs only": (
@@ -265,6 +279,10 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
     "Waiting {seconds} s for {name}: e ends the game without {name}": (
         "Venter {seconds} s på {name}: e afslutter spillet uden {name}",
         "Venter {seconds} s på {name}: e avslutter spillet uten {name}",
+    ),
+    "Waiting {seconds} s for {name}: e ends the game without {names}": (
+        "Venter {seconds} s på {name}: e afslutter spillet uden {names}",
+        "Venter {seconds} s på {name}: e avslutter spillet uten {names}",
     ),
     "(q leaves)": ("(q går)", "(q går)"),
     "Still looking...": ("Leder stadig...", "Ser fortsatt etter..."),
@@ -623,6 +641,18 @@ CHECKERS: dict[str, tuple[str, str]] = {
     "seat {seat} ({name}) refused step {n}, which the others found valid ({why}), and did not come back": (
         "plads {seat} ({name}) afviste trin {n}, som de andre fandt gyldigt ({why}), og kom ikke tilbage",
         "plass {seat} ({name}) avviste steg {n}, som de andre fant gyldig ({why}), og kom ikke tilbake",
+    ),
+    "seat {seat} ({name}) did not come back": (
+        "plads {seat} ({name}) kom ikke tilbage",
+        "plass {seat} ({name}) kom ikke tilbake",
+    ),
+    "an end leaves out half the table or more: a majority signs": (
+        "en afslutning udelader halvdelen af bordet eller flere: et flertal skal underskrive",
+        "en avslutning utelater halve bordet eller flere: et flertall må signere",
+    ),
+    "an end lists the seats it leaves out unsorted or twice": (
+        "en afslutning nævner de udeladte pladser usorteret eller to gange",
+        "en avslutning nevner de utelatte plassene usortert eller to ganger",
     ),
     "seat {seat} ({name}) did not come back; {what} never came": (
         "plads {seat} ({name}) kom ikke tilbage; {what} kom aldrig",

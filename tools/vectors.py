@@ -518,7 +518,7 @@ def ended_game() -> tuple[list[dict[str, Any]], dict[str, Any]]:
             if sender != 0:
                 queue.extend((0, e) for e in sends(peers[0].receive(envelope, later)))
 
-    out = sends(peers[0].end_game(2, later))
+    out = sends(peers[0].end_game((2,), later))
     (end,) = [e for e in out if _kind(e) == "log/step:end"]
     run(deque((0, e) for e in out))
     live = peers[:2]

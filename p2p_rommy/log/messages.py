@@ -107,11 +107,20 @@ class BuyStep(Message):
 
 @dataclass(frozen=True, slots=True)
 class EndStep(Message):
-    """Ending the game without `absent`, which never came back (SPEC §4.4)."""
+    """Ending the game without the seats `absent` (sorted, distinct, at least one), which
+    never came back or were caught cheating (SPEC §4.4). Fewer than half the table's
+    seats (its signers are a majority): the replica checks that bound, which needs the
+    config."""
 
     KIND: ClassVar[str] = "end"
-    absent: Annotated[int, _SEAT]
+    absent: Annotated[tuple[int, ...], array(_SEAT, 5, 1)]
     reason: Annotated[str, text(END_REASON_MAX)]
+
+    def received(self, sender: int | str | None) -> None:
+        if any(a >= b for a, b in zip(self.absent, self.absent[1:], strict=False)):
+            raise ProtocolError(
+                sender, N_("an end lists the seats it leaves out unsorted or twice")
+            )
 
 
 StepBody = DeckStep | MoveStep | BuyStep | EndStep

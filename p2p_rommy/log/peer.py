@@ -54,7 +54,7 @@ from p2p_rommy.log.stalls import Stall, StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
 from p2p_rommy.log.trouble import Trouble, decode_step
 from p2p_rommy.log.voting import StepClock, Voting, source_name
-from p2p_rommy.log.waiting import waiting_for
+from p2p_rommy.log.waiting import waiting_all
 from p2p_rommy.wire.identity import envelope_body
 
 log = logging.getLogger(__name__)
@@ -114,6 +114,9 @@ class Peer(Voting):
         """An end this seat has not signed yet: it has not waited long enough itself."""
         self.frozen_at: float | None = None
         """When this seat's clock first saw the table frozen (at its next tick)."""
+        self.overdue: dict[int, int] = {}
+        """Seat -> the step for which this seat waited its stall limit for it before it
+        was heard from again (`Voting.may_end_without`)."""
         self.heard: dict[int, float] = {}
         """When each seat last sent something new toward the step in flight (an ACK or a
         NACK for the next step, a Køb! answer; not the same one relayed again): the
@@ -151,20 +154,46 @@ class Peer(Voting):
         """Whom the table waits for now (this seat itself on its own turn), or None;
         `since` is when the table began to wait for what that seat owes now, or when
         that seat last sent something new toward it, if later (SPEC §4.4)."""
+        waits = self.waits(now)
+        return waits[0] if waits else None
+
+    def waits(self, now: float) -> list[Waiting]:
+        """Every seat the table waits for now (`waiting` names the first), each since the
+        table began to wait for it or since it last sent something new, if later."""
         if self.frozen:
-            return None
-        waiting = waiting_for(self.replica, self.pending, self.buy_windows, self.progress_at)
-        if waiting is not None and self.heard.get(waiting.seat, waiting.since) > waiting.since:
-            waiting = replace(waiting, since=self.heard[waiting.seat])
-        return waiting
+            return []
+        waits = waiting_all(self.replica, self.pending, self.buy_windows, self.progress_at)
+        return [
+            replace(w, since=self.heard[w.seat]) if self.heard.get(w.seat, w.since) > w.since else w
+            for w in waits
+        ]
 
     def waited(self, seat: int, now: float) -> float | None:
-        """How long this seat has waited for `seat`, by its own clock (`waiting`), or
+        """How long this seat has waited for `seat`, by its own clock (`waits`), or
         None if the table does not wait for `seat`."""
-        waiting = self.waiting(now)
-        if waiting is None or waiting.seat != seat:
-            return None
-        return now - waiting.since
+        for waiting in self.waits(now):
+            if waiting.seat == seat:
+                return now - waiting.since
+        return None
+
+    def end_set(self, now: float) -> tuple[int, ...]:
+        """The seats this seat may end the game without now (SPEC §4.4): the seat its own
+        checking caught cheating, else every seat it has waited its stall limit for, with
+        those a pending end already leaves out; () when there is no new end to make."""
+        culprit = self.culprit
+        if self.frozen:
+            named = culprit is not None and self.named(culprit)
+            return (culprit,) if named and culprit is not None else ()
+        covered = self.replica.pending_absent()
+        waited = {
+            w.seat
+            for w in self.waits(now)
+            if w.seat != self.seat and now - w.since >= self.end_wait
+        }
+        absent = tuple(sorted(waited | set(covered)))
+        if not waited or absent == covered or len(absent) > self.replica.most_absent:
+            return ()
+        return absent
 
     @property
     def end_wait(self) -> float:
@@ -198,11 +227,14 @@ class Peer(Voting):
         freezes the table naming its seat."""
         return self._call(self._audit_pending)
 
-    def end_game(self, absent: int, now: float = 0.0) -> list[Event]:
-        """Propose to end the game without `absent`, which the table has been waiting
-        for: every other seat signs it, and the scores so far stand. Only the lowest
-        other seat proposes it, and only once it has waited its stall limit for
-        `absent` itself (`waited`, SPEC §4.4); otherwise this does nothing."""
+    def end_game(self, absent: int | tuple[int, ...], now: float = 0.0) -> list[Event]:
+        """Propose to end the game without the seat or seats `absent`, which the table
+        has been waiting for: every other seat signs it, and the scores so far stand.
+        Only the lowest other seat proposes it, and only once it has waited its stall
+        limit for each of them itself (`waited`, SPEC §4.4; a pending end's seats stay
+        left out); otherwise this does nothing."""
+        if isinstance(absent, int):
+            absent = (absent,)
         return self._call(lambda: self._end_game(absent, now))
 
     def submit(self, move: Move, now: float = 0.0) -> list[Event]:
@@ -281,16 +313,17 @@ class Peer(Voting):
                 self._catch_up_overdue(now)
             resync = self.catch_up.resync(now, self.progress_at, self.replica.n)
             self.emit(self.syncing.send_asks(resync))
-        waiting = self.waiting(now)
-        stall = self.stall_watch.check(waiting, now)
-        if stall is not None:
-            self._out.append(Stalled(stall))
-        if (
-            waiting is not None
-            and self.end_after is not None
-            and now - waiting.since >= self.end_after
-        ):
-            self._end_game(waiting.seat, now)
+        waits = self.waits(now)
+        for waiting in waits:  # each seat the table waits for (two may be gone at once)
+            stall = self.stall_watch.check(waiting, now)
+            if stall is not None:
+                self._out.append(Stalled(stall))
+        if self.end_after is not None:
+            late = tuple(
+                w.seat for w in waits if w.seat != self.seat and now - w.since >= self.end_after
+            )
+            if late:
+                self._end_game(late, now)
         self._held_end(now)
         self.duties(now)
 
@@ -335,36 +368,47 @@ class Peer(Voting):
         except ProtocolError as error:
             self.cheat_found(error)
 
-    def _end_game(self, absent: int, now: float) -> None:
+    def _end_game(self, seats: tuple[int, ...], now: float) -> None:
         if self.frozen:
-            self._end_frozen(absent, now)
+            if len(seats) == 1:
+                self._end_frozen(seats[0], now)
             return
-        waiting = self.waiting(now)
-        waited = self.waited(absent, now)
-        pending = self.replica.tentative
+        covered = self.replica.pending_absent()
+        absent = tuple(sorted(set(seats) | set(covered)))
         if (
-            self.frozen
-            or (pending is not None and pending.kind == "end")
-            or waiting is None
-            or waited is None
-            or waited < self.end_wait  # the others would not sign it yet either
-            or absent == self.seat
+            absent == covered  # nothing new to leave out
+            or self.seat in absent
+            or len(absent) > self.replica.most_absent  # its signers: a majority
+            or not self.may_end_without(absent, now)  # the others would not sign it yet
             or self.replica.end_proposer(absent) != self.seat
         ):
             return
-        name = self.replica.config.seats[absent].name
-        refused = [d for d in self.trouble.dissents if d.seat == absent]
-        if refused:
-            reason = N_(  # signed English; translated where shown (`i18n.say_reason`)
-                "seat {seat} ({name}) refused step {n}, which the others found valid "
-                "({why}), and did not come back"
-            ).format(seat=absent + 1, name=name, n=refused[-1].n, why=refused[-1].reason[:200])
-        else:
-            reason = N_("seat {seat} ({name}) did not come back; {what} never came").format(
-                seat=absent + 1, name=name, what=waiting.what
-            )
+        waits = {w.seat: w for w in self.waits(now)}
+        reasons = []
+        for seat in absent:
+            name = self.replica.config.seats[seat].name
+            refused = [d for d in self.trouble.dissents if d.seat == seat]
+            if seat in covered:  # signed English; translated where shown (`i18n.say_reason`)
+                reasons.append(
+                    N_("seat {seat} ({name}) did not come back").format(seat=seat + 1, name=name)
+                )
+            elif refused:
+                reasons.append(
+                    N_(
+                        "seat {seat} ({name}) refused step {n}, which the others found valid "
+                        "({why}), and did not come back"
+                    ).format(
+                        seat=seat + 1, name=name, n=refused[-1].n, why=refused[-1].reason[:200]
+                    )
+                )
+            else:
+                reasons.append(
+                    N_("seat {seat} ({name}) did not come back; {what} never came").format(
+                        seat=seat + 1, name=name, what=waits[seat].what
+                    )
+                )
         replaced = self.pending
-        step = self.replica.propose_end(absent, reason)
+        step = self.replica.propose_end(absent, "; ".join(reasons))
         self.proposed(step, now, replaced)
 
     def _end_frozen(self, absent: int, now: float) -> None:
@@ -373,14 +417,14 @@ class Peer(Voting):
         if (
             not self.named(absent)
             or (pending is not None and pending.kind == "end")
-            or self.replica.end_proposer(absent) != self.seat
+            or self.replica.end_proposer((absent,)) != self.seat
         ):
             return
         name = self.replica.config.seats[absent].name
         assert self.frozen is not None
         reason = f"seat {absent + 1} ({name}) was caught cheating: {self.frozen[:300]}"
         replaced = self.pending
-        self.proposed(self.replica.propose_end(absent, reason), now, replaced)
+        self.proposed(self.replica.propose_end((absent,), reason), now, replaced)
 
     def _submit(self, move: Move, now: float) -> None:
         try:
@@ -408,6 +452,16 @@ class Peer(Voting):
         self.emit(events)
         if caught_up:
             self.duties(now)
+
+    def _answer_frozen(self, sync: Sync) -> None:
+        pending = self.pending
+        in_flight = None
+        if pending is not None:
+            in_flight = (pending.envelope, [ack for _, ack in pending.acks.values()])
+        proof = [envelope for pair in self.trouble.evidence for envelope in pair]
+        if self.refused_step is not None:
+            proof.append(self.refused_step)
+        self.emit(self.syncing.answer_frozen(sync, in_flight, proof))
 
     def _last_committed(self, envelope: bytes) -> bool:
         """Whether `envelope` is the last committed step or one of its ACKs, or an ACK
@@ -443,7 +497,7 @@ class Peer(Voting):
             return
         if self.frozen:
             if isinstance(message, Step) and isinstance(message.body, EndStep):
-                if self.named(message.body.absent):
+                if self.named_alone(message.body.absent):
                     self._on_end(message, message.body, envelope, now, source)
             elif isinstance(message, Step):
                 self._compare_evidence(message, envelope)
@@ -452,6 +506,8 @@ class Peer(Voting):
                 self.try_commit(now)
             elif isinstance(message, Chat):  # "I agree to end the game without ..."
                 self._on_chat(message, source, now)
+            elif isinstance(message, Sync) and self.syncing.may_ask(message.seat, now):
+                self._answer_frozen(message)  # a restarted seat learns the proof
             return
         if isinstance(message, Step):
             self.on_step(message, envelope, now, via)
@@ -466,6 +522,7 @@ class Peer(Voting):
             self._on_sync(message, now, source)
         else:
             if message.seat in self.buy_windows.unanswered(message.window, (message.seat,)):
+                self.came_back(message.seat, now)
                 self.heard[message.seat] = now  # a new answer, not one relayed again
             self.emit(self.buying.on_answer(message, envelope))
             self.duties(now)
@@ -480,7 +537,7 @@ class Peer(Voting):
         """A frozen peer's business: an ACK of an end without the seat it named."""
         if ack.n != self.replica.n + 1 or self.culprit is None:
             return False
-        return self.replica.end_hashes().get(ack.state) == self.culprit
+        return self.replica.end_hashes().get(ack.state) == (self.culprit,)
 
     # --- proposing --------------------------------------------------------------------
 

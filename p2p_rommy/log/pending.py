@@ -50,15 +50,15 @@ class Pending:
     def dissenters(self) -> set[int]:
         return set(self.nacks)
 
-    def missing(self, players: int, absent: int | None) -> list[int]:
-        """Seats whose ACK is not held (but `absent`, whom an end leaves out), the ones
-        that refused the step first."""
-        missing = [s for s in range(players) if s not in self.acks and s != absent]
+    def missing(self, players: int, absent: tuple[int, ...] = ()) -> list[int]:
+        """Seats whose ACK is not held (but those in `absent`, whom an end leaves out),
+        the ones that refused the step first."""
+        missing = [s for s in range(players) if s not in self.acks and s not in absent]
         missing.sort(key=lambda seat: seat not in self.nacks)
         return missing
 
     def record(self, players: int) -> Record:
-        """The committed record: the step's envelope and every seat's ACK (b"" for the
+        """The committed record: the step's envelope and every seat's ACK (b"" for each
         seat an end leaves out), with the step and ACKs as they were checked."""
         held = [self.acks.get(s) for s in range(players)]
         acks = tuple(b"" if h is None else h[1] for h in held)

@@ -25,9 +25,10 @@ The replica does no I/O; the only randomness is the deck seat's `entropy`.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,12 +157,12 @@ class Replica:
         them (the race, seat order from the discarder, or the lot): the first is the buyer."""
         self.last_race: Race | None = None
         """Under `first`: the last resolved window's votes (the screen shows them)."""
-        self.ended: tuple[int, str] | None = None
-        """(absent seat, reason) once the others ended the game by agreement."""
-        self._pending_end: tuple[int, str] | None = None
+        self.ended: tuple[tuple[int, ...], str] | None = None
+        """(the seats left out, reason) once the others ended the game by agreement."""
+        self._pending_end: tuple[tuple[int, ...], str] | None = None
         self._answers: dict[bytes, tuple[Opened, BuyAnswer | BuySeal]] = {}
         """Buy answers and seals as `open_message` opened them (`OPENED_ANSWERS_KEPT`)."""
-        self._end_hashes: tuple[int, GameState, dict[bytes, int]] | None = None
+        self._end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
         self._engine_hash: tuple[GameState, bytes] | None = None
         """The last engine state hashed and its hash (`_state_digest`)."""
         self._settle()
@@ -254,41 +255,57 @@ class Replica:
             and self.expected_proposer() is None
         )
 
-    def end_proposer(self, absent: int) -> int:
-        """Who proposes ending the game without `absent`: the lowest other seat."""
-        return min(s for s in range(self.config.players) if s != absent)
+    def end_proposer(self, absent: Collection[int]) -> int:
+        """Who proposes ending the game without the seats `absent`: the lowest other seat."""
+        return min(s for s in range(self.config.players) if s not in absent)
+
+    @property
+    def most_absent(self) -> int:
+        """How many seats an end may leave out (SPEC §4.4): fewer than half the table, so
+        that its signers are a majority (at a table of two: the other seat). Any two ends
+        for one step then share a signer, who signs the second only if it leaves out more
+        (two halves of a table cut in two cannot each end the game without the other);
+        and one seat alone of three or more never ends the game: it cannot vouch that
+        the others did not commit the step its end replaces (a seat restarted alone
+        would end a game the others played on, or froze, without them)."""
+        return max(1, (self.config.players - 1) // 2)
 
     @property
     def forfeited(self) -> tuple[int, ...]:
-        """The seat that forfeits: the one an end left out, when the end carries the word
-        of more than one seat. At a table of two one seat's word forfeits nobody: the
-        game is abandoned, without a standing (SPEC §4.4)."""
-        if self.ended is None or self.config.players < 3:
+        """The seats that forfeit: those an end left out, when the end carries the word
+        of more than one seat. One seat's word forfeits nobody (a table of two): the game
+        is abandoned, without a standing (SPEC §4.4)."""
+        if self.ended is None or self.config.players - len(self.ended[0]) < 2:
             return ()
-        return (self.ended[0],)
+        return self.ended[0]
 
     @property
     def abandoned(self) -> bool:
         """Ended on one seat's word alone (a table of two): no standing (SPEC §4.4)."""
         return self.ended is not None and not self.forfeited
 
-    def end_hashes(self) -> dict[bytes, int]:
-        """The state hash an end step `n+1` would leave, for each seat it could leave
-        out (hash -> absent): an ACK of an end is known as one before the end itself
-        arrives (its ACKs travel on other connections)."""
+    def end_hashes(self) -> dict[bytes, tuple[int, ...]]:
+        """The state hash an end step `n+1` would leave, for each set of seats it could
+        leave out (hash -> absent seats): an ACK of an end is known as one before the end
+        itself arrives (its ACKs travel on other connections)."""
         cached = self._end_hashes
         if cached is None or cached[0] != self.n or cached[1] is not self.state:
             n = self.n + 1
-            hashes = {self._end_hash(n, EndStep(s, "")): s for s in range(self.config.players)}
+            players = range(self.config.players)
+            hashes = {
+                self._end_hash(n, EndStep(absent, "")): absent
+                for size in range(1, self.most_absent + 1)
+                for absent in itertools.combinations(players, size)
+            }
             cached = self._end_hashes = (self.n, self.state, hashes)
         return cached[2]
 
-    def pending_absent(self) -> int | None:
-        """The seat a pending end step leaves out (its ACK is not needed), if any."""
+    def pending_absent(self) -> tuple[int, ...]:
+        """The seats a pending end step leaves out (their ACKs are not needed), if any."""
         if self.tentative is not None and self.tentative.kind == "end":
             assert self._pending_end is not None
             return self._pending_end[0]
-        return None
+        return ()
 
     def _end_hash(self, n: int, body: EndStep) -> bytes:
         """The state after an end step: the committed state, marked ended. The deck's
@@ -299,7 +316,7 @@ class Replica:
             + n.to_bytes(8, "big")
             + self._state_digest()
             + b"ended"
-            + bytes([body.absent])
+            + bytes(body.absent)
         ).digest()
 
     def validate(self, step: Step) -> Tentative:
@@ -359,8 +376,12 @@ class Replica:
         """An end step checked against the committed state, changing nothing (a peer
         may hold it until it has waited long enough itself); `ProtocolError` if bad."""
         absent = body.absent
-        if not 0 <= absent < self.config.players:
+        if absent[-1] >= self.config.players or len(absent) >= self.config.players:
             raise ProtocolError(step.seat, N_("malformed end step"), step.n)
+        if len(absent) > self.most_absent:
+            raise ProtocolError(
+                step.seat, N_("an end leaves out half the table or more: a majority signs"), step.n
+            )
         if self.ended is not None or self.over:
             raise ProtocolError(step.seat, N_("the game is already over"), step.n)
         if step.n != self.n + 1:
@@ -637,9 +658,11 @@ class Replica:
         `commit`. An ACK of another step names its signer only when it is the step's own
         proposer (it signed both); else nobody: the proposer may have signed two steps,
         or the record was altered, and no one signature proves which."""
-        ending = isinstance(step.body, EndStep)
-        if self.tentative is None or (ending and self.tentative.kind != "end"):
-            self.validate(step)  # an end step replaces a pending step the absent seat held up
+        if self.tentative is None or (
+            isinstance(step.body, EndStep)
+            and (self.tentative.kind != "end" or self.pending_absent() != step.body.absent)
+        ):  # an end replaces a pending step the absent seats held up, or an end without fewer
+            self.validate(step)
         tentative = self.tentative
         assert tentative is not None
         if tentative.n != step.n or tentative.proposer != step.seat:
@@ -650,10 +673,10 @@ class Replica:
             raise ProtocolError(
                 None, N_("step {n} is committed without every seat's ACK").format(n=step.n), step.n
             )
-        absent = step.body.absent if isinstance(step.body, EndStep) else None
+        absent = step.body.absent if isinstance(step.body, EndStep) else ()
         held: dict[int, Ack] = {}
         for seat, envelope in enumerate(acks):
-            if seat == absent and envelope == b"":
+            if seat in absent and envelope == b"":
                 continue  # the seat the others ended the game without
             opened = open_envelope(envelope, self.roster)
             ack = decode_log(opened.body, opened.seat)
@@ -1020,9 +1043,9 @@ class SeatedReplica(Replica):
         after, claims, outcome = self._check_buy(step, body)
         return self._own(step, after, claims, outcome)
 
-    def propose_end(self, absent: int, reason: str) -> Step:
-        """End the game without `absent` (every other seat must sign): the scores so far
-        stand. Replaces a pending step that `absent` never ACKed."""
+    def propose_end(self, absent: tuple[int, ...], reason: str) -> Step:
+        """End the game without the seats `absent` (sorted; every other seat must sign):
+        the scores so far stand. Replaces a pending step (or end) they never ACKed."""
         body = EndStep(absent, reason[:END_REASON_MAX])
         step = Step(self.game, self.n + 1, self.seat, self.committed_hash, body)
         self.tentative = Tentative(

@@ -60,6 +60,27 @@ class Syncing:
         sync = replica.identity.sign(Sync(replica.game, replica.seat, replica.n, True).encode())
         return [SendTo(seat, sync) for seat in seats]
 
+    def answer_frozen(
+        self, sync: Sync, in_flight: tuple[bytes, Sequence[bytes]] | None, proof: Sequence[bytes]
+    ) -> list[Event]:
+        """A frozen seat's answer to an ask (SPEC §4.4 "Catch-up"): the committed records
+        after the asker's step, the proof it froze on (the signed data it holds against
+        the culprit), then the step in flight (an end without the culprit, with its ACKs),
+        and its `Sync`. A seat restarted since checks the proof itself, names the same
+        seat, and may sign that end; a frozen seat asks nothing back."""
+        replica = self.replica
+        if not sync.ask:
+            return []
+        lacking = answer(sync.n, replica.n, self.records, None, ())
+        if sync.n <= replica.n:
+            lacking += proof
+            if in_flight is not None:
+                lacking += [in_flight[0], *in_flight[1]]
+        out: list[Event] = [SendTo(sync.seat, envelope) for envelope in lacking]
+        reply = Sync(replica.game, replica.seat, replica.n, False)
+        out.append(SendTo(sync.seat, replica.identity.sign(reply.encode())))
+        return out
+
     def on_sync(
         self,
         sync: Sync,

@@ -70,6 +70,9 @@ class Voting:
     """An end this seat has not signed yet: it has not waited long enough itself."""
     heard: dict[int, float]
     """When each seat last sent something new toward the step in flight."""
+    overdue: dict[int, int]
+    """Seat -> the step number for which this seat had waited its stall limit for that
+    seat before it was heard from again (it came back late)."""
     future: dict[int, dict[int, tuple[Step, bytes]]]
     """Steps that came before their turn (n -> seat -> the step, opened, and its
     envelope), bounded ahead."""
@@ -105,6 +108,43 @@ class Voting:
     def end_wait(self) -> float:
         """How long a seat waits for another before it signs an end without it."""
         raise NotImplementedError
+
+    def named_alone(self, absent: tuple[int, ...]) -> bool:
+        """An end without exactly the seat this seat's own checking named (a frozen
+        peer signs no other end)."""
+        return len(absent) == 1 and self.named(absent[0])
+
+    def may_end_without(self, absent: tuple[int, ...], now: float, signing: bool = False) -> bool:
+        """Whether this seat may propose or sign an end leaving out `absent` (SPEC §4.4):
+        it named that seat cheating, or it has itself waited its stall limit for each
+        seat of `absent` that a pending end (which it signed) does not already leave out
+        (a seat found missing while that end was pending: for its ACK of it). An end
+        pending here is replaced only by one that leaves out more. `signing` another
+        seat's end for step n+1, a seat that came back only after this seat had waited
+        its stall limit for it, for that step (`overdue`), counts as waited for: its
+        late word does not undo an end already going round (the signers who have
+        signed never take its step: nothing else could commit)."""
+        if self.named_alone(absent):
+            return True
+        covered = self.replica.pending_absent()
+        if covered and not set(covered) < set(absent):
+            return False
+        for seat in absent:
+            if seat in covered:
+                continue
+            if signing and self.overdue.get(seat) == self.replica.n + 1:
+                continue
+            waited = self.waited(seat, now)
+            if waited is None or waited < self.end_wait:
+                return False
+        return True
+
+    def came_back(self, seat: int, now: float) -> None:
+        """`seat` sent something new toward step n+1: if this seat had already waited
+        its stall limit for it, it came back late (`overdue`)."""
+        waited = self.waited(seat, now)
+        if seat != self.seat and waited is not None and waited >= self.end_wait:
+            self.overdue[seat] = self.replica.n + 1
 
     # --- the outbox ------------------------------------------------------------------
 
@@ -181,7 +221,13 @@ class Voting:
         expected: int | None
         pending = self.pending
         if pending is not None and pending.tentative.kind == "end":
-            return  # the step the end replaced (or another for its number): moot
+            # the step the end replaced (or another for its number): moot, but two of
+            # them from one seat are still its two steps for one number (proof that a
+            # seat restarted with its own end in flight learns from a frozen seat)
+            seen = self.future.setdefault(step.n, {}).setdefault(step.seat, (step, envelope))
+            if not same_body(seen[1], envelope):
+                self.emit(self.trouble.equivocation(seen[1], envelope))
+            return
         if pending is not None:
             # the step due is already held (the deck seat has moved on with it)
             expected = pending.tentative.proposer
@@ -220,6 +266,7 @@ class Voting:
                 )
             )
             return
+        self.came_back(step.seat, now)  # the step the table waited for, perhaps late
         acks, nack = self._take_early(step.n)
         self.pending = Pending(step, envelope, tentative, acks)
         self.progress_at = now
@@ -230,15 +277,14 @@ class Voting:
         self.try_commit(now)
 
     def _on_end(self, step: Step, body: EndStep, envelope: bytes, now: float, source: str) -> None:
-        """A proposal to end the game without a seat: signed only by a peer that has
-        itself waited the stall limit for that seat, for the message it owes now, with
+        """A proposal to end the game without some seats: signed only by a peer that has
+        itself waited the stall limit for each of them, for the message it owes now, with
         nothing from it since (SPEC §4.4). Until then it is held, and checked again as
-        time passes (`tick`)."""
+        time passes (`tick`). It replaces a pending end that leaves out fewer seats."""
         replaced = self.pending
         if replaced is not None and same_body(replaced.envelope, envelope):
             return
-        absent = body.absent
-        if absent == self.seat:
+        if self.seat in body.absent:
             self.refuse(f"from {source}: seat {step.seat} proposes ending the game without it")
             return
         try:
@@ -246,8 +292,7 @@ class Voting:
         except ProtocolError as error:
             self.refuse(f"from {source}: {error}")
             return
-        waited = self.waited(absent, now)
-        if not self.named(absent) and (waited is None or waited < self.end_wait):
+        if not self.may_end_without(body.absent, now, signing=True):
             self.held_end = envelope  # not signed yet: this seat has not waited long enough
             return
         self.held_end = None
@@ -255,6 +300,7 @@ class Voting:
         acks = self.early.take_end(step.n, tentative.hash)
         nacks = replaced.nacks if replaced is not None else {}
         self.pending = Pending(step, envelope, tentative, acks, nacks)
+        self.progress_at = now  # a new step in flight: the wait for its ACKs counts from now
         self._ack()
         self.try_commit(now)
 
@@ -266,11 +312,11 @@ class Voting:
             return
         step = decode_step(held)
         assert isinstance(step.body, EndStep)
-        if self.frozen and not self.named(step.body.absent):
+        if self.frozen and not self.named_alone(step.body.absent):
             return
         self.held_end = None
-        pending = self.pending
-        if step.n != self.replica.n + 1 or (pending and pending.tentative.kind == "end"):
+        covered = set(self.replica.pending_absent())
+        if step.n != self.replica.n + 1 or (covered and not covered < set(step.body.absent)):
             return
         if self.frozen:  # its own checking has named the seat since: signed now
             self._on_end(step, step.body, held, now, "a peer")
@@ -311,9 +357,11 @@ class Voting:
         if self.pending is None:
             if nack.n not in self.early.nacks:
                 self.early.nacks[nack.n] = (nack.seat, inert(nack.reason))
+                self.came_back(nack.seat, now)
                 self.heard[nack.seat] = now
             return  # wait for the step itself
         if nack.seat not in self.pending.nacks:
+            self.came_back(nack.seat, now)
             self.heard[nack.seat] = now
         self._disagreement(nack.seat, nack.reason)
 
@@ -364,6 +412,7 @@ class Voting:
             return
         held[ack.seat] = (ack, envelope)
         if ack.n == self.replica.n + 1:  # new word on the step in flight (once per seat)
+            self.came_back(ack.seat, now)
             self.heard[ack.seat] = now
 
     # --- committing -------------------------------------------------------------------
@@ -438,8 +487,7 @@ class Voting:
 
     def _ending_culprit(self) -> bool:
         """A frozen peer's pending step is an end without the seat it named."""
-        absent = self.replica.pending_absent()
-        return absent is not None and self.named(absent)
+        return self.named_alone(self.replica.pending_absent())
 
     def _last_word(self, record: Record) -> None:
         """The match is over here: its last step and every ACK of it go to all once more

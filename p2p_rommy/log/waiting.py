@@ -17,24 +17,33 @@ from p2p_rommy.log.stalls import Waiting
 def waiting_for(
     replica: Replica, pending: Pending | None, windows: BuyWindows, since: float
 ) -> Waiting | None:
-    """Whom the table waits for, since `since` (when it last moved on), or None."""
+    """Whom the table waits for first, since `since` (when it last moved on), or None."""
+    waits = waiting_all(replica, pending, windows, since)
+    return waits[0] if waits else None
+
+
+def waiting_all(
+    replica: Replica, pending: Pending | None, windows: BuyWindows, since: float
+) -> list[Waiting]:
+    """Every seat the table waits for, the one named first first: each missing ACK of
+    the step in flight (refusers first), else each eligible seat that has not answered
+    Køb!, else the seat whose step is due. An end may leave out any of them (SPEC §4.4)."""
     if replica.over:
-        return None
+        return []
     players = replica.config.players
     if replica.tentative is not None:
         absent = replica.pending_absent()
         missing = (
             pending.missing(players, absent)
             if pending is not None
-            else [s for s in range(players) if s != absent]
+            else [s for s in range(players) if s not in absent]
         )
-        if not missing:
-            return None
-        if pending is not None and missing[0] in pending.nacks:
-            what = Phrase.of(N_("its confirmation of the last move (it refused the move)"))
-            return Waiting(missing[0], what, since)
-        what = Phrase.of(N_("its confirmation of the last move"))
-        return Waiting(missing[0], what, since)
+        refused = Phrase.of(N_("its confirmation of the last move (it refused the move)"))
+        confirm = Phrase.of(N_("its confirmation of the last move"))
+        return [
+            Waiting(s, refused if pending is not None and s in pending.nacks else confirm, since)
+            for s in missing
+        ]
     if replica.state.phase is Phase.BUY:
         eligible = replica.state.buy_eligible  # the observers of a race wait for them
         owed = (*eligible, *(s for s in answerers(replica.state) if s not in eligible))
@@ -42,8 +51,8 @@ def waiting_for(
         unanswered = unanswered or windows.unanswered(replica.buy_window, owed)
         if unanswered:
             what = Phrase.of(N_("its answer to Køb!"))
-            return Waiting(unanswered[0], what, since)
+            return [Waiting(s, what, since) for s in unanswered]
     due = replica.due()
     if due is None:
-        return None
-    return Waiting(due.seat, due.what, since)
+        return []
+    return [Waiting(due.seat, due.what, since)]

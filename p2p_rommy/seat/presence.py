@@ -101,11 +101,13 @@ def end_notes(news: Iterable[Event], names: Sequence[str]) -> tuple[Note, ...]:
     for event in news:
         if isinstance(event, Committed) and isinstance(event.step.body, EndStep):
             absent = event.step.body.absent
-            signers = [names[s] for s, ack in enumerate(event.record.acks) if ack and s != absent]
+            signers = [
+                names[s] for s, ack in enumerate(event.record.acks) if ack and s not in absent
+            ]
             notes.append(
                 Note(
                     _("The game was ended without {name}; signed by {signers}").format(
-                        name=names[absent], signers=", ".join(signers)
+                        name=", ".join(names[s] for s in absent), signers=", ".join(signers)
                     )
                 )
             )

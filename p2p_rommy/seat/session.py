@@ -329,8 +329,8 @@ class Session:
         """A chat line to the table."""
         self._later(lambda: self.peer.say(text))
 
-    def end_game(self, absent: int) -> None:
-        """Propose to end the game without `absent` (see `Peer.end_game`)."""
+    def end_game(self, absent: int | tuple[int, ...]) -> None:
+        """Propose to end the game without the seat or seats `absent` (`Peer.end_game`)."""
         self._later(lambda: self.peer.end_game(absent, self.clock()))
 
 

@@ -30,10 +30,10 @@ class TableView:
     n: int
     """The last committed step."""
     over: bool
-    ended: tuple[int, str] | None
-    """(absent seat, reason) once the others ended the game without it."""
+    ended: tuple[tuple[int, ...], str] | None
+    """(absent seats, reason) once the others ended the game without them."""
     forfeited: tuple[int, ...]
-    """The seat that forfeits by that end (none at a table of two: abandoned)."""
+    """The seats that forfeit by that end (none on one seat's word: abandoned)."""
     abandoned: bool
     """Ended on one seat's word alone (a table of two): no standing."""
     frozen: str | None
@@ -47,8 +47,10 @@ class TableView:
     waiting: Waiting | None
     """Whom the table waits for, since when on the session's clock."""
     stall_after: float
-    end_proposers: tuple[int, ...]
-    """For each seat, the seat that would propose ending the game without it."""
+    ending: tuple[int, ...]
+    """The seats this seat may end the game without now (`Peer.end_set`; () if none)."""
+    end_proposer: int | None
+    """The seat that proposes that end."""
     answered_buy: bool
     buy_closes_at: float | None
     """When the open Køb! window's time runs out on the session's clock (None: no window
@@ -84,6 +86,7 @@ def table_view(
     """A snapshot of `peer` (call only while no call into it runs)."""
     replica = peer.replica
     left = None
+    ending = peer.end_set(now)
     if replica.state.phase is Phase.BUY:
         left = peer.buy_windows.seconds_left(replica.buy_window, now)
     return TableView(
@@ -100,7 +103,8 @@ def table_view(
         due=replica.due(),
         waiting=peer.waiting(now),
         stall_after=peer.stall_watch.stall_after,
-        end_proposers=tuple(replica.end_proposer(s) for s in range(peer.players)),
+        ending=ending,
+        end_proposer=replica.end_proposer(ending) if ending else None,
         answered_buy=peer.answered_buy(),
         buy_closes_at=None if left is None else now + left,
         last_claims=replica.last_claims,

@@ -147,7 +147,7 @@ class PrematureEnd(Adversary):
             return sent
         absent = max(self.others())
         self.acted = True
-        body = EndStep(absent, f"seat {absent + 1} did not come back")
+        body = EndStep((absent,), f"seat {absent + 1} did not come back")
         n = replica.n + 1
         step = Step(replica.game, n, self.seat, replica.state_hash(), body)
         envelope = self.sign(peer, step)

@@ -646,7 +646,7 @@ class Simulation:
                 self.outcome.steps = max(self.outcome.steps, event.n)
                 self.moved_at = self.now
                 body = event.step.body
-                if isinstance(body, EndStep) and self.honest(body.absent):
+                if isinstance(body, EndStep) and any(self.honest(s) for s in body.absent):
                     self._violate(
                         "ended_out",
                         seat.index,

@@ -63,7 +63,7 @@ LABELS: tuple[str, ...] = (*LABEL_KEYS, *(LABEL_PREFIX + key for key in LABEL_KE
 
 
 class ClientModel:
-    end_asked: tuple[int, float] | None = None
+    end_asked: tuple[tuple[int, ...], float] | None = None
     """(seat, when): `e` asked to end the game without that seat (`end_without_stalled`)."""
     leaving_note = ""
     """Said after "Quit the game?" (at a network table: the others wait for this seat)."""
@@ -367,7 +367,13 @@ class ClientModel:
                 name=self.names[waiting.seat], what=waiting.what.say(_)
             )
             stalled = self.session.clock() - waiting.since
-            if stalled >= self.table.stall_after:  # what is owed is in the log: it fits 80
+            ending = self.table.ending
+            if len(ending) > 1:  # two seats gone or more: e ends without all (SPEC §4.4)
+                names = ", ".join(self.names[s] for s in ending)
+                line = _("Waiting {seconds} s for {name}: e ends the game without {names}").format(
+                    seconds=f"{stalled:.0f}", name=self.names[waiting.seat], names=names
+                )
+            elif stalled >= self.table.stall_after:  # what is owed is in the log: it fits 80
                 line = _("Waiting {seconds} s for {name}: e ends the game without {name}").format(
                     seconds=f"{stalled:.0f}", name=self.names[waiting.seat]
                 )
@@ -622,10 +628,10 @@ class ClientModel:
         other seat tells the table it agrees (its seat signs the proposal when it comes)."""
         now = self.session.clock()
         absent = self._end_without(now)
-        if absent is None:
+        if not absent:
             self.status = _("nobody has kept the table waiting long enough to end the game")
             return
-        name = self.names[absent]
+        name = ", ".join(self.names[s] for s in absent)
         asked, self.end_asked = self.end_asked, None
         if asked is None or asked[0] != absent or now - asked[1] > END_CONFIRM_S:
             self.end_asked = (absent, now)
@@ -633,8 +639,9 @@ class ClientModel:
                 "End the game without {name}? The scores so far stand. e again confirms"
             ).format(name=name)
             return
-        if self.table.end_proposers[absent] != self.seat:
-            proposer = self.names[self.table.end_proposers[absent]]
+        proposer_seat = min(s for s in range(len(self.names)) if s not in absent)
+        if proposer_seat != self.seat:
+            proposer = self.names[proposer_seat]
             self.session.say(_("I agree to end the game without {name}").format(name=name))
             self.status = _(
                 "told the table; {proposer} ends it with e, and your seat signs"
@@ -643,18 +650,17 @@ class ClientModel:
         self.session.end_game(absent)
         self.status = _("proposed to end the game without {name}").format(name=name)
 
-    def _end_without(self, now: float) -> int | None:
+    def _end_without(self, now: float) -> tuple[int, ...]:
         """Whom `e` ends the game without: the seat this seat's own checking caught
-        cheating (at once), else the seat the table has waited for past the stall limit."""
+        cheating (at once), else every seat the table has waited for past the stall limit
+        (with those a pending end leaves out already: SPEC §4.4), as the peer said when
+        the view was taken; () if nobody."""
         table = self.table
         if table.ended is not None or table.over:
-            return None
+            return ()
         if table.frozen:
-            return table.culprit
-        waiting = table.waiting
-        if waiting is None or now - waiting.since < table.stall_after:
-            return None
-        return waiting.seat
+            return () if table.culprit is None else (table.culprit,)
+        return table.ending
 
     def say(self, text: str) -> None:
         if text.strip():

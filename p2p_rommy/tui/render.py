@@ -361,14 +361,14 @@ def summary_lines(model: ClientModel, width: int = 80) -> list[tuple[str, str]]:
                 if cheated
                 else _("abandoned without {name}, who left: no standing")
             )
-            add("class:warning", text.format(name=model.names[ended[0]]))
+            add("class:warning", text.format(name=", ".join(model.names[s] for s in ended[0])))
         elif ended is not None:
             text = (
                 _("ended without {name}, caught cheating (forfeited)")
                 if cheated
                 else _("ended without {name}, who left (forfeited)")
             )
-            add("class:warning", text.format(name=model.names[ended[0]]))
+            add("class:warning", text.format(name=", ".join(model.names[s] for s in ended[0])))
     if rounds:
         why = model.why_round_ended(rounds)
         title = _("Round {number} is over").format(number=rounds)
