@@ -5,11 +5,16 @@ SPEC §4.7: a window is named by the step whose commit opened it."""
 
 from __future__ import annotations
 
+from p2p_rommy.engine.apply import buy_order
+from p2p_rommy.engine.moves import ResolveBuy
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.log.buy_race import ranked
 from p2p_rommy.log.buy_window import OpenWindow, buyer_of
 from p2p_rommy.log.events import sends
+from p2p_rommy.log.messages import BuyAnswer
 from p2p_rommy.log.replica import Observer
 from tests.test_buy_race import Window, resolution, verify_winner, winner_everywhere
+from tests.test_engine_lp import _declined_discard
 
 
 def test_the_open_window_is_made_at_its_opening_and_dropped_when_it_closes():
@@ -80,3 +85,19 @@ def test_a_replica_holds_a_window_exactly_while_the_committed_state_is_in_one():
     assert w.window in opened and len(opened) >= 2  # the upcard's, the discard's
     assert observer.last_window == w.window
     assert buyer_of(observer.last_claims) == caller
+
+
+def test_the_seat_rule_ranks_the_same_for_the_log_and_the_engine():
+    # RULES-DECISIONS Køb (`seat` is a house rule): the claimant nearest after the
+    # discarder buys, whatever order the calls came in — one function for both layers
+    table = _declined_discard({"buy_priority": "seat"})
+    state = table.state
+    eligible = state.buy_eligible
+    assert len(eligible) >= 2
+    calls = tuple(reversed(eligible))
+    answers = [BuyAnswer(b"g" * 32, 9, seat, True, (), bytes(32)) for seat in calls]
+    claims, outcome = ranked(state, answers, eligible, lambda seat, nonces: bytes([seat]))
+    assert claims == eligible and outcome is None
+    assert buy_order(state, calls) == eligible
+    bought = table.play(ResolveBuy(calls))
+    assert bought.state.buys[buyer_of(claims)] == 1

@@ -31,7 +31,7 @@ from typing import Any
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport, DeckParams, DeckPhase, DeckSeat, audit_round
 from p2p_rommy.deck.seat import DeckDue, LateProof
-from p2p_rommy.engine.apply import apply, buy_order, deal_layout, new_game, upcard_slot
+from p2p_rommy.engine.apply import apply, deal_layout, new_game, upcard_slot
 from p2p_rommy.engine.due import Due, DueKind, rules_due
 from p2p_rommy.engine.encoding import state_hash
 from p2p_rommy.engine.moves import (
@@ -49,7 +49,7 @@ from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.limits import OPENED_ANSWERS_KEPT
-from p2p_rommy.log.buy_race import Race, answerers, race
+from p2p_rommy.log.buy_race import Race, answerers, ranked
 from p2p_rommy.log.buy_seal import seal_of, sealed
 from p2p_rommy.log.buy_window import OpenWindow
 from p2p_rommy.log.messages import (
@@ -395,20 +395,9 @@ class Replica:
             raise ProtocolError(
                 step.seat, f"the resolution leaves out the answers of seats {missing}", step.n
             )
-        claims = [answer.seat for answer in answers if answer.claim]
-        outcome: Race | None = None
-        priority = self.config.rules.buy_priority
-        if priority == "first":
-            outcome = race(answers, window.eligible)
-            claims = list(outcome.order)
-        elif priority == "lot":
-            by_seat = {answer.seat: answer.nonce for answer in answers}
-            nonces = b"".join(by_seat[seat] for seat in window.eligible)
-            claims.sort(key=lambda seat: self.buy_lot(seat, nonces))
-        else:  # the seat nearest the discarder first: the engine's one rule
-            claims = list(buy_order(self.state, tuple(claims)))
+        claims, outcome = ranked(self.state, answers, window.eligible, self.buy_lot)
         try:
-            return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims), outcome
+            return apply(self.state, ResolveBuy(claims)), claims, outcome
         except IllegalMove as error:
             raise ProtocolError(step.seat, f"bad buy resolution: {error}", step.n) from None
 
