@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_rommy.engine.due import Due
-from p2p_rommy.engine.state import GameState, Phase
+from p2p_rommy.engine.state import GameState
 from p2p_rommy.engine.view import View
 from p2p_rommy.log.buy_race import Race
 from p2p_rommy.log.events import Event
@@ -83,9 +83,7 @@ def table_view(
 ) -> TableView:
     """A snapshot of `peer` (call only while no call into it runs)."""
     replica = peer.replica
-    left = None
-    if replica.state.phase is Phase.BUY:
-        left = peer.buy_windows.seconds_left(replica.buy_window, now)
+    left = peer.buy_windows.seconds_left(replica.buy_window, now)
     return TableView(
         view=replica.view(),
         n=replica.n,

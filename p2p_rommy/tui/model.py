@@ -28,6 +28,7 @@ from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import N_, _
 from p2p_rommy.limits import END_CONFIRM_S
+from p2p_rommy.log.buy_window import buyer_of
 from p2p_rommy.log.events import Chat, Committed, Note, Refused, Stalled
 from p2p_rommy.log.messages import BuyStep, MoveStep
 from p2p_rommy.narrate import describe_move
@@ -129,11 +130,10 @@ class ClientModel:
         """`n` on the final summary: the player asked for a new game at this table (the
         command that started the app reads it after the app exits)."""
         self.new_game_offered = False
-        self.new_game_wanted = False
-        """`n` was pressed before the match's last step committed (`ask_new_game`)."""
         """The command can start a new game at this table after this one (`rommy play`,
         and a network table's client seats: `frontends/screen.py`'s `Again`)."""
-        self._buys = self.table.state.buys
+        self.new_game_wanted = False
+        """`n` was pressed before the match's last step committed (`ask_new_game`)."""
         self._last_offer: str | None = None
         """The card the open Køb! window offers, with its discarder (for the log)."""
         self.chatting = False
@@ -872,11 +872,8 @@ class ClientModel:
                 )
             )
         elif isinstance(body, BuyStep):
-            buyers = [
-                seat
-                for seat, (now, before) in enumerate(zip(state.buys, self._buys, strict=True))
-                if now > before
-            ]
+            buyer = buyer_of(self.table.last_claims)  # from the committed buy step
+            buyers = [] if buyer is None else [buyer]
             offer = self._last_offer or "?"
             if not buyers:
                 line = _("nobody bought {offer}").format(offer=offer)
@@ -901,7 +898,6 @@ class ClientModel:
                     how=how,
                 )
             self.log.append(line)
-        self._buys = state.buys
         self._last_offer = self.offer_text() if state.phase is Phase.BUY else None
         if state.phase is Phase.BUY and self.auto_pass:
             self._auto_pass()
