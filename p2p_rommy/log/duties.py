@@ -3,10 +3,9 @@ about what it hears, nor about ending a game or catching up.
 
 Whatever this seat owes the table the moment the committed state says so (a deck step
 or a reveal, the resolution of a Køb! window it holds every answer to, a bot's move);
-the client's move (`submit`) and Køb! answer (`answer_buy`); the answers it hears from
-the others, which may complete a window (`log/buying.py`); the shuffle proof it is
-told to check before it shares a card (SPEC §3.3). Every step made here goes to
-`Voting.proposed` (`log/voting.py`), which owns the step in flight.
+the client's move (`submit`) and Køb! answer (`answer_buy`, `log/buying.py`); the
+shuffle proof it is told to check before it shares a card (SPEC §3.3). Every step made
+here goes to `Voting.proposed` (`log/voting.py`), which owns the step in flight.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_
 from p2p_rommy.log.events import Event
-from p2p_rommy.log.messages import BuyAnswer, BuySeal, Step
+from p2p_rommy.log.messages import Step
 from p2p_rommy.log.voting import Voting
 
 
@@ -64,14 +63,6 @@ class Duties(Voting):
         if answered:
             self.emit(answered)
             self.duties(now)
-
-    def _on_answer(self, message: BuyAnswer | BuySeal, envelope: bytes, now: float) -> None:
-        """Another seat's Køb! answer or seal: the wait for that seat counts from a new
-        one (not one relayed again), and it may complete the window."""
-        if message.seat in self.buy_windows.unanswered(message.window, (message.seat,)):
-            self.heard[message.seat] = now  # a new answer, not one relayed again
-        self.emit(self.buying.on_answer(message, envelope))
-        self.duties(now)
 
     def duties(self, now: float) -> None:
         """Whatever this seat owes now: a Køb! answer, a deck step, a reveal, a buy

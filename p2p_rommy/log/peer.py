@@ -413,7 +413,10 @@ class Peer(Duties, Voting):
         elif isinstance(message, Sync):
             self._on_sync(message, now, source)
         else:
-            self._on_answer(message, envelope, now)
+            if message.seat in self.buy_windows.unanswered(message.window, (message.seat,)):
+                self.heard[message.seat] = now  # a new answer, not one relayed again
+            self.emit(self.buying.on_answer(message, envelope))
+            self.duties(now)
 
     def _ends_culprit(self, ack: Ack) -> bool:
         """A frozen peer's business: an ACK of an end without the seat it named."""
