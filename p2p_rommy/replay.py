@@ -21,6 +21,7 @@ from p2p_rommy.cards import composition
 from p2p_rommy.engine.moves import DrawStock, TakeDiscard
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.i18n import _
+from p2p_rommy.log.buy_window import buyer_of
 from p2p_rommy.log.messages import MoveStep, Step
 from p2p_rommy.narrate import describe_move
 from p2p_rommy.verify import verify_transcript
@@ -49,7 +50,7 @@ def replay(
 ) -> Replayed:
     """The game of `data`, move by move (only round `only_round`, from 1; up to its
     move `step`, from 1, and then the hands as they were)."""
-    steps: list[tuple[int, Step, GameState, GameState]] = []
+    steps: list[tuple[int, Step, GameState, GameState, tuple[int, ...]]] = []
     report = verify_transcript(data, lambda *seen: steps.append(seen))
     config = report.config
     deck = composition(config.rules.deck_size)
@@ -91,7 +92,7 @@ def replay(
             )
 
     last: tuple[int, GameState] | None = None
-    for _n, body_step, before, after in steps:
+    for _n, body_step, before, after, claims in steps:
         round_no = before.round_index
         if isinstance(body_step.body, MoveStep):
             move = body_step.body.move
@@ -106,7 +107,7 @@ def replay(
             say(round_no, f"{moves:>5}  {text}", pause=True)
             last = (round_no, after)
         elif body_step.kind == "buy":
-            buyer = next((s for s in range(config.players) if after.buys[s] > before.buys[s]), None)
+            buyer = buyer_of(claims)
             text = (
                 _("nobody buys")
                 if buyer is None

@@ -170,9 +170,10 @@ class VerifyReport:
         }
 
 
-Seen = Callable[[int, Step, GameState, GameState], None]
-"""Told of every step that checked, with the state before and after it (`rommy replay`
-narrates from the one pass that verifies)."""
+Seen = Callable[[int, Step, GameState, GameState, tuple[int, ...]], None]
+"""Told of every step that checked, with the state before and after it and, for a buy
+step, its claims as they rank, the buyer first (`buy_window.buyer_of`): `rommy replay`
+narrates from the one pass that verifies."""
 
 
 def verify_transcript(data: bytes, seen: Seen | None = None) -> VerifyReport:
@@ -227,7 +228,8 @@ def verify_stream(file: BinaryIO, seen: Seen | None = None) -> VerifyReport:
         if isinstance(step.body, EndStep):
             report.ended_by = tuple(s for s, ack in enumerate(record.acks) if ack)
         if seen is not None:
-            seen(n, step, before, replica.state)
+            claims = replica.last_claims if step.kind == "buy" else ()
+            seen(n, step, before, replica.state, claims)
     try:  # the proofs left to an audit that did not come (or came out unclean)
         replica.check_unproven()
     except LateProof as late:  # an earlier step than any other finding: it stops there

@@ -365,8 +365,8 @@ class LateClaim(WireCheat):
 
     def tamper(self, out: list[Event]) -> list[bytes]:
         replica = self.peer.replica
-        window = replica.buy_window
-        if self.sent or window is None or replica.state.phase is Phase.BUY:
+        window = replica.last_window
+        if self.sent or window is None or replica.window is not None:
             return []
         self.sent = True
         return [self.sign(BuyAnswer(replica.game, window, self.peer.seat, True))]

@@ -22,6 +22,7 @@ from p2p_rommy.engine.state import Phase
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_race import race
 from p2p_rommy.log.buy_seal import nonce_of
+from p2p_rommy.log.buy_window import buyer_of
 from p2p_rommy.log.events import Stalled, sends, sends_to
 from p2p_rommy.log.messages import BuyAnswer, BuyStep, decode
 from p2p_rommy.log.peer import Peer
@@ -144,13 +145,17 @@ def verify_winner(w: Window) -> int:
     """`rommy verify` replays the transcript and recomputes the window's winner."""
     n_buy, _ = resolution(w.peers[0])
     after: dict[int, tuple[int, ...]] = {}
+    buyers: dict[int, int | None] = {}
 
-    def seen(n, step, before, state):
+    def seen(n, step, before, state, claims):
         if n == n_buy:
             after[n] = tuple(b - a for a, b in zip(before.buys, state.buys, strict=True))
+            buyers[n] = buyer_of(claims)
 
     report = verify_transcript(w.transcript(), seen)
     assert report.culprit is None and report.what is None and report.damage is None
+    # the buyer named from the committed buy step is the seat whose hand took the card
+    assert buyers[n_buy] == after[n_buy].index(1)
     return after[n_buy].index(1)
 
 

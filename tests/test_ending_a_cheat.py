@@ -176,7 +176,7 @@ class ClientSession:
     intents it hands back, over a production `Peer` (the network is not the point)."""
 
     def __init__(self, table: ClockedTable, seat: int) -> None:
-        from p2p_rommy.seat.table_view import table_view
+        from p2p_rommy.seat.snapshot import table_view
 
         self.config = table.config
         self.table, self.seat = table, seat
@@ -217,7 +217,7 @@ def test_e_on_a_table_frozen_by_a_cheat_offers_the_end_without_it_and_ends_the_g
     first.end_without_stalled()
     table.run()
     ended_without(table, CHEAT, [0, 1])
-    from p2p_rommy.seat.table_view import table_view
+    from p2p_rommy.seat.snapshot import table_view
     from p2p_rommy.tui.render import summary_lines
 
     first.session.view = table_view(table.peers[0], table.now, None, {}, ())

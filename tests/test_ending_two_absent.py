@@ -213,7 +213,7 @@ def test_the_replica_refuses_an_end_that_leaves_out_every_seat_but_none():
 def test_e_offers_the_end_without_both_and_the_summary_names_both():
     """The client: with two seats gone past the stall limit the prompt offers `e` without
     both, `e` asks, `e` again proposes, and the end names both on the summary."""
-    from p2p_rommy.seat.table_view import table_view
+    from p2p_rommy.seat.snapshot import table_view
     from p2p_rommy.tui.model import ClientModel
     from p2p_rommy.tui.render import summary_lines
     from tests.test_ending_a_cheat import ClientSession

@@ -124,3 +124,27 @@ def test_no_two_packages_import_each_other():
         f"{a} <-> {b}" for a in edges for b in edges[a] if a < b and a in edges.get(b, set())
     )
     assert not both, both
+
+
+VIEW_TYPES = "p2p_rommy.seat.table_view"
+"""What a client reads of its seat (issue 28): `TableView` and its news items."""
+VIEW_VALUES = {"p2p_rommy.log.stalls"}
+"""The only part of `log/` the view types carry: plain frozen values (`Waiting`, `Stall`)."""
+
+
+def test_the_client_imports_nothing_from_log_but_the_view_types():
+    """Issue 28: the client (`tui/`) reads the published `TableView` and its news, never
+    the peer's events, steps or messages; the view types themselves name no peer, no
+    envelope and no step (`seat/snapshot.py` translates for them)."""
+    found = imports()
+    client = [
+        f"{module} imports {target}"
+        for module, edges in found.items()
+        if layer(module) == "tui"
+        for target, _ in edges
+        if layer(target) == "log"
+    ]
+    assert not client, client
+    assert any(target == VIEW_TYPES for target, _ in found["p2p_rommy.tui.model"])
+    view = {target for target, _ in found[VIEW_TYPES] if layer(target) in IO_AND_SCREENS}
+    assert view <= VIEW_VALUES, view

@@ -10,9 +10,9 @@ import random
 from p2p_rommy import i18n
 from p2p_rommy.bots import make_bot
 from p2p_rommy.engine.state import Phase
-from p2p_rommy.log.events import Note
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.presence import Presence
+from p2p_rommy.seat.table_view import Line
 from p2p_rommy.wire.entropy import StreamEntropy
 
 
@@ -64,7 +64,7 @@ async def leave_for_good(loopback_table) -> list[list[str]]:
     for seat, session in enumerate(sessions):
         session.listeners.append(
             lambda view, seat=seat: notes[seat].extend(
-                e.text for e in view.news if isinstance(e, Note)
+                e.text for e in view.news if isinstance(e, Line)
             )
         )
     async with asyncio.timeout(60):

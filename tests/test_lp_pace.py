@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from p2p_rommy.engine.moves import DrawStock
 from p2p_rommy.engine.state import Phase
+from p2p_rommy.log.buy_window import OpenWindow
 from p2p_rommy.log.events import sends
 from p2p_rommy.log.messages import MoveStep
 from p2p_rommy.verify import verify_transcript
@@ -48,7 +49,7 @@ def test_the_drawer_has_the_top_stock_card_and_a_buyer_the_next_as_penalty():
     n_buy, _ = resolution(w.peers[0])
     steps: dict[int, tuple] = {}
 
-    def seen(n, step, before, state):
+    def seen(n, step, before, state, claims):
         steps[n] = (step, before, state)
 
     report = verify_transcript(w.transcript(), seen)
@@ -79,7 +80,7 @@ def test_the_drawers_screen_names_the_card_and_counts_the_window_down():
             offer = state.discard[-1]
             state = replace(state, offer=offer, discarder=3, buy_eligible=(1, 2))
             peer = model.session.peer
-            peer.replica.buy_window = 40
+            peer.replica.window = OpenWindow(40, (1, 2), (1, 2))
             peer.buy_windows.opened(40, now[0])
             put(state)
             first = model.prompt()

@@ -306,10 +306,7 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
     closed = replace(state, phase=Phase.PLAY, buy_eligible=(), offer=None, discarder=None)
     if not move.claims:
         return closed
-    if state.rules.buy_priority != "seat":
-        winner = move.claims[0]
-    else:
-        winner = min(move.claims, key=state.buy_eligible.index)
+    winner = buy_order(state, move.claims)[0]
     card, penalty = state.discard[-1], state.stock[0]
     return replace(
         closed,
@@ -319,6 +316,16 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
         buys=_with(state.buys, winner, state.buys[winner] + 1),
         rebuilds_since_progress=0,
     )
+
+
+def buy_order(state: GameState, claims: tuple[int, ...]) -> tuple[int, ...]:
+    """The claims of the open window as they rank, the buyer first: the one place the
+    `seat` house rule is applied (nearest after the discarder, whatever order the calls
+    came in). Under `first` and `lot` the log layer has ranked them already (the race,
+    the window's lot: SPEC §4.7), so their order stands."""
+    if state.rules.buy_priority != "seat":
+        return claims
+    return tuple(sorted(claims, key=state.buy_eligible.index))
 
 
 def _take_discard(state: GameState, move: TakeDiscard) -> GameState:

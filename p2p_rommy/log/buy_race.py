@@ -13,9 +13,10 @@ Receive-order fairness in the spirit of Aequitas (Kelkar et al. 2020) and Themis
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from p2p_rommy.engine.apply import buy_order
 from p2p_rommy.engine.state import GameState
 from p2p_rommy.log.messages import BuyAnswer
 
@@ -56,3 +57,27 @@ def race(answers: Sequence[BuyAnswer], eligible: tuple[int, ...]) -> Race:
             votes[first] += 1
     order = sorted(claimants, key=lambda seat: (-votes[seat], eligible.index(seat)))
     return Race(tuple(order), votes, len(answers))
+
+
+def ranked(
+    state: GameState,
+    answers: Sequence[BuyAnswer],
+    eligible: tuple[int, ...],
+    lot: Callable[[int, bytes], bytes],
+) -> tuple[tuple[int, ...], Race | None]:
+    """The open window's claims as its house rule ranks them, the buyer first, and under
+    `first` how the race settled: the one place the priority rule is applied (SPEC
+    §4.7). `first`: the race of the seats' observations; `lot`: each claimant's place in
+    the window's lot (`lot(seat, nonces)`, lowest first, over the eligible seats'
+    nonces); `seat`: nearest after the discarder (`engine.apply.buy_order`, which the
+    engine applies to the claims it is given too)."""
+    priority = state.rules.buy_priority
+    if priority == "first":
+        outcome = race(answers, eligible)
+        return outcome.order, outcome
+    claims = tuple(answer.seat for answer in answers if answer.claim)
+    if priority == "lot":
+        by_seat = {answer.seat: answer.nonce for answer in answers}
+        nonces = b"".join(by_seat[seat] for seat in eligible)
+        return tuple(sorted(claims, key=lambda seat: lot(seat, nonces))), None
+    return buy_order(state, claims), None

@@ -14,6 +14,36 @@ is passed in.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from p2p_rommy.log.messages import BuyAnswer, BuySeal
+from p2p_rommy.wire.identity import Opened
+
+
+@dataclass
+class OpenWindow:
+    """The open Køb! window as the committed game has it: made by the commit that opens
+    it and dropped (`Replica.window` back to None) by the commit that closes it, so its
+    number is never read after it closed. It also keeps the answers and seals of this
+    window as `Replica.open_message` opened them (each is opened once: its own check,
+    then the resolution that carries it)."""
+
+    number: int
+    """The step whose commit opened it (SPEC §4.7)."""
+    eligible: tuple[int, ...]
+    """The seats that may claim the card, nearest after the discarder first."""
+    answerers: tuple[int, ...]
+    """The seats whose answers the resolution must carry (`buy_race.answerers`)."""
+    opened: dict[bytes, tuple[Opened, BuyAnswer | BuySeal]] = field(default_factory=dict)
+
+
+def buyer_of(claims: Sequence[int]) -> int | None:
+    """Who bought in a resolved window, from its committed buy step's claims as they
+    rank (`Replica.last_claims`, `Tentative.claims`): the first; None when nobody
+    called. The client and `rommy replay` both ask this (no diffing of states)."""
+    return claims[0] if claims else None
+
 
 class BuyWindows:
     """The answers and the clock of this seat's Køb! windows."""

@@ -19,12 +19,10 @@ from __future__ import annotations
 import logging
 from typing import Protocol, runtime_checkable
 
-from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.i18n import N_
 from p2p_rommy.limits import EVIDENCE_KEPT, FUTURE_STEPS
-from p2p_rommy.log.buy_race import answerers
 from p2p_rommy.log.buy_seal import nonce_of, seal_of, sealed
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.events import Event, Send
@@ -64,15 +62,12 @@ class Buying:
     def _open(self) -> int | None:
         """The open window this seat may answer in and has not, or None."""
         replica = self.replica
-        window = replica.buy_window
-        if (
-            window is None
-            or replica.state.phase is not Phase.BUY
-            or replica.seat not in answerers(replica.state)
-            or self.windows.answered(window)
-        ):
+        window = replica.window
+        if window is None or replica.seat not in window.answerers:
             return None
-        return window
+        if self.windows.answered(window.number):
+            return None
+        return window.number
 
     def answer(self, claim: bool) -> list[Event]:
         """This seat's answer in the open window (none if it cannot answer)."""
@@ -80,7 +75,8 @@ class Buying:
         if window is None:
             return []
         replica = self.replica
-        if claim and replica.seat not in replica.state.buy_eligible:
+        assert replica.window is not None
+        if claim and replica.seat not in replica.window.eligible:
             return []
         if sealed(replica.state):  # no race: seal now, open once every seal is in
             nonce = nonce_of(replica.identity, replica.game, window)
@@ -101,14 +97,14 @@ class Buying:
         """This seat opens its sealed answer once it holds every eligible seat's seal
         (then no answer can change: nobody answers with a last look)."""
         replica = self.replica
-        window = replica.buy_window
-        if window is None or replica.state.phase is not Phase.BUY or not sealed(replica.state):
+        if replica.window is None or not sealed(replica.state):
             return []
+        window = replica.window.number
         claim = self.windows.sealed_claim(window)
         nonce = nonce_of(replica.identity, replica.game, window)
         if claim is None:
             claim = self._recovered_claim(window, nonce)
-        if claim is None or self.windows.unsealed(window, replica.state.buy_eligible):
+        if claim is None or self.windows.unsealed(window, replica.window.eligible):
             return []
         answer = BuyAnswer(replica.game, window, replica.seat, claim, (), nonce)
         envelope = replica.identity.sign(answer.encode())
@@ -142,7 +138,8 @@ class Buying:
         window = self._open()
         if window is None:
             return []
-        eligible = self.replica.state.buy_eligible
+        assert self.replica.window is not None
+        eligible = self.replica.window.eligible
         if self.replica.seat not in eligible:
             heard_all = not self.windows.unanswered(window, eligible)
             if heard_all or self.windows.time_is_up(window, now):
@@ -184,7 +181,7 @@ class Buying:
         if isinstance(answer, BuySeal):
             return self._on_seal(answer, envelope)
         replica = self.replica
-        is_open = answer.window == replica.buy_window and replica.state.phase is Phase.BUY
+        is_open = answer.window == replica.buy_window
         if not is_open and answer.window <= replica.n:
             # jitter, not misbehaviour: the seat in turn resolved the window with this very
             # answer before it got here, or (a claim) it was simply too late. Not a
@@ -239,7 +236,7 @@ class Buying:
 
     def _on_seal(self, seal: BuySeal, envelope: bytes) -> list[Event]:
         replica = self.replica
-        is_open = seal.window == replica.buy_window and replica.state.phase is Phase.BUY
+        is_open = seal.window == replica.buy_window
         if not is_open and seal.window <= replica.n:
             held = self.windows.held_seal(seal.window, seal.seat)
             if held is not None and not same_body(held, envelope):  # two-faced, late
@@ -282,10 +279,10 @@ class Buying:
 
     def complete(self) -> list[bytes] | None:
         """Every answering seat's answer in the open window, or None while one is missing."""
-        replica = self.replica
-        if self.windows.unanswered(replica.buy_window, answerers(replica.state)):
+        window = self.replica.window
+        if window is None or self.windows.unanswered(window.number, window.answerers):
             return None
-        return self.windows.answers(replica.buy_window)
+        return self.windows.answers(window.number)
 
     def propose(self) -> Step | None:
         """The resolution of the open window once every answer (and seal) is in."""
@@ -299,12 +296,9 @@ class Buying:
 
     def open_answers(self) -> list[bytes]:
         """The seals and answers held for the open window (for a seat catching up)."""
-        replica = self.replica
-        window = replica.buy_window if replica.state.phase is Phase.BUY else None
+        window = self.replica.buy_window
         return [*self.windows.seals(window), *self.windows.answers(window)]
 
     def forget_closed(self) -> None:
         """Answers of windows that have closed are no longer needed (bounded memory)."""
-        replica = self.replica
-        still = replica.buy_window if replica.state.phase is Phase.BUY else None
-        self.windows.forget_closed(replica.n, still)
+        self.windows.forget_closed(self.replica.n, self.replica.buy_window)

@@ -49,6 +49,14 @@ class CommittedRecords(Sequence[Record]):
         self._release_to = len(self)
         self._trim()
 
+    def last_word(self, envelope: bytes) -> bool:
+        """Whether `envelope` is the last committed step or one of its ACKs (a copy: the
+        match's last word is sent again, SPEC §4.4)."""
+        if not len(self):
+            return False
+        last = self[-1]
+        return envelope == last.step or envelope in last.acks
+
     @property
     def in_memory(self) -> int:
         return len(self._recent)

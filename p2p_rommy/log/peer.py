@@ -8,6 +8,9 @@ report; a refused step is answered with a NACK carrying the reason, and two
 different signed steps from one seat for one number are kept as evidence
 (`log/trouble.py`). The step in flight is one value, `Pending` (`log/pending.py`).
 
+What this seat owes and does of its own accord (its steps, its moves, its Køb!
+answers) is `log/duties.py`; the votes on the step in flight, `log/voting.py`; what is
+left here is receiving, ending a game without a seat, and catching up.
 Buy windows (lp "Køb!") are answered and resolved by `log/buying.py`; catch-up after
 a lost frame or a restart by `log/syncing.py`; a seat that keeps the table waiting
 past `stall_after` seconds is reported once (`log/stalls.py`).
@@ -24,10 +27,8 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from p2p_rommy.engine.due import Due, DueKind
-from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.view import Player
-from p2p_rommy.errors import IllegalMove, ProtocolError
+from p2p_rommy.errors import ProtocolError
 from p2p_rommy.i18n import N_, Phrase, _
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_window import BuyWindows
@@ -35,6 +36,7 @@ from p2p_rommy.log.buying import Buying
 from p2p_rommy.log.catch_up import CatchUp
 from p2p_rommy.log.chat import ChatLines
 from p2p_rommy.log.committed import CommittedRecords, RecordArchive
+from p2p_rommy.log.duties import Duties
 from p2p_rommy.log.events import Chat as Said
 from p2p_rommy.log.events import Event, Stalled
 from p2p_rommy.log.messages import (
@@ -60,9 +62,10 @@ from p2p_rommy.wire.identity import envelope_body
 log = logging.getLogger(__name__)
 
 
-class Peer(Voting):
-    """Consensus for one seat. `player` decides its moves; None means they come from
-    `submit` (the client)."""
+class Peer(Duties, Voting):
+    """Consensus for one seat: its duties (`log/duties.py`) and the votes on the step in
+    flight (`log/voting.py`), and here what it receives, ending a game and catching up.
+    `player` decides its moves; None means they come from `submit` (the client)."""
 
     def __init__(
         self,
@@ -103,15 +106,10 @@ class Peer(Voting):
         """Seats that kept the table waiting too long, each reported once."""
         self.end_after = end_after
         self.progress_at = 0.0
-        """When the table last moved on (this seat's clock): stalls count from it."""
         self.pending: Pending | None = None
-        """The step in flight, with the votes on it."""
         self.early = EarlyVotes()
-        """ACKs and a NACK that came before their step."""
         self.refused_step: bytes | None = None
-        """The last step this seat refused (compared with what a frozen table is sent)."""
         self.held_end: bytes | None = None
-        """An end this seat has not signed yet: it has not waited long enough itself."""
         self.frozen_at: float | None = None
         """When this seat's clock first saw the table frozen (at its next tick)."""
         self.overdue: dict[int, int] = {}
@@ -215,13 +213,6 @@ class Peer(Voting):
         and after a quiet spell the peer asks everyone for what it may have missed."""
         return self._call(lambda: self._tick(now))
 
-    def check_deferred(self) -> list[Event]:
-        """Verify the shuffle this seat shuffled on before checking it (SPEC §3.3), while
-        the others check this seat's own: a proof that fails freezes the table naming
-        its shuffler, before this seat shares any card. (If this is not called, the next
-        message from another seat or this seat's next share verifies it first.)"""
-        return self._call(self._check_deferred)
-
     def audit(self) -> list[Event]:
         """Audit the finished round left for later (`Replica.audit_pending`): a finding
         freezes the table naming its seat."""
@@ -237,23 +228,9 @@ class Peer(Voting):
             absent = (absent,)
         return self._call(lambda: self._end_game(absent, now))
 
-    def submit(self, move: Move, now: float = 0.0) -> list[Event]:
-        """A move chosen by the client for this seat; `IllegalMove` if the rules refuse it."""
-        if not self.replica.my_turn():
-            raise IllegalMove(N_("it is not your turn to play"))
-        return self._call(lambda: self._submit(move, now))
-
     def say(self, text: str) -> list[Event]:
         """A chat line from this seat to everyone (not part of the game's log)."""
         return self._call(lambda: self._say(text))
-
-    def answered_buy(self) -> bool:
-        """Whether this seat has answered the open buy window."""
-        return self.buy_windows.answered(self.replica.buy_window)
-
-    def answer_buy(self, claim: bool, now: float = 0.0) -> list[Event]:
-        """This seat's answer in the open buy window (from the client)."""
-        return self._call(lambda: self._answer_buy(claim, now))
 
     def receive(self, envelope: bytes, now: float = 0.0, via: int | None = None) -> list[Event]:
         """Handle one envelope from a peer (`via`: the seat whose connection brought it).
@@ -343,9 +320,6 @@ class Peer(Voting):
             self.progress_at = now  # the table waits on this seat from now, not the restart
             self.duties(now)
 
-    def _check_deferred(self) -> None:
-        self.deferred_first()
-
     def named(self, seat: int) -> bool:
         """This seat's own checking froze the table naming `seat` from its signed data
         (an invalid step, two steps for one number, a bad proof): it may then propose or
@@ -426,20 +400,6 @@ class Peer(Voting):
         replaced = self.pending
         self.proposed(self.replica.propose_end((absent,), reason), now, replaced)
 
-    def _submit(self, move: Move, now: float) -> None:
-        try:
-            step = self.replica.propose_move(move)
-        except ProtocolError as error:  # a deferred proof checked before a reveal
-            self.cheat_found(error)
-            return
-        self.proposed(step, now)
-
-    def _answer_buy(self, claim: bool, now: float) -> None:
-        answered = self.buying.answer(claim)
-        if answered:
-            self.emit(answered)
-            self.duties(now)
-
     def _on_sync(self, sync: Sync, now: float, source: str) -> None:
         if sync.ask and not self.syncing.may_ask(sync.seat, now):
             self.refuse(f"from {source}: seat {sync.seat} asks to catch up too often")
@@ -467,18 +427,8 @@ class Peer(Voting):
         """Whether `envelope` is the last committed step or one of its ACKs, or an ACK
         the pending step holds already: a copy (the match's last word is sent again)."""
         pending = self.pending
-        if pending is not None and any(envelope == held for _, held in pending.acks.values()):
-            return True
-        if not self.records:
-            return False
-        last = self.records[-1]
-        return envelope == last.step or envelope in last.acks
-
-    def _say(self, text: str) -> None:
-        line = self.chat.said(self.seat, text)
-        if line:
-            self._out.append(Said(self.seat, line))
-            self.send(self.sign(Chat(self.replica.game, self.seat, line)))
+        held = pending is not None and any(envelope == e for _, e in pending.acks.values())
+        return held or self.records.last_word(envelope)
 
     # --- receiving --------------------------------------------------------------------
 
@@ -527,49 +477,22 @@ class Peer(Voting):
             self.emit(self.buying.on_answer(message, envelope))
             self.duties(now)
 
-    def _on_chat(self, message: Chat, source: str, now: float) -> None:
-        if not self.chat.heard(message.seat, message.text, now):
-            self.refuse(f"from {source}: seat {message.seat} chats faster than allowed")
-            return
-        self._out.append(Said(message.seat, self.chat.lines[-1][1]))
-
     def _ends_culprit(self, ack: Ack) -> bool:
         """A frozen peer's business: an ACK of an end without the seat it named."""
         if ack.n != self.replica.n + 1 or self.culprit is None:
             return False
         return self.replica.end_hashes().get(ack.state) == (self.culprit,)
 
-    # --- proposing --------------------------------------------------------------------
+    # --- chat (not part of the game's log) --------------------------------------------
 
-    def duties(self, now: float) -> None:
-        """Whatever this seat owes now: a Køb! answer, a deck step, a reveal, a buy
-        resolution or (a bot's) move."""
-        replica = self.replica
-        if self.frozen or self.catching_up:
-            return
-        self.emit(self.buying.answer_due(now))
-        due = replica.my_due()
-        if due is None:
-            return
-        try:
-            step = self._due_step(due)
-        except ProtocolError as error:
-            # this seat's own checking found a cheat while it made its step: before its
-            # first share, it verified a shuffle it had shuffled on (SPEC §3.3)
-            self.cheat_found(error)
-            return
-        if step is not None:
-            self.proposed(step, now)
+    def _say(self, text: str) -> None:
+        line = self.chat.said(self.seat, text)
+        if line:
+            self._out.append(Said(self.seat, line))
+            self.send(self.sign(Chat(self.replica.game, self.seat, line)))
 
-    def _due_step(self, due: Due) -> Step | None:
-        """This seat's step for what it owes, or None if it cannot make it yet."""
-        replica = self.replica
-        if due.kind.deck:
-            return replica.propose_deck()
-        if due.kind is DueKind.REVEAL:
-            return replica.propose_reveal()
-        if due.kind is DueKind.BUY:
-            return self.buying.propose()
-        if self.player is None:
-            return None
-        return replica.propose_move(self.player.choose(replica.view()))
+    def _on_chat(self, message: Chat, source: str, now: float) -> None:
+        if not self.chat.heard(message.seat, message.text, now):
+            self.refuse(f"from {source}: seat {message.seat} chats faster than allowed")
+            return
+        self._out.append(Said(message.seat, self.chat.lines[-1][1]))

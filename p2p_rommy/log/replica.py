@@ -53,8 +53,9 @@ from p2p_rommy.engine.view import View
 from p2p_rommy.errors import CheatDetected, IllegalMove, ProtocolError
 from p2p_rommy.i18n import N_, Phrase
 from p2p_rommy.limits import OPENED_ANSWERS_KEPT
-from p2p_rommy.log.buy_race import Race, answerers, race
+from p2p_rommy.log.buy_race import Race, answerers, ranked
 from p2p_rommy.log.buy_seal import seal_of, sealed
+from p2p_rommy.log.buy_window import OpenWindow
 from p2p_rommy.log.messages import (
     END_REASON_MAX,
     Ack,
@@ -150,8 +151,10 @@ class Replica:
         self.tentative: Tentative | None = None
         self.audits: list[tuple[int, AuditReport]] = []
         """Each finished round's audit report."""
-        self.buy_window: int | None = None
-        """The step number whose commit opened the current buy window."""
+        self.window: OpenWindow | None = None
+        """The open Køb! window (None while none is open): its one owner."""
+        self.last_window: int | None = None
+        """The number of the last window that closed."""
         self.last_claims: tuple[int, ...] = ()
         """Who called Køb! in the last resolved window, in the order its priority ranked
         them (the race, seat order from the discarder, or the lot): the first is the buyer."""
@@ -160,8 +163,9 @@ class Replica:
         self.ended: tuple[tuple[int, ...], str] | None = None
         """(the seats left out, reason) once the others ended the game by agreement."""
         self._pending_end: tuple[tuple[int, ...], str] | None = None
-        self._answers: dict[bytes, tuple[Opened, BuyAnswer | BuySeal]] = {}
-        """Buy answers and seals as `open_message` opened them (`OPENED_ANSWERS_KEPT`)."""
+        self._ahead: dict[bytes, tuple[Opened, BuyAnswer | BuySeal]] = {}
+        """Answers and seals for the window the next step may open, as `open_message`
+        opened them: they move into that window when it opens (`OPENED_ANSWERS_KEPT`)."""
         self._end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
         self._engine_hash: tuple[GameState, bytes] | None = None
         """The last engine state hashed and its hash (`_state_digest`)."""
@@ -171,6 +175,11 @@ class Replica:
         commit: a pending deck step moves the deck's context on, an end does not."""
 
     # --- what the committed state says ---------------------------------------
+
+    @property
+    def buy_window(self) -> int | None:
+        """The open Køb! window's number (the step whose commit opened it), or None."""
+        return None if self.window is None else self.window.number
 
     @property
     def outbox(self) -> deque[bytes]:
@@ -484,9 +493,10 @@ class Replica:
     def _check_buy(
         self, step: Step, body: BuyStep
     ) -> tuple[GameState, tuple[int, ...], Race | None]:
-        if self.state.phase is not Phase.BUY:
+        window = self.window
+        if window is None:
             raise ProtocolError(step.seat, N_("no buy window to resolve"), step.n)
-        if body.window != self.buy_window:
+        if body.window != window.number:
             raise ProtocolError(step.seat, N_("the resolution is for another buy window"), step.n)
         answers: list[BuyAnswer] = []
         for envelope in body.answers:
@@ -501,9 +511,9 @@ class Replica:
                     step.seat, N_("seat {seat} answers twice").format(seat=answer.seat + 1), step.n
                 )
             answers.append(answer)
-        self._check_seals(step, body, answers)
+        self._check_seals(step, body, answers, window)
         seen = {answer.seat for answer in answers}
-        missing = [seat for seat in answerers(self.state) if seat not in seen]
+        missing = [seat for seat in window.answerers if seat not in seen]
         if missing:
             # SPEC §4.7: every seat's own signed answer decides; none may be left out
             raise ProtocolError(
@@ -513,26 +523,17 @@ class Replica:
                 ),
                 step.n,
             )
-        claims = [answer.seat for answer in answers if answer.claim]
-        outcome: Race | None = None
-        priority = self.config.rules.buy_priority
-        if priority == "first":
-            outcome = race(answers, self.state.buy_eligible)
-            claims = list(outcome.order)
-        elif priority == "lot":
-            by_seat = {answer.seat: answer.nonce for answer in answers}
-            nonces = b"".join(by_seat[seat] for seat in self.state.buy_eligible)
-            claims.sort(key=lambda seat: self.buy_lot(seat, nonces))
-        else:  # the seat nearest the discarder first (the engine decides the same)
-            claims.sort(key=self.state.buy_eligible.index)
+        claims, outcome = ranked(self.state, answers, window.eligible, self.buy_lot)
         try:
-            return apply(self.state, ResolveBuy(tuple(claims))), tuple(claims), outcome
+            return apply(self.state, ResolveBuy(claims)), claims, outcome
         except IllegalMove as error:
             raise ProtocolError(
                 step.seat, N_("bad buy resolution: {error}").format(error=error), step.n
             ) from None
 
-    def _check_seals(self, step: Step, body: BuyStep, answers: list[BuyAnswer]) -> None:
+    def _check_seals(
+        self, step: Step, body: BuyStep, answers: list[BuyAnswer], window: OpenWindow
+    ) -> None:
         """Under `seat`/`lot`: every eligible seat's seal, each answer opening its own."""
         if not sealed(self.state):
             if body.seals:
@@ -551,7 +552,7 @@ class Replica:
                     step.seat, N_("seat {seat} seals twice").format(seat=seal.seat + 1), step.n
                 )
             seals[seal.seat] = seal.seal
-        missing = [seat for seat in self.state.buy_eligible if seat not in seals]
+        missing = [seat for seat in window.eligible if seat not in seals]
         if missing:
             raise ProtocolError(
                 step.seat,
@@ -569,23 +570,22 @@ class Replica:
         """A log envelope opened (its signature checked) and decoded, or `ProtocolError`.
         A buy answer or seal is kept as opened while its window may still need it (its
         own check, the resolution that carries it): it is opened once."""
-        kept = self._answers.get(envelope)
+        window = self.window
+        kept = (window.opened if window is not None else self._ahead).get(envelope)
+        if kept is None and window is not None:
+            kept = self._ahead.get(envelope)
         if kept is not None:
             return kept
         opened = open_envelope(envelope, self.roster)
         message = decode_log(opened.body, opened.seat)
-        if (
-            isinstance(message, BuyAnswer | BuySeal)
-            and self._live_window(message.window)
-            and message.window <= self.n + 1
-            and len(self._answers) < OPENED_ANSWERS_KEPT
-        ):
-            self._answers[opened.raw] = (opened, message)
+        if isinstance(message, BuyAnswer | BuySeal):
+            held = len(self._ahead) + (len(window.opened) if window is not None else 0)
+            if held < OPENED_ANSWERS_KEPT:
+                if window is not None and message.window == window.number:
+                    window.opened[opened.raw] = (opened, message)
+                elif message.window == self.n + 1:
+                    self._ahead[opened.raw] = (opened, message)
         return opened, message
-
-    def _live_window(self, window: int) -> bool:
-        """Whether answers in `window` may still be checked: it is open, or yet to open."""
-        return window > self.n or (window == self.buy_window and self.state.phase is Phase.BUY)
 
     def open_buy_seal(self, envelope: Any) -> BuySeal:
         """A seat's signed seal for the open window, or `ProtocolError`."""
@@ -594,9 +594,9 @@ class Replica:
         opened, seal = self.open_message(envelope)
         if not isinstance(seal, BuySeal) or seal.game != self.game:
             raise ProtocolError(opened.seat, N_("not a buy seal for this game"))
-        if seal.window != self.buy_window or self.state.phase is not Phase.BUY:
+        if self.window is None or seal.window != self.window.number:
             raise ProtocolError(opened.seat, N_("a buy seal outside its window"))
-        if not sealed(self.state) or seal.seat not in self.state.buy_eligible:
+        if not sealed(self.state) or seal.seat not in self.window.eligible:
             raise ProtocolError(opened.seat, N_("this seat does not seal an answer here"))
         return seal
 
@@ -605,13 +605,13 @@ class Replica:
         seed commitments (fixed before the deal) and the nonces every eligible seat
         sealed in this window (fixed before any was opened), so nobody steers it — not
         the discarder by moving the window's number, not a claimant by its own nonce."""
-        assert self.deck is not None and self.buy_window is not None
+        assert self.deck is not None and self.window is not None
         commitments = self.deck.seat.commitments
         fixed = b"".join(commitments[s] for s in sorted(commitments))
         return hashlib.sha256(
             BUY_LOT_DOMAIN
             + self.game
-            + self.buy_window.to_bytes(8, "big")
+            + self.window.number.to_bytes(8, "big")
             + fixed
             + nonces
             + seat.to_bytes(1, "big")
@@ -624,11 +624,12 @@ class Replica:
         opened, answer = self.open_message(envelope)
         if not isinstance(answer, BuyAnswer) or answer.game != self.game:
             raise ProtocolError(opened.seat, N_("not a buy answer for this game"))
-        if answer.window != self.buy_window or self.state.phase is not Phase.BUY:
+        window = self.window
+        if window is None or answer.window != window.number:
             raise ProtocolError(opened.seat, N_("a buy answer outside its window"))
-        if answer.seat not in answerers(self.state):
+        if answer.seat not in window.answerers:
             raise ProtocolError(opened.seat, N_("this seat does not answer in this window"))
-        if answer.claim and answer.seat not in self.state.buy_eligible:
+        if answer.claim and answer.seat not in window.eligible:
             raise ProtocolError(opened.seat, N_("this seat may not buy the card"))
         if sealed(self.state):
             if answer.seen or len(answer.nonce) != 32:
@@ -754,18 +755,28 @@ class Replica:
             self._after_move(before)
         elif tentative.background:
             self._background = False
-        if self.state.phase is Phase.BUY and before.phase is not Phase.BUY:
-            self.buy_window = self.n
+        if self.state.phase is not Phase.BUY:
+            if self.window is not None:
+                self.last_window = self.window.number
+            self.window = None  # closed: its number, seats and answers go with it
+        elif before.phase is not Phase.BUY:
+            self._open_window()
         self._settle()
         self.committed_hash = self.state_hash()
-        if (
-            self._answers
-        ):  # those of closed windows are needed no more (after the window's number is set)
-            self._answers = {
-                raw: kept
-                for raw, kept in self._answers.items()
-                if self._live_window(kept[1].window)
+        if self._ahead:  # only the window the next step may open is ahead now
+            self._ahead = {
+                raw: kept for raw, kept in self._ahead.items() if kept[1].window > self.n
             }
+
+    def _open_window(self) -> None:
+        """The committed step opened a Køb! window: its one owner is made now, taking the
+        answers opened for it before it opened."""
+        number = self.n
+        window = OpenWindow(number, self.state.buy_eligible, answerers(self.state))
+        for raw, kept in self._ahead.items():
+            if kept[1].window == number:
+                window.opened[raw] = kept
+        self.window = window
 
     def _after_move(self, before: GameState) -> None:
         """Deck work that the committed move implies: a rebuilt stock, hidden cards to hands."""
@@ -1037,8 +1048,8 @@ class SeatedReplica(Replica):
     def propose_buy(self, answers: list[bytes], seals: list[bytes] | None = None) -> Step:
         """The resolution of the open window: every answering seat's signed answer (and
         under `seat`/`lot` every eligible seat's seal)."""
-        assert self.buy_window is not None
-        body = BuyStep(self.buy_window, tuple(answers), tuple(seals or ()))
+        assert self.window is not None
+        body = BuyStep(self.window.number, tuple(answers), tuple(seals or ()))
         step = Step(self.game, self.n + 1, self.seat, self.state_hash(), body)
         after, claims, outcome = self._check_buy(step, body)
         return self._own(step, after, claims, outcome)

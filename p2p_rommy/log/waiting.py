@@ -4,9 +4,7 @@ answered Køb!, or the seat whose step is due. Stalls and ends count from it."""
 
 from __future__ import annotations
 
-from p2p_rommy.engine.state import Phase
 from p2p_rommy.i18n import N_, Phrase
-from p2p_rommy.log.buy_race import answerers
 from p2p_rommy.log.buy_seal import sealed
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.pending import Pending
@@ -44,11 +42,12 @@ def waiting_all(
             Waiting(s, refused if pending is not None and s in pending.nacks else confirm, since)
             for s in missing
         ]
-    if replica.state.phase is Phase.BUY:
-        eligible = replica.state.buy_eligible  # the observers of a race wait for them
-        owed = (*eligible, *(s for s in answerers(replica.state) if s not in eligible))
-        unanswered = windows.unsealed(replica.buy_window, eligible) if sealed(replica.state) else []
-        unanswered = unanswered or windows.unanswered(replica.buy_window, owed)
+    window = replica.window
+    if window is not None:
+        eligible = window.eligible  # the observers of a race wait for them
+        owed = (*eligible, *(s for s in window.answerers if s not in eligible))
+        unanswered = windows.unsealed(window.number, eligible) if sealed(replica.state) else []
+        unanswered = unanswered or windows.unanswered(window.number, owed)
         if unanswered:
             what = Phrase.of(N_("its answer to Køb!"))
             return [Waiting(s, what, since) for s in unanswered]

@@ -41,8 +41,9 @@ from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.net.mesh import Mesh
 from p2p_rommy.seat.presence import Presence
+from p2p_rommy.seat.snapshot import news, table_view
 from p2p_rommy.seat.storage import GameStore
-from p2p_rommy.seat.table_view import TableView, table_view
+from p2p_rommy.seat.table_view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -157,15 +158,16 @@ class Session:
         keeps its snapshot and only the connections change)."""
         connected = tuple(sorted(self.mesh.connected().items())) if hasattr(self, "mesh") else ()
         notes = self.presence.changed(dict(connected), self.peer.replica.over, self.clock())
-        self.view = replace(self.view, connected=connected, news=notes)
+        self.view = replace(self.view, connected=connected, news=news(notes))
         self._tell()
         self.changed.set()
 
-    def _publish(self, news: tuple[Event, ...]) -> None:
+    def _publish(self, events: tuple[Event, ...]) -> None:
         """On the loop, while no call into the peer runs: a new view for the client."""
         connected = self.mesh.connected()
-        news = self.presence.news(news, self.peer.catching_up, self.clock(), self.peer.replica.over)
-        self.view = table_view(self.peer, self.clock(), self.halted, connected, news)
+        over = self.peer.replica.over
+        events = self.presence.news(events, self.peer.catching_up, self.clock(), over)
+        self.view = table_view(self.peer, self.clock(), self.halted, connected, events)
         self._tell()
 
     def _tell(self) -> None:

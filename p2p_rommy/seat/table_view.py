@@ -1,11 +1,18 @@
-"""What a client may see of its seat: one immutable snapshot, published by the session
-on the event loop after every call into the peer.
+"""What a client may see of its seat: the view types. One immutable snapshot
+(`TableView`), published by the session on the event loop after every call into the
+peer, and the news that comes with it.
 
 The peer computes in a worker thread; a client that read the peer while it did could
 meet a state half way through a step. So the client reads only a `TableView` — taken
-on the loop between two calls, when the peer is still — and tells the session what the
-player wants (intents). With each view come the events since the last one (`news`):
-what committed, chat, refusals, stalls, notes, so no client diffs counters to find them.
+on the loop between two calls, when the peer is still (`seat/snapshot.py`) — and tells
+the session what the player wants (intents). With each view come the things that
+happened since the last one (`news`): a move or a Køb! window that committed, chat,
+refusals, stalls, notes, so no client diffs counters to find them.
+
+These are the client's words for what happened, not the peer's events: a client
+imports nothing from `log/` (no envelopes, no steps, no records), only these values
+and the plain ones they carry (`engine.view.View`, `engine.due.Due`, `log.stalls`'
+`Waiting` and `Stall`).
 """
 
 from __future__ import annotations
@@ -13,12 +20,67 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from p2p_rommy.engine.due import Due
-from p2p_rommy.engine.state import GameState, Phase
+from p2p_rommy.engine.moves import Move
+from p2p_rommy.engine.state import GameState
 from p2p_rommy.engine.view import View
-from p2p_rommy.log.buy_race import Race
-from p2p_rommy.log.events import Event
-from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.stalls import Waiting
+from p2p_rommy.log.stalls import Stall, Waiting
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """Move step `n` committed: `move` was played."""
+
+    n: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class Bought:
+    """Step `n` resolved a Køb! window: `buyer` bought the card (None: nobody called)."""
+
+    n: int
+    buyer: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Stepped:
+    """Step `n` committed and was neither a move nor a Køb! resolution (a deck message,
+    an end): the table moved on."""
+
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A chat line kept (another seat's, or this seat's own)."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A message from the network was refused (the reason is for the log file)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Overdue:
+    """A seat has kept the table waiting too long (reported once per owed message)."""
+
+    stall: Stall
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line for the log that is nobody's fault (a claim too late, a seat that left)."""
+
+    text: str
+
+
+News = Played | Bought | Stepped | Said | Dropped | Overdue | Line
+"""What a client is told happened since the view before."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +121,8 @@ class TableView:
     """Who called Køb! in the last resolved window, the buyer first."""
     connected: tuple[tuple[int, bool], ...]
     """(seat, whether its connection is up) for every other seat."""
-    news: tuple[Event, ...] = ()
-    """The peer's events since the view before this one."""
+    news: tuple[News, ...] = ()
+    """What happened since the view before this one."""
     last_votes: tuple[tuple[int, int], ...] = ()
     """Under `buy_priority = first`: (caller, on how many screens it was first) in the
     last resolved window, in the order the race ranked them."""
@@ -74,47 +136,3 @@ class TableView:
     @property
     def seat(self) -> int:
         return self.view.seat
-
-
-def table_view(
-    peer: Peer,
-    now: float,
-    halted: str | None,
-    connected: dict[int, bool],
-    news: tuple[Event, ...],
-) -> TableView:
-    """A snapshot of `peer` (call only while no call into it runs)."""
-    replica = peer.replica
-    left = None
-    ending = peer.end_set(now)
-    if replica.state.phase is Phase.BUY:
-        left = peer.buy_windows.seconds_left(replica.buy_window, now)
-    return TableView(
-        view=replica.view(),
-        n=replica.n,
-        over=replica.over,
-        ended=replica.ended,
-        forfeited=replica.forfeited,
-        abandoned=replica.abandoned,
-        frozen=peer.frozen,
-        culprit=peer.culprit if peer.culprit is not None and peer.named(peer.culprit) else None,
-        halted=halted,
-        my_turn=replica.my_turn(),
-        due=replica.due(),
-        waiting=peer.waiting(now),
-        stall_after=peer.stall_watch.stall_after,
-        ending=ending,
-        end_proposer=replica.end_proposer(ending) if ending else None,
-        answered_buy=peer.answered_buy(),
-        buy_closes_at=None if left is None else now + left,
-        last_claims=replica.last_claims,
-        connected=tuple(sorted(connected.items())),
-        news=news,
-        last_votes=last_votes(replica.last_race),
-        last_screens=0 if replica.last_race is None else replica.last_race.observers,
-    )
-
-
-def last_votes(race: Race | None) -> tuple[tuple[int, int], ...]:
-    """(caller, votes) of a settled race, ranked (empty when no race was run)."""
-    return () if race is None else tuple((seat, race.votes[seat]) for seat in race.order)

@@ -10,7 +10,6 @@ from dataclasses import replace
 import msgpack
 
 from p2p_rommy.engine.moves import DrawStock, TakeDiscard
-from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.events import Event, Send, SendTo
 from p2p_rommy.log.messages import (
     Ack,
@@ -236,8 +235,8 @@ class LateClaim(Adversary):
     def tamper(self, peer: Peer, out: list[Event], now: float) -> Outgoing:
         sent = wire(out)
         replica = peer.replica
-        window = replica.buy_window
-        if self.acted or window is None or replica.state.phase is Phase.BUY:
+        window = replica.last_window
+        if self.acted or window is None or replica.window is not None:
             return sent
         self.acted = True
         return [*sent, (None, self.sign(peer, BuyAnswer(replica.game, window, self.seat, True)))]

@@ -28,8 +28,6 @@ from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.i18n import N_, _, say_reason
 from p2p_rommy.limits import END_CONFIRM_S
-from p2p_rommy.log.events import Chat, Committed, Note, Refused, Stalled
-from p2p_rommy.log.messages import BuyStep, MoveStep
 from p2p_rommy.narrate import describe_move
 from p2p_rommy.rules.finder import Candidate, candidate_melds, find_opening
 from p2p_rommy.rules.house_words import NAMES as HOUSE_NAMES
@@ -42,7 +40,16 @@ from p2p_rommy.rules.melds import (
     opening_value,
 )
 from p2p_rommy.seat.session import Session
-from p2p_rommy.seat.table_view import TableView
+from p2p_rommy.seat.table_view import (
+    Bought,
+    Dropped,
+    Line,
+    Overdue,
+    Played,
+    Said,
+    Stepped,
+    TableView,
+)
 from p2p_rommy.tui.deal_estimate import DealEstimate
 from p2p_rommy.wire.text import distinct_names
 
@@ -129,11 +136,10 @@ class ClientModel:
         """`n` on the final summary: the player asked for a new game at this table (the
         command that started the app reads it after the app exits)."""
         self.new_game_offered = False
-        self.new_game_wanted = False
-        """`n` was pressed before the match's last step committed (`ask_new_game`)."""
         """The command can start a new game at this table after this one (`rommy play`,
         and a network table's client seats: `frontends/screen.py`'s `Again`)."""
-        self._buys = self.table.state.buys
+        self.new_game_wanted = False
+        """`n` was pressed before the match's last step committed (`ask_new_game`)."""
         self._last_offer: str | None = None
         """The card the open Køb! window offers, with its discarder (for the log)."""
         self.chatting = False
@@ -835,13 +841,13 @@ class ClientModel:
         """A new view from the session (on the loop): its news goes to the log."""
         refused = 0
         for event in table.news:
-            if isinstance(event, Committed):
+            if isinstance(event, Played | Bought | Stepped):
                 self._committed(event)
-            elif isinstance(event, Chat):
+            elif isinstance(event, Said):
                 self.log.append(f"{self.names[event.seat]}: {event.text}")
-            elif isinstance(event, Refused):
+            elif isinstance(event, Dropped):
                 refused += 1
-            elif isinstance(event, Stalled):
+            elif isinstance(event, Overdue):
                 stall = event.stall
                 self.log.append(
                     _("{name} has kept the table waiting for {seconds} s ({what})").format(
@@ -850,7 +856,7 @@ class ClientModel:
                         what=stall.what.say(_),
                     )
                 )
-            elif isinstance(event, Note):
+            elif isinstance(event, Line):
                 self.log.append(event.text)
         if refused:  # one line however many; the reasons are in the log file
             self.log.append(
@@ -859,14 +865,13 @@ class ClientModel:
                 )
             )
 
-    def _committed(self, event: Committed) -> None:
+    def _committed(self, event: Played | Bought | Stepped) -> None:
         """A step committed: the status gives way to the prompt (a message from a key
         press is shown until the next event)."""
         self.status = ""
         state = self.table.state
-        body = event.step.body
-        if isinstance(body, MoveStep):
-            move = body.move
+        if isinstance(event, Played):
+            move = event.move
             if isinstance(move, Discard) and move.seat == self.seat:
                 self.fresh.clear()
             self.log.append(
@@ -878,12 +883,8 @@ class ClientModel:
                     me=self.seat,
                 )
             )
-        elif isinstance(body, BuyStep):
-            buyers = [
-                seat
-                for seat, (now, before) in enumerate(zip(state.buys, self._buys, strict=True))
-                if now > before
-            ]
+        elif isinstance(event, Bought):
+            buyers = [] if event.buyer is None else [event.buyer]  # from the committed step
             offer = self._last_offer or "?"
             if not buyers:
                 line = _("nobody bought {offer}").format(offer=offer)
@@ -908,7 +909,6 @@ class ClientModel:
                     how=how,
                 )
             self.log.append(line)
-        self._buys = state.buys
         self._last_offer = self.offer_text() if state.phase is Phase.BUY else None
         if state.phase is Phase.BUY and self.auto_pass:
             self._auto_pass()
