@@ -8,11 +8,15 @@ report; a refused step is answered with a NACK carrying the reason, and two
 different signed steps from one seat for one number are kept as evidence
 (`log/trouble.py`). The step in flight is one value, `Pending` (`log/pending.py`).
 
-What this seat owes and does of its own accord (its steps, its moves, its Køb!
-answers) is `log/duties.py`; the votes on the step in flight, `log/voting.py`; what is
-left here is receiving, ending a game without a seat, and catching up.
-Buy windows (lp "Køb!") are answered and resolved by `log/buying.py`; catch-up after
-a lost frame or a restart by `log/syncing.py`; a seat that keeps the table waiting
+A `Peer` is four concerns, each a module of its own on `Voting` (`log/voting.py`: the
+step in flight and the votes on it): what this seat owes and does of its own accord
+(its steps, its moves, its Køb! answers), `log/duties.py`; ending a game without a
+seat (SPEC §4.4), `log/ending.py`; catching up after a restart and answering another
+seat's asks, `log/catching_up.py`. What is left here is the peer's state, whom the
+table waits for, the calls that drive it and receiving (with chat, which is no part
+of the game's log).
+Buy windows (lp "Køb!") are answered and resolved by `log/buying.py`; catch-up
+messages are made and read by `log/syncing.py`; a seat that keeps the table waiting
 past `stall_after` seconds is reported once (`log/stalls.py`).
 
 An event machine, as `lobby/host.py`: `start`, `receive(envelope, now, via)`,
@@ -24,19 +28,19 @@ thread, so a test or a simulator drives many peers on one logical clock.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.i18n import N_, Phrase, _
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.buying import Buying
 from p2p_rommy.log.catch_up import CatchUp
+from p2p_rommy.log.catching_up import CatchingUp
 from p2p_rommy.log.chat import ChatLines
 from p2p_rommy.log.committed import CommittedRecords, RecordArchive
 from p2p_rommy.log.duties import Duties
+from p2p_rommy.log.ending import Ending
 from p2p_rommy.log.events import Chat as Said
 from p2p_rommy.log.events import Event, Stalled
 from p2p_rommy.log.messages import (
@@ -47,24 +51,20 @@ from p2p_rommy.log.messages import (
     Record,
     Step,
     Sync,
-    decode,
-    step_digest,
 )
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.replica import SeatedReplica
-from p2p_rommy.log.stalls import Stall, StallWatch, Waiting
+from p2p_rommy.log.stalls import StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
-from p2p_rommy.log.trouble import Trouble, decode_step
-from p2p_rommy.log.voting import StepClock, Voting, source_name
+from p2p_rommy.log.trouble import Trouble
+from p2p_rommy.log.voting import StepClock, source_name
 from p2p_rommy.log.waiting import waiting_all
-from p2p_rommy.wire.identity import envelope_body
-
-log = logging.getLogger(__name__)
 
 
-class Peer(Duties, Voting):
-    """Consensus for one seat: its duties (`log/duties.py`) and the votes on the step in
-    flight (`log/voting.py`), and here what it receives, ending a game and catching up.
+class Peer(Duties, Ending, CatchingUp):
+    """Consensus for one seat: its duties (`log/duties.py`), ending a game without a seat
+    (`log/ending.py`) and catching up (`log/catching_up.py`), all on the votes on the
+    step in flight (`log/voting.py`); here what it receives and whom it waits for.
     `player` decides its moves; None means they come from `submit` (the client)."""
 
     def __init__(
@@ -132,22 +132,6 @@ class Peer(Duties, Voting):
 
     # --- what it knows ------------------------------------------------------------
 
-    @property
-    def culprit(self) -> int | None:
-        """The seat the evidence blames for the freeze, when it does."""
-        return self.trouble.culprit
-
-    @property
-    def alone(self) -> bool:
-        """Restarted, and nobody answered: the others have finished the match (its last
-        steps are in their transcripts) or left. Nothing can go on from here."""
-        return self.catch_up.alone and not self.replica.over
-
-    @property
-    def catching_up(self) -> bool:
-        """Restarted, and not yet told by every other seat that it has all they have."""
-        return self.catch_up.catching_up
-
     def waiting(self, now: float) -> Waiting | None:
         """Whom the table waits for now (this seat itself on its own turn), or None;
         `since` is when the table began to wait for what that seat owes now, or when
@@ -174,39 +158,10 @@ class Peer(Duties, Voting):
                 return now - waiting.since
         return None
 
-    def end_set(self, now: float) -> tuple[int, ...]:
-        """The seats this seat may end the game without now (SPEC §4.4): the seat its own
-        checking caught cheating, else every seat it has waited its stall limit for, with
-        those a pending end already leaves out; () when there is no new end to make."""
-        culprit = self.culprit
-        if self.frozen:
-            named = culprit is not None and self.named(culprit)
-            return (culprit,) if named and culprit is not None else ()
-        covered = self.replica.pending_absent()
-        waited = {
-            w.seat
-            for w in self.waits(now)
-            if w.seat != self.seat and now - w.since >= self.end_wait
-        }
-        absent = tuple(sorted(waited | set(covered)))
-        if not waited or absent == covered or len(absent) > self.replica.most_absent:
-            return ()
-        return absent
-
-    @property
-    def end_wait(self) -> float:
-        """How long this seat waits for another before it proposes or signs an end
-        without it: its stall limit."""
-        return self.stall_watch.stall_after
-
     # --- driving: every call returns its events ------------------------------------
 
     def start(self, now: float = 0.0) -> list[Event]:
         return self._call(lambda: self._start(now))
-
-    def link_up(self, seat: int, now: float = 0.0) -> list[Event]:
-        """A connection to `seat` (re)opened: frames may have been lost, so ask."""
-        return self._call(lambda: self.emit(self.syncing.ask(now, [seat])))
 
     def tick(self, now: float) -> list[Event]:
         """Let time pass: a buy window may close, a seat may be reported as stalling,
@@ -217,16 +172,6 @@ class Peer(Duties, Voting):
         """Audit the finished round left for later (`Replica.audit_pending`): a finding
         freezes the table naming its seat."""
         return self._call(self._audit_pending)
-
-    def end_game(self, absent: int | tuple[int, ...], now: float = 0.0) -> list[Event]:
-        """Propose to end the game without the seat or seats `absent`, which the table
-        has been waiting for: every other seat signs it, and the scores so far stand.
-        Only the lowest other seat proposes it, and only once it has waited its stall
-        limit for each of them itself (`waited`, SPEC §4.4; a pending end's seats stay
-        left out); otherwise this does nothing."""
-        if isinstance(absent, int):
-            absent = (absent,)
-        return self._call(lambda: self._end_game(absent, now))
 
     def say(self, text: str) -> list[Event]:
         """A chat line from this seat to everyone (not part of the game's log)."""
@@ -248,43 +193,8 @@ class Peer(Duties, Voting):
         else:
             self.duties(now)
 
-    def _readopt(self) -> None:
-        """After a restart: the step this seat ACKed before it stopped, if it has not
-        committed, held in flight again with that very ACK (sent again: the same bytes)."""
-        acked, self._acked = self._acked, None
-        if acked is None or self.pending is not None:
-            return
-        step_envelope, ack_envelope = acked
-        try:
-            step = decode_step(step_envelope)
-            ack = decode(envelope_body(ack_envelope))
-            if step.n != self.replica.n + 1 or not isinstance(ack, Ack) or ack.n != step.n:
-                return  # it committed (the transcript has it), or it is not this step's
-            tentative = self.replica.validate(step)
-        except (ProtocolError, ValueError) as error:
-            log.warning("the step this seat ACKed before it stopped is not held: %s", error)
-            return
-        if tentative.hash != ack.state or step_digest(step_envelope) != ack.step:
-            log.warning("the ACK kept on disk is not of the step kept with it")
-            return
-        self.pending = Pending(step, step_envelope, tentative, {self.seat: (ack, ack_envelope)})
-        self.send(ack_envelope)
-
-    def ending_frozen(self, now: float) -> bool:
-        """A bot's peer (`end_after`) frozen naming a seat it may end the game without,
-        less than `end_after` since it froze: its session keeps the table open for that
-        end, which this peer proposes itself (`tick`) or signs. (A person's client stays
-        open until the person leaves, and `e` offers the end.)"""
-        culprit = self.culprit
-        if culprit is None or not self.named(culprit) or self.end_after is None:
-            return False
-        return self.frozen_at is None or now - self.frozen_at < self.end_after
-
     def _tick(self, now: float) -> None:
-        if self.frozen and self.frozen_at is None:
-            self.frozen_at = now
-        if self.frozen and self.end_after is not None and self.culprit is not None:
-            self._end_frozen(self.culprit, now)  # its own checking named the seat: at once
+        self._frozen_tick(now)
         if not self.frozen and not self.replica.over:
             if self.catching_up:
                 self._catch_up_overdue(now)
@@ -295,44 +205,9 @@ class Peer(Duties, Voting):
             stall = self.stall_watch.check(waiting, now)
             if stall is not None:
                 self._out.append(Stalled(stall))
-        if self.end_after is not None:
-            late = tuple(
-                w.seat for w in waits if w.seat != self.seat and now - w.since >= self.end_after
-            )
-            if late:
-                self._end_game(late, now)
+        self._late_tick(waits, now)
         self._held_end(now)
         self.duties(now)
-
-    def _catch_up_overdue(self, now: float) -> None:
-        """Restarted: ask again a seat whose answer is overdue; a seat that never answers
-        is reported as the one stalling, and this seat goes on without it."""
-        events, given_up, caught_up = self.syncing.overdue(now)
-        self.emit(events)
-        for seat in given_up:
-            what = Phrase.of(N_("its answer to a restarted seat's catch-up ask"))
-            stall = Stall(seat, what, now - self.progress_at)
-            self.stall_watch.stalls.append(stall)
-            self._out.append(Stalled(stall))
-        if self.alone:
-            self.emit(self.trouble.note(_("no other seat answered this seat's catch-up asks")))
-        elif caught_up:
-            self.progress_at = now  # the table waits on this seat from now, not the restart
-            self.duties(now)
-
-    def named(self, seat: int) -> bool:
-        """This seat's own checking froze the table naming `seat` from its signed data
-        (an invalid step, two steps for one number, a bad proof): it may then propose or
-        sign an end without `seat` at once, as it may for a seat it waited for too long
-        (SPEC §4.4 "Ending without a seat"). Not after a cheat found by a round's audit,
-        at a commit that could not complete (no end builds on it)."""
-        return (
-            self.frozen is not None
-            and self.culprit == seat
-            and seat != self.seat
-            and self.replica.ended is None
-            and not self.commit_failed
-        )
 
     def _audit_pending(self) -> None:
         if self.frozen:
@@ -341,87 +216,6 @@ class Peer(Duties, Voting):
             self.replica.audit_pending()
         except ProtocolError as error:
             self.cheat_found(error)
-
-    def _end_game(self, seats: tuple[int, ...], now: float) -> None:
-        if self.frozen:
-            if len(seats) == 1:
-                self._end_frozen(seats[0], now)
-            return
-        covered = self.replica.pending_absent()
-        absent = tuple(sorted(set(seats) | set(covered)))
-        if (
-            absent == covered  # nothing new to leave out
-            or self.seat in absent
-            or len(absent) > self.replica.most_absent  # its signers: a majority
-            or not self.may_end_without(absent, now)  # the others would not sign it yet
-            or self.replica.end_proposer(absent) != self.seat
-        ):
-            return
-        waits = {w.seat: w for w in self.waits(now)}
-        reasons = []
-        for seat in absent:
-            name = self.replica.config.seats[seat].name
-            refused = [d for d in self.trouble.dissents if d.seat == seat]
-            if seat in covered:  # signed English; translated where shown (`i18n.say_reason`)
-                reasons.append(
-                    N_("seat {seat} ({name}) did not come back").format(seat=seat + 1, name=name)
-                )
-            elif refused:
-                reasons.append(
-                    N_(
-                        "seat {seat} ({name}) refused step {n}, which the others found valid "
-                        "({why}), and did not come back"
-                    ).format(
-                        seat=seat + 1, name=name, n=refused[-1].n, why=refused[-1].reason[:200]
-                    )
-                )
-            else:
-                reasons.append(
-                    N_("seat {seat} ({name}) did not come back; {what} never came").format(
-                        seat=seat + 1, name=name, what=waits[seat].what
-                    )
-                )
-        replaced = self.pending
-        step = self.replica.propose_end(absent, "; ".join(reasons))
-        self.proposed(step, now, replaced)
-
-    def _end_frozen(self, absent: int, now: float) -> None:
-        """End a table frozen by `absent`'s cheat without it (it forfeits)."""
-        pending = self.replica.tentative
-        if (
-            not self.named(absent)
-            or (pending is not None and pending.kind == "end")
-            or self.replica.end_proposer((absent,)) != self.seat
-        ):
-            return
-        name = self.replica.config.seats[absent].name
-        assert self.frozen is not None
-        reason = f"seat {absent + 1} ({name}) was caught cheating: {self.frozen[:300]}"
-        replaced = self.pending
-        self.proposed(self.replica.propose_end((absent,), reason), now, replaced)
-
-    def _on_sync(self, sync: Sync, now: float, source: str) -> None:
-        if sync.ask and not self.syncing.may_ask(sync.seat, now):
-            self.refuse(f"from {source}: seat {sync.seat} asks to catch up too often")
-            return
-        pending = self.pending
-        in_flight = None
-        if pending is not None:
-            in_flight = (pending.envelope, [ack for _, ack in pending.acks.values()])
-        events, caught_up = self.syncing.on_sync(sync, now, in_flight, self.buying.open_answers())
-        self.emit(events)
-        if caught_up:
-            self.duties(now)
-
-    def _answer_frozen(self, sync: Sync) -> None:
-        pending = self.pending
-        in_flight = None
-        if pending is not None:
-            in_flight = (pending.envelope, [ack for _, ack in pending.acks.values()])
-        proof = [envelope for pair in self.trouble.evidence for envelope in pair]
-        if self.refused_step is not None:
-            proof.append(self.refused_step)
-        self.emit(self.syncing.answer_frozen(sync, in_flight, proof))
 
     def _last_committed(self, envelope: bytes) -> bool:
         """Whether `envelope` is the last committed step or one of its ACKs, or an ACK
@@ -476,12 +270,6 @@ class Peer(Duties, Voting):
                 self.heard[message.seat] = now  # a new answer, not one relayed again
             self.emit(self.buying.on_answer(message, envelope))
             self.duties(now)
-
-    def _ends_culprit(self, ack: Ack) -> bool:
-        """A frozen peer's business: an ACK of an end without the seat it named."""
-        if ack.n != self.replica.n + 1 or self.culprit is None:
-            return False
-        return self.replica.end_hashes().get(ack.state) == (self.culprit,)
 
     # --- chat (not part of the game's log) --------------------------------------------
 

@@ -2,9 +2,10 @@
 it, and its commit once every seat has ACKed the same state hash.
 
 `Voting` is the half of a `Peer` (`log/peer.py`) that owns the pending step
-(`log/pending.py`) and the outbox its calls fill with events (`log/events.py`); the
-peer adds what it owes (`duties`: proposing, answering Køb!, ending a game) and whom
-the table waits for (`waiting`). Refusals, dissent, equivocation and the freeze are
+(`log/pending.py`) and the outbox its calls fill with events (`log/events.py`); on it
+stand what this seat owes (`log/duties.py`), ending a game without a seat
+(`log/ending.py`: `named`, `end_wait`) and catching up (`log/catching_up.py`); the
+peer adds whom the table waits for (`waiting`). Refusals, dissent, equivocation and the freeze are
 recorded by `log/trouble.py`.
 """
 
@@ -101,12 +102,13 @@ class Voting:
         raise NotImplementedError
 
     def named(self, seat: int) -> bool:
-        """This seat's own checking froze the table naming `seat` (the peer's part)."""
+        """This seat's own checking froze the table naming `seat` (`log/ending.py`)."""
         raise NotImplementedError
 
     @property
     def end_wait(self) -> float:
-        """How long a seat waits for another before it signs an end without it."""
+        """How long a seat waits for another before it signs an end without it
+        (`log/ending.py`)."""
         raise NotImplementedError
 
     def named_alone(self, absent: tuple[int, ...]) -> bool:
