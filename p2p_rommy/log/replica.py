@@ -917,7 +917,8 @@ class Replica:
             raise CheatDetected(
                 first.seat,
                 N_("round {round_no} audit: {what}").format(
-                    round_no=deck.seat.params.round_no, what=first.what
+                    round_no=deck.seat.params.round_no + 1,
+                    what=first.what,  # as players count
                 ),
             )
 
