@@ -917,8 +917,8 @@ class Replica:
             raise CheatDetected(
                 first.seat,
                 N_("round {round_no} audit: {what}").format(
-                    round_no=deck.seat.params.round_no + 1,
-                    what=first.what,  # as players count
+                    round_no=deck.seat.params.round_no + 1,  # as players count
+                    what=first.what,
                 ),
             )
 
