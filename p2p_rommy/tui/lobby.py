@@ -165,21 +165,12 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
         out.append(("", f"  {index + 1}. {name:<20} {fingerprint(key)}{mark}\n"))
     missing = model.missing()
     if missing:
-        out.append(("class:title", "\n " + _("A new game at this table.") + " "))
-        out.append(
-            (
-                "",
-                _("Waiting for {names} (n on the last game's summary).").format(
-                    names=", ".join(missing)
-                )
-                + (
-                    " " + _("Enter starts without them.")
-                    if model.start is not None and len(model.members) >= model.min_players
-                    else ""
-                )
-                + "\n",
-            )
-        )
+        # one sentence a line: together they were cut at 80 columns ("... En")
+        out.append(("class:title", "\n " + _("A new game at this table.") + "\n"))
+        waiting = _("Waiting for {names} (n on the last game's summary).")
+        out.append(("", " " + waiting.format(names=", ".join(missing)) + "\n"))
+        if model.start is not None and len(model.members) >= model.min_players:
+            out.append(("", " " + _("Enter starts without them.") + "\n"))
     for warning in model.warnings:
         out.append(("class:warning", f"\n {warning}\n"))
     if model.where:
@@ -231,7 +222,10 @@ def build_lobby_app(
 
     body = HSplit(
         [
-            Frame(Window(FormattedTextControl(lambda: lines(model))), title=_("Lobby")),
+            Frame(
+                Window(FormattedTextControl(lambda: lines(model)), wrap_lines=True),
+                title=_("Lobby"),
+            ),
             Window(
                 FormattedTextControl(lambda: [("class:status", " " + model.prompt())]), height=1
             ),
