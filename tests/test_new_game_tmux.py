@@ -103,6 +103,7 @@ def test_a_game_to_its_end_shows_the_winner_and_n_starts_another_at_the_same_tab
         assert first["Ann"] == first["Bo"], first
         dealt_at = time.monotonic()
         over: dict[str, str] = {}
+        when: dict[str, float] = {}  # the moment each screen first showed the summary
         deadline = time.monotonic() + 300
         while len(over) < len(sessions):
             assert time.monotonic() < deadline, {s: screen(s) for s in sessions.values()}
@@ -110,6 +111,7 @@ def test_a_game_to_its_end_shows_the_winner_and_n_starts_another_at_the_same_tab
                 text = screen(session)
                 if GAME_OVER in text and OFFER in text:
                     over[who] = text
+                    when.setdefault(who, time.monotonic())
                 elif ROUND_OVER in text:  # a round ended 0-0 (short of the target)
                     tmux("send-keys", "-t", session, " ")
                 elif MY_DRAW in status(text):
@@ -121,8 +123,19 @@ def test_a_game_to_its_end_shows_the_winner_and_n_starts_another_at_the_same_tab
             assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), text
             assert WINNER.search(text), (who, text)  # the winner, in Danish
             assert re.search(r"Runde \d+ er slut: (du|\S+) gik ud", text), (who, text)
-        tmux("send-keys", "-t", ann, "n")  # the creator opens the table again
-        tmux("send-keys", "-t", sessions["Bo"], "n")  # Bo follows her there
+        print("summary shown at", {who: round(at - dealt_at, 1) for who, at in when.items()})
+        cy_left = processes[0].wait(timeout=60)
+        print(f"Cy's process ended ({cy_left}) at {time.monotonic() - dealt_at:.1f} s")
+        pressed = time.monotonic()
+        tmux("send-keys", "-t", sessions["Bo"], "n")  # Bo looks for her table again
+        tmux("send-keys", "-t", ann, "n")  # the creator opens it again
+        seen: list[str] = []  # Bo's screens until he is at her table
+        back = re.compile(r"Ved bordet(.*\n)*.*\d\. Ann .*\n.*\d\. Bo ")
+        wait_for(sessions["Bo"], lambda t: seen.append(t) or back.search(t) is not None, 60)
+        print(f"n to Bo at Ann's table: {time.monotonic() - pressed:.1f} s")
+        assert f"Bord '{table}': Rummy" in seen[-1], seen[-1]  # the same table
+        # while he looked he was not "waiting for" himself under made-up seats and rules
+        assert not any("Venter på Bo" in t or "pladser: 0/0" in t for t in seen), seen
         waits = wait_for(ann, lambda t: "Enter starter uden dem." in t, timeout=60)
         # Cy's headless seat left at the end; Bo is back. Each sentence whole at 80
         # columns (they were one line, cut at "... slutstilling). En")

@@ -1673,6 +1673,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "venter på at den som opprettet bordet starter spillet; q forlater bordet",
         ),
         "Table {name!r}: {variant}": ("Bord {name!r}: {variant}", "Bord {name!r}: {variant}"),
+        "Table {name!r}": ("Bord {name!r}", "Bord {name!r}"),
         "seats: {taken}/{seats}": ("pladser: {taken}/{seats}", "plasser: {taken}/{seats}"),
         "house rules:": ("husregler:", "husregler:"),
         "the defaults": ("standard", "standard"),

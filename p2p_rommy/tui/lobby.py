@@ -64,7 +64,7 @@ class LobbyModel:
     def missing(self) -> list[str]:
         """The last game's players not back at the table yet (each comes back with `n`
         on the last game's summary; one who quit does not)."""
-        here = {key for _name, key in self.members}
+        here = {key for _name, key in self.members} | {self.you}  # he waits for others
         return [name for name, key in self.last_game if key not in here]
 
     def update_members(self, members: list[Member]) -> None:
@@ -136,6 +136,8 @@ class LobbyModel:
 
 
 def lines(model: LobbyModel) -> StyleAndTextTuples:
+    if not model.members:  # still looking for the table: nothing is known of it yet
+        return looking_lines(model)
     out: StyleAndTextTuples = [
         (
             "class:title",
@@ -176,6 +178,19 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
     if model.where:
         out.append(("", f"\n {model.where}\n"))
     if model.hint and len(model.members) <= 1:
+        out.append(("class:warning", f"\n {model.hint}\n"))
+    return out
+
+
+def looking_lines(model: LobbyModel) -> StyleAndTextTuples:
+    """Before the table is found: its name, and any advice (the status line says what
+    it looks or waits for). No seats, rules or code: they would be guesses."""
+    out: StyleAndTextTuples = []
+    if model.table != "?":
+        out.append(("class:title", " " + _("Table {name!r}").format(name=model.table) + "\n"))
+    for warning in model.warnings:
+        out.append(("class:warning", f"\n {warning}\n"))
+    if model.hint:
         out.append(("class:warning", f"\n {model.hint}\n"))
     return out
 
