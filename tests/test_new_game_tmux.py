@@ -142,6 +142,7 @@ def test_a_game_to_its_end_shows_the_winner_and_n_starts_another_at_the_same_tab
         assert re.search(r"│ Venter på Cy \(n på sidste spils slutstilling\)\. +│", waits), waits
         assert re.search(r"\d\. Bo ", waits) and "Et nyt spil ved dette bord." in waits, waits
         assert waits.rstrip().endswith("x sender en spiller væk; q går"), waits
+        entered = time.monotonic()
         tmux("send-keys", "-t", ann, "Enter")
         second: dict[str, str] = {}
         for who, session in sessions.items():
@@ -153,6 +154,7 @@ def test_a_game_to_its_end_shows_the_winner_and_n_starts_another_at_the_same_tab
             second[who] = game_code(text)
             assert "Ann" in text and "Bo" in text and "Cy" not in text, text
         assert second["Ann"] == second["Bo"] != first["Ann"], (first, second)
+        print(f"Enter to the new hands on both screens: {time.monotonic() - entered:.1f} s")
         print(f"played to the end in {played:.1f} s; all in {time.monotonic() - started:.1f} s")
     finally:
         for session in sessions.values():
