@@ -147,3 +147,25 @@ def test_join_in_the_client_follows_the_lobby_into_the_game():
     with tempfile.TemporaryDirectory() as directory:
         game = asyncio.run(main(Path(directory)))
     assert game.quit and sorted(s.name for s in game.config.seats) == ["Dag", "Eva", "Host"]
+
+
+def test_a_player_waiting_for_the_table_to_reopen_is_not_told_to_wait_for_himself():
+    """Issue 30 (a new game at a network table, seen in tests/test_new_game_tmux.py):
+    after `n`, Bo's screen, still looking for Ann's reopened table, said "Waiting for
+    Bo, Ann, Cy (n on the last game's summary)" under "seats: 0/0" and "house rules:
+    the defaults" (nothing is known of the table yet; the last game's rules were not
+    the defaults). While looking it names the table only (the status line says whom
+    it waits for); at the table, the players still missing never include himself."""
+    ann, bo, cy = (Identity.generate().public_key for _ in range(3))
+    last_game = [("Bo", bo), ("Ann", ann), ("Cy", cy)]
+    model = LobbyModel("Fredag", "?", [], 0, 0, bo, last_game=last_game)
+    shown = "".join(text for _, text in lines(model))
+    assert "Table 'Fredag'" in shown
+    assert "Waiting for" not in shown and "0/0" not in shown and "the defaults" not in shown
+    model.members = [("Ann", ann), ("Bo", bo)]
+    model.variant, model.seats = "rummy", 6
+    shown = "".join(text for _, text in lines(model))
+    assert "Waiting for Cy (n on the last game's summary)." in shown, shown
+    assert model.missing() == ["Cy"]
+    model.members = [("Ann", ann)]  # the creator's state before Bo's entry
+    assert model.missing() == ["Cy"]  # never "Bo", on Bo's own screen

@@ -1652,8 +1652,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "Leave the table? y / n": ("Forlad bordet? j / n", "Forlate bordet? j / n"),
         "Enter starts the game with {count} players; x sends a player away; q leaves": (
-            "Enter starter spillet med {count} spillere; x sender en spiller væk; q forlader bordet",
-            "Enter starter spillet med {count} spillere; x sender en spiller bort; q forlater bordet",
+            # "q forlader bordet" ran past 80 columns with the leading space
+            "Enter starter spillet med {count} spillere; x sender en spiller væk; q går",
+            "Enter starter spillet med {count} spillere; x sender en spiller bort; q går",
         ),
         "{name} was sent away from the table": (
             "{name} blev sendt væk fra bordet",
@@ -1672,6 +1673,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "venter på at den som opprettet bordet starter spillet; q forlater bordet",
         ),
         "Table {name!r}: {variant}": ("Bord {name!r}: {variant}", "Bord {name!r}: {variant}"),
+        "Table {name!r}": ("Bord {name!r}", "Bord {name!r}"),
         "seats: {taken}/{seats}": ("pladser: {taken}/{seats}", "plasser: {taken}/{seats}"),
         "house rules:": ("husregler:", "husregler:"),
         "the defaults": ("standard", "standard"),

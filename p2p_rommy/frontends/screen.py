@@ -335,7 +335,7 @@ async def play_in_client(
     try:
         await build_app(model, screen.input, screen.output).run_async()
     finally:
-        await session.mesh.flushed(2.0)
+        await session.mesh.flushed(2.0, settled=_gone_at_the_end(session))
         await session.close()
     if session.store is not None:
         print(_("transcript: {path}").format(path=session.store.transcript_path))
@@ -349,6 +349,19 @@ async def play_in_client(
         print(_("You left the table; the others wait for you. Come back with:"))
         print(f"  rommy resume {session.config.game_id.hex()[:16]}")
     return 0
+
+
+def _gone_at_the_end(session: Session) -> Callable[[int], bool]:
+    """For the flush before the client closes: once the match is over, a seat whose
+    connection is closed has finished too (the first to finish closes its links), so
+    what is queued for it would never be written; waiting for it froze `n` and `q`."""
+
+    def gone(seat: int) -> bool:
+        table = session.view
+        over = table.over or table.ended is not None
+        return over and not session.mesh.connected().get(seat, False)
+
+    return gone
 
 
 def _welcome_back(session: Session, model: ClientModel) -> Callable[[TableView], None]:

@@ -64,7 +64,7 @@ class LobbyModel:
     def missing(self) -> list[str]:
         """The last game's players not back at the table yet (each comes back with `n`
         on the last game's summary; one who quit does not)."""
-        here = {key for _name, key in self.members}
+        here = {key for _name, key in self.members} | {self.you}  # he waits for others
         return [name for name, key in self.last_game if key not in here]
 
     def update_members(self, members: list[Member]) -> None:
@@ -136,6 +136,8 @@ class LobbyModel:
 
 
 def lines(model: LobbyModel) -> StyleAndTextTuples:
+    if not model.members:  # still looking for the table: nothing is known of it yet
+        return looking_lines(model)
     out: StyleAndTextTuples = [
         (
             "class:title",
@@ -165,26 +167,30 @@ def lines(model: LobbyModel) -> StyleAndTextTuples:
         out.append(("", f"  {index + 1}. {name:<20} {fingerprint(key)}{mark}\n"))
     missing = model.missing()
     if missing:
-        out.append(("class:title", "\n " + _("A new game at this table.") + " "))
-        out.append(
-            (
-                "",
-                _("Waiting for {names} (n on the last game's summary).").format(
-                    names=", ".join(missing)
-                )
-                + (
-                    " " + _("Enter starts without them.")
-                    if model.start is not None and len(model.members) >= model.min_players
-                    else ""
-                )
-                + "\n",
-            )
-        )
+        # one sentence a line: together they were cut at 80 columns ("... En")
+        out.append(("class:title", "\n " + _("A new game at this table.") + "\n"))
+        waiting = _("Waiting for {names} (n on the last game's summary).")
+        out.append(("", " " + waiting.format(names=", ".join(missing)) + "\n"))
+        if model.start is not None and len(model.members) >= model.min_players:
+            out.append(("", " " + _("Enter starts without them.") + "\n"))
     for warning in model.warnings:
         out.append(("class:warning", f"\n {warning}\n"))
     if model.where:
         out.append(("", f"\n {model.where}\n"))
     if model.hint and len(model.members) <= 1:
+        out.append(("class:warning", f"\n {model.hint}\n"))
+    return out
+
+
+def looking_lines(model: LobbyModel) -> StyleAndTextTuples:
+    """Before the table is found: its name, and any advice (the status line says what
+    it looks or waits for). No seats, rules or code: they would be guesses."""
+    out: StyleAndTextTuples = []
+    if model.table != "?":
+        out.append(("class:title", " " + _("Table {name!r}").format(name=model.table) + "\n"))
+    for warning in model.warnings:
+        out.append(("class:warning", f"\n {warning}\n"))
+    if model.hint:
         out.append(("class:warning", f"\n {model.hint}\n"))
     return out
 
@@ -231,7 +237,10 @@ def build_lobby_app(
 
     body = HSplit(
         [
-            Frame(Window(FormattedTextControl(lambda: lines(model))), title=_("Lobby")),
+            Frame(
+                Window(FormattedTextControl(lambda: lines(model)), wrap_lines=True),
+                title=_("Lobby"),
+            ),
             Window(
                 FormattedTextControl(lambda: [("class:status", " " + model.prompt())]), height=1
             ),
