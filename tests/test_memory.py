@@ -66,9 +66,9 @@ def test_a_seat_keeps_only_the_round_in_play_and_answers_from_its_transcript(tmp
     from p2p_rommy.bots import make_bot
     from p2p_rommy.frontends.local import local_table
 
-    async def main():
+    async def main():  # to 60 points: at least two finished rounds to let go of
         human, others = await local_table(
-            "rummy", ["random"], {"target_score": "30"}, "Ann", 3, tmp_path
+            "rummy", ["random"], {"target_score": "60"}, "Ann", 3, tmp_path
         )
         human.peer.player = make_bot("random", random.Random(3))
         seats = {s.peer.seat: s for s in [human, *others]}

@@ -278,6 +278,23 @@ FOUND = {
         "state hash mismatch between honest seats (no culprit); without the duplicates, "
         "or in order, the game finishes",
     ),
+    "a seat restarted ahead of the frozen others learns why they froze": (
+        Spec(
+            seed=603,
+            variant="lp",
+            players=3,
+            house=(),
+            faults=(Fault(at=2.955, kind="crash", seat=2, duration=0.087),),
+            adversary="double_answer",
+            adversary_seat=0,
+            bot="easy",
+        ),
+        "found by the simulator (lp in the mix, after the frozen seats began answering "
+        "catch-up): seats 0 and 1 froze on seat 0's two Køb! answers at step 10 while seat "
+        "2, crashed and restarted, had committed step 11; the frozen seats sent their proof "
+        "only to an asker not ahead of them, so seat 2 heard 'nothing more' and waited for "
+        "ever. The proof now goes to every asker, and seat 2 freezes naming seat 0",
+    ),
     "a late Køb! claim after the window closed at one seat": (
         Spec(
             seed=213,

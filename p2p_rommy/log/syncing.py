@@ -72,10 +72,9 @@ class Syncing:
         if not sync.ask:
             return []
         lacking = answer(sync.n, replica.n, self.records, None, ())
-        if sync.n <= replica.n:
-            lacking += proof
-            if in_flight is not None:
-                lacking += [in_flight[0], *in_flight[1]]
+        lacking += proof  # also to a seat ahead of this one: the table froze all the same
+        if sync.n <= replica.n and in_flight is not None:
+            lacking += [in_flight[0], *in_flight[1]]
         out: list[Event] = [SendTo(sync.seat, envelope) for envelope in lacking]
         reply = Sync(replica.game, replica.seat, replica.n, False)
         out.append(SendTo(sync.seat, replica.identity.sign(reply.encode())))
