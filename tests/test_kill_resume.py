@@ -142,7 +142,8 @@ def test_sigkill_then_rommy_resume_finishes_the_match(tmp_path, moment):
         after = range(crashed_at + 1, min(crashed_at + 8, steps + 1))  # a match may end sooner
         kinds = [step_kind(transcripts[0], n) for n in after]
         if moment == "buy window":  # the drawn card's shares come first, then the resolution
-            assert next(k for k in kinds if k != "deck/shares") == "buy", kinds
+            # (the next round's shuffles run in the background and may come between: v6)
+            assert next(k for k in kinds if not k.startswith("deck/")) == "buy", kinds
         else:
             assert kinds[0] in expected_next, kinds
     finally:  # a failed test must not leave a match running

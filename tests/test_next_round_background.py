@@ -251,7 +251,7 @@ def test_an_audit_left_for_the_next_deal_still_stops_the_table_naming_the_cheat(
     )
     for session in table.honest:
         peer, state = session.peer, session.peer.replica.state
-        assert peer.culprit == 1 and "round 0 audit" in peer.frozen, peer.frozen
+        assert peer.culprit == 1 and "round 1 audit" in peer.frozen, peer.frozen  # as players count
         assert state.round_index == 1 and state.phase is not Phase.ROUND_START
     report = verify_transcript(table.transcript)
     assert not report.fair and report.culprit == 1, report.text()
