@@ -133,28 +133,42 @@ def _reason_templates() -> list[tuple[str, str, re.Pattern[str], list[str], str]
     return _templates
 
 
-_OS_ERRORS: dict[int, str] = {
-    errno.ENOSPC: N_("the disk is full"),
-    errno.EDQUOT: N_("the disk quota is used up"),
-    errno.EACCES: N_("permission denied"),
-    errno.EPERM: N_("the operation is not permitted"),
-    errno.EROFS: N_("the disk is read-only"),
-    errno.ENOENT: N_("no such file or folder"),
-    errno.EEXIST: N_("it already exists"),
-    errno.EISDIR: N_("it is a folder, not a file"),
-    errno.ENOTDIR: N_("a part of the path is not a folder"),
-    errno.EADDRINUSE: N_("the address is already in use (another program listens there)"),
-    errno.EADDRNOTAVAIL: N_("the address is not one of this machine's"),
-    errno.ECONNREFUSED: N_("the connection was refused (nothing listens there)"),
-    errno.ECONNRESET: N_("the connection was reset by the other end"),
-    errno.ECONNABORTED: N_("the connection was aborted"),
-    errno.ETIMEDOUT: N_("the connection timed out"),
-    errno.EHOSTUNREACH: N_("that machine cannot be reached"),
-    errno.ENETUNREACH: N_("that network cannot be reached"),
-    errno.EPIPE: N_("the connection was closed by the other end"),
-    errno.EIO: N_("a read or write error on the disk"),
-    errno.EMFILE: N_("too many open files"),
+_OS_ERROR_WORDS: dict[str, str] = {
+    "ENOSPC": N_("the disk is full"),
+    "EDQUOT": N_("the disk quota is used up"),
+    "EACCES": N_("permission denied"),
+    "EPERM": N_("the operation is not permitted"),
+    "EROFS": N_("the disk is read-only"),
+    "ENOENT": N_("no such file or folder"),
+    "EEXIST": N_("it already exists"),
+    "EISDIR": N_("it is a folder, not a file"),
+    "ENOTDIR": N_("a part of the path is not a folder"),
+    "EADDRINUSE": N_("the address is already in use (another program listens there)"),
+    "EADDRNOTAVAIL": N_("the address is not one of this machine's"),
+    "ECONNREFUSED": N_("the connection was refused (nothing listens there)"),
+    "ECONNRESET": N_("the connection was reset by the other end"),
+    "ECONNABORTED": N_("the connection was aborted"),
+    "ETIMEDOUT": N_("the connection timed out"),
+    "EHOSTUNREACH": N_("that machine cannot be reached"),
+    "ENETUNREACH": N_("that network cannot be reached"),
+    "EPIPE": N_("the connection was closed by the other end"),
+    "EIO": N_("a read or write error on the disk"),
+    "EMFILE": N_("too many open files"),
 }
+"""By errno name: the numbers differ between systems, and a system without a name
+(Windows spells some of them only as WSA codes) has no sentence for it."""
+
+
+def os_error_table(codes: object = errno) -> dict[int, str]:
+    """errno number -> sentence, for the names `codes` (the errno module) defines."""
+    return {
+        getattr(codes, name): words
+        for name, words in _OS_ERROR_WORDS.items()
+        if isinstance(getattr(codes, name, None), int)
+    }
+
+
+_OS_ERRORS = os_error_table()
 
 
 def say_os_error(error: BaseException, with_path: bool = True) -> str:
@@ -170,7 +184,7 @@ def say_os_error(error: BaseException, with_path: bool = True) -> str:
     elif isinstance(error, OSError) and error.strerror:
         why = say_reason(error.strerror, quote_unknown=False)
     elif isinstance(error, EOFError) and not english:  # a stream that ended in mid-message
-        why = _(_OS_ERRORS[errno.EPIPE])
+        why = _(_OS_ERROR_WORDS["EPIPE"])
     else:
         why = say_reason(str(error), quote_unknown=False) or type(error).__name__
     filename = getattr(error, "filename", None) if with_path else None

@@ -112,3 +112,19 @@ def test_other_errors_our_strerror_a_closed_stream_and_the_rest():
     assert said("da", cut) == "forbindelsen blev lukket af den anden ende"
     assert said("en", cut) == str(cut)  # English: as it was
     assert said("nb", ValueError("x y")) == "x y"
+
+
+def test_a_system_without_an_errno_name_has_no_sentence_for_it_and_still_imports():
+    """Windows spells some errnos only as WSA codes (EDQUOT, say): the table is built
+    from the names the system's errno module defines, so a missing one is skipped, never
+    an AttributeError at import."""
+    from types import SimpleNamespace
+
+    windows_like = SimpleNamespace(ENOSPC=28, EACCES=13, EPIPE=32, EDQUOT="not a number")
+    table = i18n.os_error_table(windows_like)
+    assert table == {
+        28: "the disk is full",
+        13: "permission denied",
+        32: "the connection was closed by the other end",
+    }
+    assert i18n.os_error_table()[errno.ENOSPC] == "the disk is full"  # this system's own
