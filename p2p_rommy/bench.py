@@ -12,6 +12,7 @@ import random
 import subprocess
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TypeVar
 
 from p2p_rommy.deck import DeckSeat
@@ -125,35 +126,116 @@ def _chunked_makespan(costs: list[float], cores: int) -> float:
     return max(sum(costs[start : start + size]) for start in range(0, len(costs), size))
 
 
+class _Core:
+    """One seat's machine on its own clock: the calls of its turn one after another,
+    and the shuffle proofs it took on trust (SPEC §3.3) verified in the time its turn
+    leaves idle (the session queues that check behind the call that took the proof on
+    trust; a call that must come after it waits for it)."""
+
+    def __init__(self) -> None:
+        self.free = 0.0
+        """When the turn's last call ends."""
+        self.checks: list[list[float]] = []
+        """Checks not yet done: [ready at, CPU left]."""
+
+    def _idle(self, until: float) -> float:
+        """Run the queued checks in the idle time from `free` to `until`; when the last
+        of them to run stopped."""
+        cursor = self.free
+        while self.checks:
+            ready, left = self.checks[0]
+            begin = max(cursor, ready)
+            if begin >= until:
+                break
+            run = min(left, until - begin)
+            cursor = begin + run
+            if run < left:
+                self.checks[0][1] = left - run
+                break
+            self.checks.pop(0)
+        return cursor
+
+    def call(self, ready: float, cost: float, checked_first: bool) -> float:
+        """A call of `cost` CPU that may start at `ready` (after every queued check if
+        `checked_first`); when it ends."""
+        if checked_first:
+            begin = max(ready, self._idle(float("inf")))
+        else:
+            begin = max(ready, self.free)
+            self._idle(begin)
+        self.free = begin + cost
+        return self.free
+
+
+class _Call:
+    """One seat's call in the trace: its cost, whether the proofs it took on trust are
+    verified before it (anything but another seat's shuffle, SPEC §3.3), and the
+    check of the proof it took on trust in it, if it took one."""
+
+    def __init__(self, cost: _SeatCost, checked_first: bool, check: _SeatCost | None) -> None:
+        self.cost, self.checked_first, self.check = cost, checked_first, check
+
+
 class RoundStart:
     """A round's start (commits, proven shuffles, the deal) among in-process seats,
     timed as if each seat ran on its own machine: every call is timed by the calling
     thread's CPU, with the per-process cache of verified proofs forgotten first
     (another machine has not seen them).
 
-    The log runs one step at a time: each deck message commits once every seat has
-    checked it, and the next one is made from the committed state. So the critical
-    path is, step by step, the slowest seat's call (the seat due next makes its own
-    message in the same call; the sender of a shuffle verifies the one before it
-    meanwhile), summed.
+    Each seat has its own clock (`_Core`): a message reaches it at the later of its
+    sending and the seat's clock. The log runs one step at a time: a step commits
+    once every seat has ACKed it (a seat that took a shuffle on its form, the next
+    shuffler, verifies its proof in its idle time, before it handles anything else
+    than a shuffle: SPEC §3.3), and the next step is proposed once its proposer has
+    made it and holds that commit. The critical path is when the last step commits.
     """
 
     def __init__(self) -> None:
-        self.steps: list[list[_SeatCost]] = []
-        self.phases: list[str] = []
-        """Each step's phase: ``shuffles`` (commits, the chain of proven shuffles and
-        their checks) or ``deal`` (the shares of the first hands and the upcard)."""
+        self.trace: list[tuple[str, int, int | None, dict[int, _Call]]] = []
+        """Each step: its phase (``shuffles``: commits, the chain of proven shuffles;
+        ``deal``: the shares of the first hands and the upcard), its sender, the trace
+        index of the call that made it (None: a request of the game), each seat's call."""
         self._current: _SeatCost | None = None
 
     def critical_s(self, cores: int = 1, phase: str | None = None) -> float:
-        return sum(
-            max(cost.on(cores) for cost in step)
-            for step, of in zip(self.steps, self.phases, strict=True)
-            if phase in (None, of)
-        )
+        """When the last step (of `phase`, if given; the deal counted from the end of
+        the shuffles) commits, the proofs' pieces split over `cores` per seat."""
+        players = 1 + max(seat for *_, calls in self.trace for seat in calls)
+        machines = [_Core() for _ in range(players)]
+        ended: dict[tuple[int, int], float] = {}
+        committed = 0.0
+        until: dict[str, float] = {}
+        for index, (of, sender, made_by, calls) in enumerate(self.trace):
+            if made_by is None:  # a request of the game, made of every seat at once
+                for seat, call in calls.items():
+                    ended[(index, seat)] = self._run(machines[seat], committed, call, cores)
+                continue
+            proposed = max(ended[(made_by, sender)], committed)
+            acks = [proposed]
+            for seat, call in calls.items():
+                ended[(index, seat)] = self._run(machines[seat], proposed, call, cores)
+                acks.append(ended[(index, seat)])
+            committed = max(acks)
+            until[of] = committed
+        if phase is None:
+            return committed
+        if phase == "shuffles":
+            return until.get("shuffles", 0.0)
+        return until.get(phase, 0.0) - until.get("shuffles", 0.0)
+
+    @staticmethod
+    def _run(machine: _Core, ready: float, call: _Call, cores: int) -> float:
+        end = machine.call(ready, call.cost.on(cores), call.checked_first)
+        if call.check is not None:
+            machine.checks.append([end, call.check.on(cores)])
+        return end
 
     def cpu_s(self) -> float:
-        return sum(cost.cpu for step in self.steps for cost in step)
+        return sum(
+            call.cost.cpu + (call.check.cpu if call.check is not None else 0.0)
+            for *_, calls in self.trace
+            for call in calls.values()
+        )
 
     def _each(self, function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
         pieces: list[float] = []
@@ -177,45 +259,58 @@ class RoundStart:
         self._current = None
         return cost, out
 
+    def _traced(
+        self, seat: DeckSeat, call: Callable[[], list[bytes]], checked_first: bool
+    ) -> tuple[_Call, list[bytes]]:
+        """A seat's call, then the check of any proof it took on trust in it, timed
+        apart (the check runs on the seat's own clock in its idle time)."""
+        before = len(seat.deferred)
+        cost, out = self._timed(call)
+        check = None
+        if len(seat.deferred) > before:
+            check, _ = self._timed(partial(_check_deferred, seat))
+        return _Call(cost, checked_first, check), out
+
     def run(self, players: int, cards: int) -> None:
         import hashlib
         from collections import deque
-        from functools import partial
 
         from p2p_rommy.deck import ALL, DeckParams, parallel
-        from p2p_rommy.wire.identity import Identity
+        from p2p_rommy.deck.messages import Shuffle, decode
+        from p2p_rommy.wire.identity import Identity, open_envelope
 
         game = hashlib.sha256(b"bench %d %d" % (players, cards)).digest()
         params = DeckParams(game, 0, players, 0, cards)
         identities = [Identity.generate() for _ in range(players)]
         keys = [identity.public_key for identity in identities]
         seats = [DeckSeat(params, s, identities[s], keys) for s in range(players)]
-        queue: deque[tuple[int, bytes]] = deque()
+        queue: deque[tuple[int, int, bytes]] = deque()
         parallel_each = parallel.each
         setattr(parallel, "each", self._each)  # noqa: B010 - timed piece by piece, restored below
         try:
 
             def everyone(call: Callable[[DeckSeat], list[bytes]], phase: str) -> None:
-                step = []
+                calls: dict[int, _Call] = {}
+                made_by = len(self.trace)
                 for seat in seats:
-                    cost, out = self._timed(partial(call, seat))
-                    step.append(cost)
-                    queue.extend((seat.seat, envelope) for envelope in out)
-                self.steps.append(step)
-                self.phases.append(phase)
+                    traced, out = self._traced(seat, partial(call, seat), True)
+                    traced.checked_first = bool(out)  # its shares: on checked proofs only
+                    calls[seat.seat] = traced
+                    queue.extend((seat.seat, made_by, envelope) for envelope in out)
+                self.trace.append((phase, -1, None, calls))
                 while queue:
-                    sender, envelope = queue.popleft()
-                    # the sender verifies the shuffle it shuffled on while the others
-                    # check its own (SPEC §3.3)
-                    cost, _ = self._timed(partial(_check_deferred, seats[sender]))
-                    step = [cost]
+                    sender, made_by, envelope = queue.popleft()
+                    opened = open_envelope(envelope, seats[0].roster)
+                    trusted = isinstance(decode(opened.body, opened.seat), Shuffle)
+                    index = len(self.trace)
+                    calls = {}
                     for seat in seats:
                         if seat.seat != sender:
-                            cost, out = self._timed(partial(seat.receive, envelope))
-                            step.append(cost)
-                            queue.extend((seat.seat, reply) for reply in out)
-                    self.steps.append(step)
-                    self.phases.append(phase)
+                            receive = partial(seat.receive, envelope)
+                            traced, out = self._traced(seat, receive, not trusted)
+                            calls[seat.seat] = traced
+                            queue.extend((seat.seat, index, reply) for reply in out)
+                    self.trace.append((phase, sender, made_by, calls))
 
             everyone(lambda seat: seat.start(), "shuffles")
             hand = min(11 if cards >= 100 else 7, (cards - 1) // players)
