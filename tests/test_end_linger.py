@@ -22,6 +22,8 @@ from p2p_rommy.bots import make_bot
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.frontends.local import local_table
 from p2p_rommy.net.mesh import Mesh, half_close
+from p2p_rommy.sim import Spec
+from p2p_rommy.sim.runner import Simulation
 from p2p_rommy.wire.identity import Identity
 from tests.test_tui_lobby import until
 
@@ -265,3 +267,17 @@ def test_a_finished_seat_does_not_wait_for_a_seat_that_has_left():
 
     took = asyncio.run(main())
     assert took < 1.0, took  # was the whole flush timeout: 10 s
+
+
+# --- the simulator's model of it ----------------------------------------------------
+
+
+def test_the_simulator_models_seats_that_leave_at_once():
+    """`sim/runner.py` models `Session.run`: in a game without faults the last seat to
+    finish leaves with its last commit (it waited `LINGER_S`, 10 simulated seconds,
+    for its last words to seats that had left before it)."""
+    for seed in range(3):
+        simulation = Simulation(Spec(seed=seed))
+        outcome = simulation.run()
+        assert outcome.ok and outcome.end == "over", outcome.violations
+        assert outcome.sim_time - simulation.moved_at < 0.5, (seed, outcome.sim_time)
