@@ -81,6 +81,10 @@ END_AFTER_S = 300.0
 """A bot seat proposes to end the game without a seat it has waited for this long."""
 PAUSE_FLUSH_S = 2.0
 """How long a seat that cannot write waits for its pause notice to go out."""
+CLOSE_LINGER_S = 2.0
+"""How long a leaving seat, having written its last words and closed its side of a
+connection, reads (and drops) what the other side still sends until that side closes
+too: closing with unread data would reset the connection and could lose those words."""
 START_STAGE_TIMEOUT_S = 30.0
 """Each stage of a lobby's start (coin commits, coin reveals, config signatures) must
 complete within this time; then the start stops, naming who did not send theirs."""

@@ -6,6 +6,13 @@ starts with the handshake, which must prove a key seated in the game. After it,
 a frame is ``0x00`` (ping) or ``0x01`` followed by one signed envelope. Each peer
 has an outbox that survives a dropped connection: what could not be written is
 sent after the reconnect. The log above does not care how bytes arrived.
+
+Leaving without a reset: a seat that closes a socket with unread data in it makes the
+kernel reset the connection, and a reset can lose what the closing seat wrote last at
+the other end (its last words: SPEC §4.4). So `close` writes what is queued, closes
+only its own side (`half_close`), reads and drops what the other side still sends
+until that side closes too (or `CLOSE_LINGER_S` passes), and only then closes. A seat
+that closed its side at a frame boundary has said all it will say (`left`).
 """
 
 from __future__ import annotations
@@ -18,11 +25,12 @@ import socket
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.i18n import N_
 from p2p_rommy.limits import (
+    CLOSE_LINGER_S,
     DEAD_AFTER_S,
     HEARTBEAT_S,
     MAX_STRIKES,
@@ -54,6 +62,33 @@ class Link:
     writer: asyncio.StreamWriter | None = None
     connected: bool = False
     addresses: list[tuple[str, int]] = field(default_factory=list)
+    left: bool = False
+    """The seat closed its side of the last connection at a frame boundary: it has said
+    all it will say on it (until it connects again)."""
+
+
+class Closable(Protocol):
+    """What `half_close` needs of a stream writer (`asyncio.StreamWriter` has it)."""
+
+    def can_write_eof(self) -> bool: ...
+
+    def write_eof(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def half_close(writer: Closable) -> None:
+    """Close the writing side only, after what is buffered (the other side reads an
+    end of stream and may still answer); a transport that cannot (TLS) closes whole.
+    Plain TCP can on every system (Windows' proactor transports shut down the socket's
+    sending side too)."""
+    if writer.can_write_eof():
+        try:
+            writer.write_eof()
+        except (OSError, RuntimeError):  # already closing, or the socket is gone
+            writer.close()
+    else:
+        writer.close()
 
 
 class Mesh:
@@ -83,6 +118,8 @@ class Mesh:
         self.server: asyncio.Server | None = None
         self.address: tuple[str, int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._serving: set[asyncio.Task[None]] = set()
+        """The tasks serving a proven connection (`_serve`): at `close` they finish it."""
         self._closing = False
         self.admission = Admission()
         self._random = random.Random()
@@ -113,17 +150,28 @@ class Mesh:
             if seat < self.seat:
                 self._spawn(self._dial(link))
 
-    async def close(self) -> None:
+    async def close(self, linger: float = CLOSE_LINGER_S) -> None:
+        """Leave: no new connections; on each served one, what is queued is written, this
+        side closed, and what the other side still sends read and dropped until it
+        closes too (`_serve`), for at most `linger` seconds; then everything ends."""
         self._closing = True
         if self.server is not None:
             self.server.close()
         for link in self.links.values():
-            if link.writer is not None:
-                link.writer.close()
             link.wake.set()
+        for task in self._tasks - self._serving:  # dialling, handshakes, backoffs
+            task.cancel()
+        serving = set(self._serving)
+        if serving:
+            await asyncio.wait(serving, timeout=linger)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def left(self, seat: int) -> bool:
+        """Whether `seat` closed its side of its connection (at a frame boundary) and has
+        not connected again: it has said all it will say (see `Link.left`)."""
+        return self.links[seat].left
 
     async def flushed(
         self, timeout: float = 10.0, settled: Callable[[int], bool] | None = None
@@ -254,17 +302,23 @@ class Mesh:
     ) -> None:
         if link.writer is not None:
             link.writer.close()
+        task = asyncio.current_task()
+        if task is not None:
+            self._serving.add(task)
         link.writer = writer
         link.connected = True
+        link.left = False
         link.wake.set()
         self.on_change()
         self.on_link_up(link.seat)
         sender = asyncio.get_running_loop().create_task(self._send_loop(link, writer))
         strikes = 0
         try:
-            while not self._closing:
+            while True:
                 async with asyncio.timeout(DEAD_AFTER_S):
                     payload = await read_frame(reader)
+                if self._closing:
+                    continue  # leaving: read and dropped, until the other side closes
                 if payload[:1] == MESSAGE:
                     if not await self.on_message(link.seat, payload[1:]):
                         strikes += 1
@@ -277,21 +331,32 @@ class Mesh:
             if address is not None:
                 now = asyncio.get_running_loop().time()
                 self.admission.penalise(address, now, self._seated())
-        except (OSError, asyncio.IncompleteReadError, TimeoutError) as error:
+        except asyncio.IncompleteReadError as error:
+            if error.partial:
+                log.info("connection to seat %d ended inside a frame", link.seat)
+            else:
+                link.left = True
+                log.info("seat %d closed the connection", link.seat)
+        except (OSError, TimeoutError) as error:
             log.info("connection to seat %d ended: %s", link.seat, error or type(error).__name__)
         finally:
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, OSError):
+            if not self._closing or (task is not None and task.cancelling()):
+                sender.cancel()  # leaving in time, it writes what is queued, then closes
+            with contextlib.suppress(asyncio.CancelledError, OSError, RuntimeError):
                 await sender
             writer.close()
+            if task is not None:
+                self._serving.discard(task)
             if link.writer is writer:
                 link.writer = None
                 link.connected = False
                 self.on_change()
 
     async def _send_loop(self, link: Link, writer: asyncio.StreamWriter) -> None:
+        """Write `link`'s outbox, a ping when idle; once the mesh is closing, what is
+        still queued and then the end of this side (`half_close`)."""
         while True:
-            if not link.outbox:
+            if not link.outbox and not self._closing:
                 link.wake.clear()
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(HEARTBEAT_S):
@@ -303,6 +368,9 @@ class Mesh:
                 writer.write(frame(MESSAGE + envelope))
                 await writer.drain()
                 link.outbox.popleft()
+            elif self._closing:
+                half_close(writer)
+                return
             else:
                 writer.write(frame(PING))
                 await writer.drain()

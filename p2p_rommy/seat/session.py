@@ -123,18 +123,31 @@ class Session:
     ) -> GameState:
         """Play until the match is over (or the table freezes, or a restarted seat finds
         nobody left: `peer.alone`); return the final state. Then wait (up to 10 s) until
-        what is queued for the others is written, but not for a seat `settled(seat)`
-        says needs nothing more (a seat of the same process whose match is over too:
-        its connection closed at its end, its queue would never be written)."""
+        what is queued for the others is written, but not for a seat that needs nothing
+        more: one `settled(seat)` names (a seat of the same process whose match is over
+        too), or one that has left (`_left_at_the_end`). Then leave (`Mesh.close`)."""
         self.start()
         try:
             async with asyncio.timeout(timeout):
                 await self.done.wait()
             if self.halted is None and not self.peer.alone:
-                await self.mesh.flushed(settled=settled)
+                await self.mesh.flushed(settled=self._left_at_the_end(settled))
         finally:
             await self.close()
         return self.peer.replica.state
+
+    def _left_at_the_end(self, settled: Callable[[int], bool] | None) -> Callable[[int], bool]:
+        """Once the match is over here, a seat that closed its side of the connection has
+        sent its last words (SPEC §4.4: a seat closes only after them) and left: what is
+        queued for it would never be written, and it needs none of it. Before the end
+        (a frozen table) its queue is still waited for: it may come back for it."""
+
+        def needs_nothing(seat: int) -> bool:
+            if settled is not None and settled(seat):
+                return True
+            return self.peer.replica.over and self.mesh.left(seat)
+
+        return needs_nothing
 
     async def close(self) -> None:
         if self._ticker is not None:

@@ -84,9 +84,15 @@ LATENCY_S = (0.001, 0.02)
 FLUSH_S = 0.02
 """How long a halted seat keeps its connections for its last word."""
 LINGER_S = 10.0
-"""How long a finished seat waits for its outboxes to empty before it leaves (the
-session's `Mesh.flushed` timeout); meanwhile it still answers what it receives."""
+"""How long a finished seat waits at most for its outboxes to empty before it leaves
+(the session's `Mesh.flushed` timeout); meanwhile it still answers what it receives.
+Once its match is over it does not wait for a seat that has left (closed its side of
+the connection: exited, or halted), as `Session.run` does not; a crashed seat's queue is
+still waited for. A seat leaves without resetting its connections (`Mesh.close`), so
+what it wrote still arrives (`_refresh_links(graceful=True)`)."""
 LINGER_POLL_S = 0.05
+LEFT = ("exited", "halted")
+"""The states of a seat that closed its connections itself (`Mesh.close`)."""
 REDIAL_S = 0.05
 """A dropped connection is back this long after both ends can reach each other."""
 
@@ -417,11 +423,16 @@ class Simulation:
 
     def _exit(self, seat: _Seat, life: int) -> None:
         """The match is over (or the table froze) here: leave once every outbox is
-        written, or after `LINGER_S` (`Session.run`)."""
+        written, but for one to a seat that has left once the match is over here, or
+        after `LINGER_S` (`Session.run`)."""
         if seat.incarnation != life or seat.state != "up" or seat.done_at is None:
             return
+        over = seat.peer is not None and seat.peer.replica.over
         queued = any(
-            link.outbox.get(seat.index) for pair, link in self.links.items() if seat.index in pair
+            link.outbox.get(seat.index)
+            and not (over and self.seats[a if b == seat.index else b].state in LEFT)
+            for (a, b), link in self.links.items()
+            if seat.index in (a, b)
         )
         if queued and self.now - seat.done_at < LINGER_S:
             self.at(self.now + LINGER_POLL_S, functools.partial(self._exit, seat, life))
