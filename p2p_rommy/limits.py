@@ -81,6 +81,9 @@ END_AFTER_S = 300.0
 """A bot seat proposes to end the game without a seat it has waited for this long."""
 PAUSE_FLUSH_S = 2.0
 """How long a seat that cannot write waits for its pause notice to go out."""
+FINAL_FLUSH_S = 10.0
+"""How long a seat whose game is over waits for its last queued words to reach seats
+that have not left yet (one that never answers must not keep the process alive)."""
 CLOSE_LINGER_S = 2.0
 """How long a leaving seat, having written its last words and closed its side of a
 connection, reads (and drops) what the other side still sends until that side closes

@@ -32,6 +32,7 @@ from p2p_rommy.i18n import N_
 from p2p_rommy.limits import (
     CLOSE_LINGER_S,
     DEAD_AFTER_S,
+    FINAL_FLUSH_S,
     HEARTBEAT_S,
     MAX_STRIKES,
     OUTBOX_MAX,
@@ -174,7 +175,7 @@ class Mesh:
         return self.links[seat].left
 
     async def flushed(
-        self, timeout: float = 10.0, settled: Callable[[int], bool] | None = None
+        self, timeout: float = FINAL_FLUSH_S, settled: Callable[[int], bool] | None = None
     ) -> bool:
         """Wait until every outbox is empty (or the timeout passes); an outbox to a seat
         for which `settled(seat)` holds (it needs nothing more) is not waited for."""
