@@ -19,6 +19,7 @@ from pathlib import Path
 
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.portable import user
+from p2p_rommy.raw_words import RAW_WORDS
 
 LANGUAGES = ("da", "nb", "en")
 DOMAIN = "rommy"
@@ -81,13 +82,32 @@ def say_reason(text: str, quote_unknown: bool = True) -> str:
     return _('as written: "{text}"').format(text=text) if quote_unknown else text
 
 
-def _reason(text: str, depth: int) -> str | None:
-    """`text` translated if it is one of our message ids, or one filled in; else None."""
+def _reason(
+    text: str, depth: int, memo: dict[tuple[str, int], str | None] | None = None
+) -> str | None:
+    """`text` translated if it is one of our message ids, a raw token we have words for
+    (`raw_words`), or one of our templates filled in; else None. Of the templates that
+    match, the one whose values leave the least text untranslated wins (``a peer: a
+    {kind} message ...`` is "a peer: {reason}", not "a {kind} message ..." with the
+    kind "peer: a ..."); two reasons joined by ": " (a named sender's) are each
+    translated."""
+    if memo is None:
+        memo = {}
+    if (text, depth) not in memo:
+        memo[text, depth] = _reason_once(text, depth, memo)
+    return memo[text, depth]
+
+
+def _reason_once(text: str, depth: int, memo: dict[tuple[str, int], str | None]) -> str | None:
     translated = _translation.gettext(text)
     if translated != text:
         return translated
+    if text in RAW_WORDS:
+        return _(RAW_WORDS[text])
     if depth >= _DEEPEST:
         return None
+    best: str | None = None
+    best_left = len(text) + 1
     for first, last, pattern, names, target in _reason_templates():
         if not (text.startswith(first) and text.endswith(last)):
             continue
@@ -95,11 +115,22 @@ def _reason(text: str, depth: int) -> str | None:
         if match is None:
             continue
         values: dict[str, str] = {}
+        left = 0
         for name, value in zip(names, match.groups(), strict=True):
-            inner = _reason(value, depth + 1)
+            inner = _reason(value, depth + 1, memo)
+            if inner is None:
+                left += sum(c.isalpha() for c in value)
             values.setdefault(name, value if inner is None else inner)
-        return _filled(target, values)
-    return None
+        if left < best_left:
+            best, best_left = _filled(target, values), left
+        if left == 0:
+            break
+    if best is None and ": " in text:
+        who, _colon, why = text.partition(": ")
+        said_who, said_why = _reason(who, depth + 1, memo), _reason(why, depth + 1, memo)
+        if said_who is not None and said_why is not None:
+            return f"{said_who}: {said_why}"
+    return best
 
 
 def _filled(target: str, values: dict[str, str]) -> str:

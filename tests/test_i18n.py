@@ -195,3 +195,23 @@ def test_the_lobby_says_the_house_rules_in_words(language, shown):
         assert variant_name("lp") == "Løbere og Passere" and variant_name("??") == "??"
     finally:
         i18n.use("en")
+
+
+def test_no_message_id_is_written_twice_in_the_catalog_source():
+    """A dict literal with one key twice keeps the later value silently, and `|` between
+    the catalog's parts does the same: an edited translation may never be the one used.
+    Every message id is written once in tools/catalogs.py."""
+    import ast
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / "tools" / "catalogs.py"
+    seen: dict[str, int] = {}
+    twice = []
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Dict):
+            for key in node.keys:
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    if key.value in seen:
+                        twice.append((key.value, seen[key.value], key.lineno))
+                    seen[key.value] = key.lineno
+    assert len(seen) > 500 and not twice, twice
