@@ -75,22 +75,27 @@ def say_reason(text: str, quote_unknown: bool = True) -> str:
     if text not in _said:
         if len(_said) > 1000:
             _said.clear()
-        found = _reason(text, 0)
+        found = _reason(text, 0)[0]
         _said[text] = found if found is not None else ""
     if _said[text]:
         return _said[text]
     return _('as written: "{text}"').format(text=text) if quote_unknown else text
 
 
-def _reason(
-    text: str, depth: int, memo: dict[tuple[str, int], str | None] | None = None
-) -> str | None:
+_Said = tuple[str | None, int, int]
+"""A translation (None: none), the letters it leaves untranslated, and how many of its
+values that are not a template's last hold a ": " (a nested reason, likely mis-cut)."""
+
+
+def _reason(text: str, depth: int, memo: dict[tuple[str, int], _Said] | None = None) -> _Said:
     """`text` translated if it is one of our message ids, a raw token we have words for
-    (`raw_words`), or one of our templates filled in; else None. Of the templates that
-    match, the one whose values leave the least text untranslated wins (``a peer: a
-    {kind} message ...`` is "a peer: {reason}", not "a {kind} message ..." with the
-    kind "peer: a ..."); two reasons joined by ": " (a named sender's) are each
-    translated."""
+    (`raw_words`), or one of our templates filled in (values translated in turn). Of
+    the ways the templates cut it, the best leaves the fewest letters untranslated, and
+    then puts the fewest nested reasons ("...: ...") anywhere but in a template's last
+    value: ``seat 1 at step 4: malformed move: draw[0] must be ...`` is "seat {seat} at
+    step {step}: {reason}" around the rest, not "{name} must be ..." with the name
+    "seat 1 at step 4: malformed move: draw[0]". Two reasons joined by ": " (a named
+    sender's) are each translated."""
     if memo is None:
         memo = {}
     if (text, depth) not in memo:
@@ -98,16 +103,15 @@ def _reason(
     return memo[text, depth]
 
 
-def _reason_once(text: str, depth: int, memo: dict[tuple[str, int], str | None]) -> str | None:
+def _reason_once(text: str, depth: int, memo: dict[tuple[str, int], _Said]) -> _Said:
     translated = _translation.gettext(text)
     if translated != text:
-        return translated
+        return translated, 0, 0
     if text in RAW_WORDS:
-        return _(RAW_WORDS[text])
+        return _(RAW_WORDS[text]), 0, 0
     if depth >= _DEEPEST:
-        return None
-    best: str | None = None
-    best_left = len(text) + 1
+        return None, _letters(text), 0
+    best: _Said = (None, _letters(text), 0)
     for first, last, pattern, names, target in _reason_templates():
         if not (text.startswith(first) and text.endswith(last)):
             continue
@@ -115,22 +119,28 @@ def _reason_once(text: str, depth: int, memo: dict[tuple[str, int], str | None])
         if match is None:
             continue
         values: dict[str, str] = {}
-        left = 0
-        for name, value in zip(names, match.groups(), strict=True):
-            inner = _reason(value, depth + 1, memo)
-            if inner is None:
-                left += sum(c.isalpha() for c in value)
+        left = miscut = 0
+        for index, (name, value) in enumerate(zip(names, match.groups(), strict=True)):
+            inner, inner_left, inner_miscut = _reason(value, depth + 1, memo)
+            left += inner_left
+            miscut += inner_miscut + (": " in value and (index < len(names) - 1 or last != ""))
             values.setdefault(name, value if inner is None else inner)
-        if left < best_left:
-            best, best_left = _filled(target, values), left
-        if left == 0:
-            break
-    if best is None and ": " in text:
+        if best[0] is None or (left, miscut) < best[1:]:
+            best = (_filled(target, values), left, miscut)
+        if best[1:] == (0, 0):
+            return best
+    if ": " in text:
         who, _colon, why = text.partition(": ")
-        said_who, said_why = _reason(who, depth + 1, memo), _reason(why, depth + 1, memo)
-        if said_who is not None and said_why is not None:
-            return f"{said_who}: {said_why}"
+        said_who, who_left, who_miscut = _reason(who, depth + 1, memo)
+        said_why, why_left, why_miscut = _reason(why, depth + 1, memo)
+        split = (who_left + why_left, who_miscut + why_miscut)
+        if said_who is not None and said_why is not None and (best[0] is None or split < best[1:]):
+            best = (f"{said_who}: {said_why}", *split)
     return best
+
+
+def _letters(text: str) -> int:
+    return sum(c.isalpha() for c in text)
 
 
 def _filled(target: str, values: dict[str, str]) -> str:

@@ -174,3 +174,21 @@ def test_a_mistyped_card_is_refused_in_words(language):
     assert "is not a card" in str(errors[0])
     said = scan(language, errors)
     assert "7X" in said[0], said
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_malformed_move_at_a_step_reads_from_the_seat_inward(language):
+    """A reason nested in a seat's and step's words is cut there first: "seat 1 at
+    step 4: malformed move: draw[0] must be ..." once read as "{name} must be ..." with
+    the name "seat 1 at step 4: malformed move: draw[0]" (the field check's template
+    has the more fixed text), which put "feltet" before the seat."""
+    from p2p_rommy.log.move_codec import decode_move
+
+    errors = []
+    for wire in (["draw", -1], ["discard", 0, "x"]):
+        refused = refusal(decode_move, wire, 0)
+        errors.append(ProtocolError(0, refused.reason, 4))
+    said = scan(language, errors)
+    seat = {"da": "plads 1 ved trin 4: ", "nb": "plass 1 ved steg 4: "}[language]
+    assert all(text.startswith(seat) for text in said), said
+    assert "feltet draw[0]" in said[0], said

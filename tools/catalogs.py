@@ -158,31 +158,23 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
     "(forfeited)": ("(tabt ved udeblivelse)", "(tapt ved uteblivelse)"),
     "ended by the others' agreement without seat {seat} ({name}), on the word of seats "
     "{signers}: {reason}": (
-        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name}), på ordet fra "
-        "pladserne {signers}: {reason}",
-        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name}), etter ordet til "
-        "plassene {signers}: {reason}",
+        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name}), underskrevet af pladserne {signers}: {reason}",
+        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name}), signert av plassene {signers}: {reason}",
     ),
     "abandoned on the word of seat {signers} alone, without seat {seat} ({name}): no "
     "standing (at a table of two one player's word forfeits nobody): {reason}": (
-        "opgivet på ordet fra plads {signers} alene, uden plads {seat} ({name}): ingen "
-        "stilling (ved et bord med to kan én spillers ord ikke give nogen et tab): {reason}",
-        "oppgitt etter ordet til plass {signers} alene, uten plass {seat} ({name}): ingen "
-        "stilling (ved et bord med to kan ikke én spillers ord gi noen tap): {reason}",
+        "opgivet med kun plads {signers}s underskrift, uden plads {seat} ({name}): ingen stilling (ved et bord med to kan én spillers ord ikke give nogen et tab): {reason}",
+        "oppgitt med bare plass {signers}s signatur, uten plass {seat} ({name}): ingen stilling (ved et bord med to kan ikke én spillers ord gi noen tap): {reason}",
     ),
     "ended by the others' agreement without seats {seats}, who all forfeit, on the word of "
     "seats {signers}: {reason}": (
-        "afsluttet efter aftale mellem de andre, uden pladserne {seats}, som alle taber, på "
-        "ordet fra pladserne {signers}: {reason}",
-        "avsluttet etter avtale mellom de andre, uten plassene {seats}, som alle taper, etter "
-        "ordet til plassene {signers}: {reason}",
+        "afsluttet efter aftale mellem de andre, uden pladserne {seats}, som alle taber, underskrevet af pladserne {signers}: {reason}",
+        "avsluttet etter avtale mellom de andre, uten plassene {seats}, som alle taper, signert av plassene {signers}: {reason}",
     ),
     "abandoned on the word of seat {signers} alone, without seats {seats}: no standing (one "
     "player's word forfeits nobody): {reason}": (
-        "opgivet på ordet fra plads {signers} alene, uden pladserne {seats}: ingen stilling "
-        "(én spillers ord kan ikke give nogen et tab): {reason}",
-        "oppgitt etter ordet til plass {signers} alene, uten plassene {seats}: ingen "
-        "stilling (én spillers ord kan ikke gi noen tap): {reason}",
+        "opgivet med kun plads {signers}s underskrift, uden pladserne {seats}: ingen stilling (én spillers ord kan ikke give nogen et tab): {reason}",
+        "oppgitt med bare plass {signers}s signatur, uten plassene {seats}: ingen stilling (én spillers ord kan ikke gi noen tap): {reason}",
     ),
     " and ": (" og ", " og "),
     "round {round} was not over: its cards stay secret, so its shuffles and deals were "
