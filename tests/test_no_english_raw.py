@@ -192,3 +192,22 @@ def test_a_malformed_move_at_a_step_reads_from_the_seat_inward(language):
     seat = {"da": "plads 1 ved trin 4: ", "nb": "plass 1 ved steg 4: "}[language]
     assert all(text.startswith(seat) for text in said), said
     assert "feltet draw[0]" in said[0], said
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_bench_section_that_does_not_exist_is_refused_in_words(language, capsys, monkeypatch):
+    """`rommy bench` takes its language from the locale; a mistyped section was English."""
+    from p2p_rommy.cli import main
+
+    monkeypatch.setenv("LANGUAGE", language)
+    monkeypatch.setenv("LC_ALL", {"da": "da_DK.UTF-8", "nb": "nb_NO.UTF-8"}[language])
+    for only in ("nonsense", "bots.nonsense"):
+        try:
+            code = main(["bench", "--only", only])
+        finally:
+            i18n.use("en")
+        said = capsys.readouterr().err
+        assert code == 2 and "nonsense" in said, said
+        text = said.replace(only, "")
+        assert not ENGLISH_WORDS.search(text) and "section" not in text, said
+        assert not sorted(p for p in english_phrases(language) if p in text), said

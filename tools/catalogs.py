@@ -1260,6 +1260,14 @@ RAW_WORDS: dict[str, tuple[str, str]] = {
     "text that is not UTF-8": ("tekst, der ikke er UTF-8", "tekst som ikke er UTF-8"),
     "the deck message": ("kortbeskeden", "kortbeskjeden"),
     "the move's reveal": ("trækkets visning af kort", "trekkets visning av kort"),
+    "no bots line-up {select!r}": (
+        "ingen opstilling af bots {select!r}",
+        "ingen oppstilling av boter {select!r}",
+    ),
+    "no bench section {only!r}; the sections are: {sections}": (
+        "ingen målingsdel {only!r}; delene er: {sections}",
+        "ingen målingsdel {only!r}; delene er: {sections}",
+    ),
     "no address to dial": ("ingen adresse at ringe op til", "ingen adresse å ringe opp til"),
     "a joker has no suit": ("en joker har ingen kulør", "en joker har ingen farge"),
     "no such card: rank {rank}, suit {suit}": (
