@@ -223,15 +223,26 @@ def say_os_error(error: BaseException, with_path: bool = True) -> str:
     elif isinstance(error, OSError) and error.errno in _OS_ERRORS:
         why = _(_OS_ERRORS[error.errno])
     elif isinstance(error, OSError) and error.strerror:
-        why = say_reason(error.strerror, quote_unknown=False)
+        why = _said_or_technical(error.strerror)
     elif isinstance(error, EOFError) and not english:  # a stream that ended in mid-message
         why = _(_OS_ERROR_WORDS["EPIPE"])
+    elif english:
+        why = str(error) or type(error).__name__
     else:
-        why = say_reason(str(error), quote_unknown=False) or type(error).__name__
+        why = _said_or_technical(str(error) or type(error).__name__)
     filename = getattr(error, "filename", None) if with_path else None
     if filename:
         return _("{path}: {why}").format(why=why, path=filename)
     return why
+
+
+def _said_or_technical(text: str) -> str:
+    """`text` (not English's) in the client's language if it is ours (a reason, a raw
+    token), else the system's or Python's own words after a sentence that says so."""
+    said = _reason(text, 0)[0]
+    if said is not None:
+        return said
+    return _("an error in the system (technical: {text})").format(text=text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,5 +60,6 @@ RAW_WORDS: dict[str, str] = {
     "OverflowError": N_("a number too large"),
     "UnicodeDecodeError": N_("text that is not UTF-8"),
     "RecursionError": N_("nested too deep"),
+    "TimeoutError": N_("no answer in time"),
 }
 """Raw token -> its words (English, marked `N_`, translated where shown)."""

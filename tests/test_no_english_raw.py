@@ -32,10 +32,13 @@ TECHNICAL = re.compile(r"\(teknisk: [^()]*\)")  # the same word in both language
 
 
 def said_in(language: str, errors: list[BaseException]) -> list[str]:
+    """As shown: a checker's error by its reason, any other by `say_os_error`."""
+    from p2p_rommy.errors import RommyError
+
     i18n.use(language)
     try:
         return [
-            i18n.say_os_error(e) if isinstance(e, OSError) else i18n.say_reason(str(e))
+            i18n.say_reason(str(e)) if isinstance(e, RommyError) else i18n.say_os_error(e)
             for e in errors
         ]
     finally:
@@ -211,3 +214,21 @@ def test_a_bench_section_that_does_not_exist_is_refused_in_words(language, capsy
         text = said.replace(only, "")
         assert not ENGLISH_WORDS.search(text) and "section" not in text, said
         assert not sorted(p for p in english_phrases(language) if p in text), said
+
+
+@pytest.mark.parametrize("language", ["da", "nb"])
+def test_a_rare_system_error_is_a_sentence_with_the_technical_words_after_it(language):
+    """An errno without a sentence of ours, or an exception with no text, reached a
+    Danish command line as the system's English ("Socket operation on non-socket") or a
+    Python class name ("TimeoutError"). It is said as a sentence, the system's own
+    words after it as "(teknisk: ...)"."""
+    errors: list[BaseException] = [
+        OSError(errno.ENOTSOCK, "Socket operation on non-socket"),
+        TimeoutError(),
+        RuntimeError("Event loop is closed"),
+    ]
+    said = scan(language, errors)
+    assert "(teknisk: Socket operation on non-socket)" in said[0], said
+    assert "(teknisk: Event loop is closed)" in said[2], said
+    i18n.use("en")
+    assert i18n.say_os_error(errors[0]) == "Socket operation on non-socket"  # English: as is

@@ -1268,6 +1268,11 @@ RAW_WORDS: dict[str, tuple[str, str]] = {
         "ingen målingsdel {only!r}; delene er: {sections}",
         "ingen målingsdel {only!r}; delene er: {sections}",
     ),
+    "no answer in time": ("intet svar i tide", "ikke noe svar i tide"),
+    "an error in the system (technical: {text})": (
+        "en fejl i systemet (teknisk: {text})",
+        "en feil i systemet (teknisk: {text})",
+    ),
     "no address to dial": ("ingen adresse at ringe op til", "ingen adresse å ringe opp til"),
     "a joker has no suit": ("en joker har ingen kulør", "en joker har ingen farge"),
     "no such card: rank {rank}, suit {suit}": (
