@@ -503,15 +503,15 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "andelsbeviset holder ikke",
     ),
     "the shuffled deck has {value} cards, not {size}": (
-        "det blandede spil har {value} kort, ikke {size}",
+        "det blandede kortspil har {value} kort, ikke {size}",
         "den stokkede kortstokken har {value} kort, ikke {size}",
     ),
     "the shuffled deck holds a duplicated point": (
-        "det blandede spil har et punkt to gange",
+        "det blandede kortspil har et punkt to gange",
         "den stokkede kortstokken har et punkt to ganger",
     ),
     "card {index} of the shuffled deck is not a valid group point": (
-        "kort {index} i det blandede spil er ikke et gyldigt gruppepunkt",
+        "kort {index} i det blandede kortspil er ikke et gyldigt gruppepunkt",
         "kort {index} i den stokkede kortstokken er ikke et gyldig gruppepunkt",
     ),
     "bad shuffle: {error}": (
@@ -567,7 +567,7 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "posisjon {position} viste seg ikke å være et kort",
     ),
     "no generators for a deck of {size} cards": (
-        "ingen generatorer til et spil med {size} kort",
+        "ingen generatorer til et kortspil med {size} kort",
         "ingen generatorer til en kortstokk med {size} kort",
     ),
     "the shuffle proof's lists do not all have {size} items": (
@@ -1363,11 +1363,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "its part of the deal ({count} cards to go)": (
             "sin del af kortgivningen ({count} kort tilbage)",
-            "sin del av kortgivningen ({count} kort igjen)",
+            "sin del av utdelingen ({count} kort igjen)",
         ),
         "its secret for round {round} (to check the deal)": (
             "sin hemmelighed for runde {round} (til at kontrollere kortgivningen)",
-            "sin hemmelighet for runde {round} (for å kontrollere kortgivningen)",
+            "sin hemmelighet for runde {round} (for å kontrollere utdelingen)",
         ),
         "the result of the Køb!": ("resultatet af Køb!", "resultatet av Kjøp!"),
         "its hand at the end of the round": (
@@ -1426,7 +1426,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "husregelen 'nye kombinasjoner etter åpning' er slått av: etter åpning kan du bare bygge på bordet",
         ),
         "house rule: at most one new combination per turn": (
-            "husregel: højst én ny kombination per tur",
+            "husregel: højst én ny melding per tur",
             "husregel: høyst én ny kombinasjon per tur",
         ),
         "your first lay-down must hold this round's whole contract: {wanted} (this one has {runs} {run_name}, {sets} {set_name})": (
@@ -2186,11 +2186,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         # `rommy rules --lang` (rules/summary.py, rules/house_words.py)
         "Contract rummy in 7 rounds; each round has its own contract to lay down first.\n3-5 players, 108 cards (2 packs + 4 jokers), 11 cards each, upcard turned.\nPasser: 3-4 of a rank, all suits different. Løber: 4+ in a row in one suit,\nace high (J-Q-K-A) or low (A-2-3-4), never both. Jokers stand for any card;\nevery meld needs a natural card.\nTurn: draw (stock or discard), lay down (the first time: the whole contract at\nonce), discard one card unless you just laid your last.\nKøb!: the next player may take a discard as their draw; if they draw from the\nstock instead, the others may buy it and take one penalty card from the stock.\nScoring: the closer 0; others joker 25, ace 15, 10/J/Q/K 10, 2-9 face value.\nLowest total after 7 rounds wins.": (
-            "Kontrakt-rommy i 7 runder; hver runde har sin egen kontrakt, der skal lægges ned først.\n3-5 spillere, 108 kort (2 spil + 4 jokere), 11 kort til hver, øverste kort vendes.\nPasser: 3-4 af samme værdi i forskellige kulører. Løber: 4+ i træk i samme kulør,\nes højt (B-D-K-E) eller lavt (E-2-3-4), aldrig begge. Jokere gælder som ethvert kort;\nhver melding skal have et naturligt kort.\nTur: træk (bunken eller afkastet), læg ned (første gang: hele kontrakten på\nén gang), kast ét kort, medmindre du lige har lagt dit sidste.\nKøb!: næste spiller må tage det kastede kort som sit træk; trækker han fra bunken\ni stedet, må de andre købe det og tage ét strafkort fra bunken.\nPoint: den, der går ud, 0; andre: joker 25, es 15, 10/B/D/K 10, 2-9 pålydende.\nLaveste sum efter 7 runder vinder.",
+            "Kontrakt-rommy i 7 runder; hver runde har sin egen kontrakt, der skal lægges ned først.\n3-5 spillere, 108 kort (2 spil + 4 jokere), 11 kort til hver, øverste kort vendes.\nPasser: 3-4 af samme værdi i forskellige kulører. Løber: 4+ i træk i samme kulør,\nes højt (B-D-K-E) eller lavt (E-2-3-4), aldrig begge. Jokere gælder som ethvert kort;\nhver melding skal have et naturligt kort.\nTur: træk (bunken eller afkastbunken), læg ned (første gang: hele kontrakten\npå én gang), kast ét kort, medmindre du lige har lagt dit sidste.\nKøb!: næste spiller må tage det kastede kort som sit træk; trækker han fra bunken\ni stedet, må de andre købe det og tage ét strafkort fra bunken.\nPoint: den, der går ud, 0; andre: joker 25, es 15, 10/B/D/K 10, 2-9 pålydende.\nLaveste sum efter 7 runder vinder.",
             "Kontrakt-rummy i 7 runder; hver runde har sin egen kontrakt som må legges ned først.\n3-5 spillere, 108 kort (2 kortstokker + 4 jokere), 11 kort hver, øverste kort snus.\nPasser: 3-4 av samme verdi i forskjellige farger. Løber: 4+ på rad i samme farge,\ness høyt (kn-D-K-E) eller lavt (E-2-3-4), aldri begge. Jokere gjelder som et hvilket som helst kort;\nhver kombinasjon må ha et naturlig kort.\nTur: trekk (bunken eller kastebunken), legg ned (første gang: hele kontrakten på\nén gang), kast ett kort, med mindre du nettopp la ned ditt siste.\nKjøp!: neste spiller kan ta det kastede kortet som sitt trekk; trekker hun fra bunken\ni stedet, kan de andre kjøpe det og ta ett straffekort fra bunken.\nPoeng: den som går ut 0; andre: joker 25, ess 15, 10/kn/D/K 10, 2-9 pålydende.\nLaveste sum etter 7 runder vinner.",
         ),
         "Norwegian basic rummy. 2-6 players, 52 cards without jokers, ace low only.\nHands: 2 players 10 cards, 3-4 players 7, 5-6 players 6; upcard turned.\nGruppe: 3-4 of a rank. Sekvens: 3+ in a row in one suit (A-2-3 yes, Q-K-A no).\nTurn: draw (stock or discard), lay out and add to any melds if you like,\ndiscard one card. A card taken from the discard pile cannot be discarded in\nthe same turn. Your last card may be melded, laid off or discarded.\nScoring: the round winner scores the sum of the others' hands (ace 1, 2-10\nface, J/Q/K 10). First to the target score wins.": (
-            "Norsk grundrommy. 2-6 spillere, 52 kort uden jokere, es kun lavt.\nHænder: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort vendes.\nGruppe: 3-4 af samme værdi. Sekvens: 3+ i træk i samme kulør (E-2-3 ja, D-K-E nej).\nTur: træk (bunken eller afkastet), læg ud og læg til på meldinger, hvis du vil,\nkast ét kort. Et kort taget fra afkastbunken må ikke kastes i\nsamme tur. Dit sidste kort må meldes, lægges til eller kastes.\nPoint: rundens vinder får summen af de andres hænder (es 1, 2-10\npålydende, B/D/K 10). Den første, der når pointgrænsen, vinder.",
+            "Norsk grundrommy. 2-6 spillere, 52 kort uden jokere, es kun lavt.\nHænder: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort vendes.\nGruppe: 3-4 af samme værdi. Sekvens: 3+ i træk i samme kulør (E-2-3 ja, D-K-E nej).\nTur: træk (bunken eller afkastbunken), læg ud og læg til på meldinger, hvis du\nvil, kast ét kort. Et kort taget fra afkastbunken må ikke kastes i\nsamme tur. Dit sidste kort må meldes, lægges til eller kastes.\nPoint: rundens vinder får summen af de andres hænder (es 1, 2-10\npålydende, B/D/K 10). Den første, der når pointgrænsen, vinder.",
             "Norsk grunnrummy. 2-6 spillere, 52 kort uten jokere, ess bare lavt.\nHender: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort snus.\nGruppe: 3-4 av samme verdi. Sekvens: 3+ på rad i samme farge (E-2-3 ja, D-K-E nei).\nTur: trekk (bunken eller kastebunken), legg ut og legg til på kombinasjoner om du vil,\nkast ett kort. Et kort tatt fra kastebunken kan ikke kastes i\nsamme tur. Ditt siste kort kan legges ut, legges til eller kastes.\nPoeng: rundens vinner får summen av de andres hender (ess 1, 2-10\npålydende, kn/D/K 10). Den første som når poenggrensen, vinner.",
         ),
         "German home rummy. 2-6 players, 110 cards (2 packs + 6 jokers).\n13 cards each; the dealer takes 14 and starts by discarding, with no draw.\nSæt: 3-4 of a rank, suits different. Række: 3+ in a row in one suit, ace low\n(A-2-3) or high (Q-K-A). Your first melds in a deal must be worth 40 points at\nonce (a joker counts as the card it stands for); after that build freely.\nPenalty in hand: 2-10 face, J/Q/K 10, ace 11, joker 20. Going out in one turn\nwithout having melded before (hand-rommé) doubles every opponent's count.\nThe match ends when a total reaches the target; lowest total wins.": (
@@ -2265,7 +2265,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "tom bunke: snu hele kastebunken ustokket, eller stokk den",
         ),
         "at most one new combination per turn": (
-            "højst én ny kombination per tur",
+            "højst én ny melding per tur",
             "høyst én ny kombinasjon per tur",
         ),
         "a winner who lays out the whole hand in one turn scores double": (
@@ -2615,7 +2615,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "Peer-to-peer rummy for the home network, with fair dealing.": (
             "Rommy fra maskine til maskine på hjemmenetværket, med ærlig kortgivning.",
-            "Rommy fra maskin til maskin på hjemmenettverket, med ærlig kortgiving.",
+            "Rummy fra maskin til maskin på hjemmenettverket, med ærlig utdeling.",
         ),
         "play against bots on this machine (full-screen)": (
             "spil mod bots på denne maskine (fuld skærm)",
@@ -2635,7 +2635,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "repeatable deals and bots": (
             "kortgivning og bots, der kan gentages",
-            "kortgiving og boter som kan gjentas",
+            "utdelinger og boter som kan gjentas",
         ),
         "suits as letters, no symbols": (
             "kulører som bogstaver, ingen symboler",
