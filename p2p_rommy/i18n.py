@@ -58,6 +58,7 @@ _PLACE = re.compile(r"\{([A-Za-z_]\w*)[^{}]*\}")
 _said: dict[str, str] = {}
 _templates: list[tuple[str, str, re.Pattern[str], list[str], str]] = []
 _DEEPEST = 4
+_NAME_MAX = 40  # a sender named before a reason ("Bo: ..."): a player's name or a key id
 _SAMPLE_REASON = "a peer: {reason}"  # translated in every catalog but the English
 
 
@@ -129,13 +130,14 @@ def _reason_once(text: str, depth: int, memo: dict[tuple[str, int], _Said]) -> _
             best = (_filled(target, values), left, miscut)
         if best[1:] == (0, 0):
             return best
-    if ": " in text:
+    if ": " in text:  # a sender and its reason: "the creator: ...", "Bo: ..."
         who, _colon, why = text.partition(": ")
         said_who, who_left, who_miscut = _reason(who, depth + 1, memo)
         said_why, why_left, why_miscut = _reason(why, depth + 1, memo)
         split = (who_left + why_left, who_miscut + why_miscut)
-        if said_who is not None and said_why is not None and (best[0] is None or split < best[1:]):
-            best = (f"{said_who}: {said_why}", *split)
+        named = said_who is not None or len(who) <= _NAME_MAX
+        if named and said_why is not None and (best[0] is None or split < best[1:]):
+            best = (f"{said_who or who}: {said_why}", *split)
     return best
 
 

@@ -129,9 +129,14 @@ def test_a_relay_of_the_wrong_stage_names_the_stage_in_words(language):
         refusal(Coin(lobby, ann, lobby_settings(), members, bytes(32)).take_relay, s, items)
         for s, items in (("reveals", (commit,)), ("commits", ()))
     ]
+    coin = Coin(lobby, ann, lobby_settings(), members, bytes(32))
+    coin.take(bo.public_key, commit)
+    errors.append(refusal(coin.take, bo.public_key, commit))  # named by the member's name
     assert "CoinCommit among the reveals" in str(errors[0]), errors
     assert "the commits without Ann, Bo" in str(errors[1]), errors
-    scan(language, errors)
+    assert str(errors[2]) == "Bo: a second coin commitment", errors
+    said = scan(language, errors)
+    assert said[2].startswith("Bo: "), said
 
 
 def _closed_port() -> int:
