@@ -20,7 +20,7 @@ from p2p_rommy.engine.apply import apply, new_game
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.view import Player, View
 from p2p_rommy.errors import ConfigError
-from p2p_rommy.i18n import _
+from p2p_rommy.i18n import N_, _
 from p2p_rommy.rules.variants import ruleset
 from p2p_rommy.simulate import play_match, random_players
 
@@ -683,7 +683,7 @@ def _bots(quick: bool, select: str = "bots") -> Figures:
                 for seat in range(BOT_SEATS):
                     tasks.append((variant, first, other, BOT_FIRST_DEAL + deal, seat))
     if not tasks:
-        raise ConfigError(f"no bots line-up {select!r}")
+        raise ConfigError(N_("no bots line-up {select!r}").format(select=select))
     workers = max(1, min(4, os.cpu_count() or 1))
     with ProcessPoolExecutor(workers) as pool:
         results = list(pool.map(bot_match, tasks, chunksize=4))
@@ -861,7 +861,11 @@ def run_bench(only: str | None = None, quick: bool = False, games: int | None = 
     if only is not None and only.startswith("bots."):
         return _bots(quick, only)
     if only is not None and only not in SECTIONS:
-        raise ConfigError(f"no bench section {only!r}; the sections are: {', '.join(SECTIONS)}")
+        raise ConfigError(
+            N_("no bench section {only!r}; the sections are: {sections}").format(
+                only=only, sections=", ".join(SECTIONS)
+            )
+        )
     figures: Figures = {}
     for name, section in SECTIONS.items():
         if name == "sim" and (only is None or only == name):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from p2p_rommy.errors import NotationError
+from p2p_rommy.errors import N_, NotationError
 
 
 class Suit(enum.Enum):
@@ -66,9 +66,13 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank == JOKER_RANK:
             if self.suit is not None:
-                raise NotationError("a joker has no suit")
+                raise NotationError(N_("a joker has no suit"))
         elif not (ACE <= self.rank <= KING) or self.suit is None:
-            raise NotationError(f"no such card: rank {self.rank}, suit {self.suit}")
+            raise NotationError(
+                N_("no such card: rank {rank}, suit {suit}").format(
+                    rank=self.rank, suit=self.suit.value if self.suit else "-"
+                )
+            )
 
     @property
     def is_joker(self) -> bool:
@@ -111,7 +115,10 @@ def parse_card(text: str) -> Card:
     match = _NOTATION.match(cleaned)
     if match is None:
         raise NotationError(
-            f"{text!r} is not a card: write rank then suit, like 7H, 10S, AS, QD, or JK for a joker"
+            N_(
+                "{text!r} is not a card: write rank then suit, like 7H, 10S, AS, QD, "
+                "or JK for a joker"
+            ).format(text=text)
         )
     rank_text, suit_text = match.groups()
     rank = _NAME_RANKS.get(rank_text) or int(rank_text)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from p2p_rommy.errors import ConfigError
 from p2p_rommy.portable import user
+from p2p_rommy.raw_words import RAW_WORDS
 
 LANGUAGES = ("da", "nb", "en")
 DOMAIN = "rommy"
@@ -57,6 +58,7 @@ _PLACE = re.compile(r"\{([A-Za-z_]\w*)[^{}]*\}")
 _said: dict[str, str] = {}
 _templates: list[tuple[str, str, re.Pattern[str], list[str], str]] = []
 _DEEPEST = 4
+_NAME_MAX = 40  # a sender named before a reason ("Bo: ..."): a player's name or a key id
 _SAMPLE_REASON = "a peer: {reason}"  # translated in every catalog but the English
 
 
@@ -74,20 +76,43 @@ def say_reason(text: str, quote_unknown: bool = True) -> str:
     if text not in _said:
         if len(_said) > 1000:
             _said.clear()
-        found = _reason(text, 0)
+        found = _reason(text, 0)[0]
         _said[text] = found if found is not None else ""
     if _said[text]:
         return _said[text]
     return _('as written: "{text}"').format(text=text) if quote_unknown else text
 
 
-def _reason(text: str, depth: int) -> str | None:
-    """`text` translated if it is one of our message ids, or one filled in; else None."""
+_Said = tuple[str | None, int, int]
+"""A translation (None: none), the letters it leaves untranslated, and how many of its
+values that are not a template's last hold a ": " (a nested reason, likely mis-cut)."""
+
+
+def _reason(text: str, depth: int, memo: dict[tuple[str, int], _Said] | None = None) -> _Said:
+    """`text` translated if it is one of our message ids, a raw token we have words for
+    (`raw_words`), or one of our templates filled in (values translated in turn). Of
+    the ways the templates cut it, the best leaves the fewest letters untranslated, and
+    then puts the fewest nested reasons ("...: ...") anywhere but in a template's last
+    value: ``seat 1 at step 4: malformed move: draw[0] must be ...`` is "seat {seat} at
+    step {step}: {reason}" around the rest, not "{name} must be ..." with the name
+    "seat 1 at step 4: malformed move: draw[0]". Two reasons joined by ": " (a named
+    sender's) are each translated."""
+    if memo is None:
+        memo = {}
+    if (text, depth) not in memo:
+        memo[text, depth] = _reason_once(text, depth, memo)
+    return memo[text, depth]
+
+
+def _reason_once(text: str, depth: int, memo: dict[tuple[str, int], _Said]) -> _Said:
     translated = _translation.gettext(text)
     if translated != text:
-        return translated
+        return translated, 0, 0
+    if text in RAW_WORDS:
+        return _(RAW_WORDS[text]), 0, 0
     if depth >= _DEEPEST:
-        return None
+        return None, _letters(text), 0
+    best: _Said = (None, _letters(text), 0)
     for first, last, pattern, names, target in _reason_templates():
         if not (text.startswith(first) and text.endswith(last)):
             continue
@@ -95,11 +120,29 @@ def _reason(text: str, depth: int) -> str | None:
         if match is None:
             continue
         values: dict[str, str] = {}
-        for name, value in zip(names, match.groups(), strict=True):
-            inner = _reason(value, depth + 1)
+        left = miscut = 0
+        for index, (name, value) in enumerate(zip(names, match.groups(), strict=True)):
+            inner, inner_left, inner_miscut = _reason(value, depth + 1, memo)
+            left += inner_left
+            miscut += inner_miscut + (": " in value and (index < len(names) - 1 or last != ""))
             values.setdefault(name, value if inner is None else inner)
-        return _filled(target, values)
-    return None
+        if best[0] is None or (left, miscut) < best[1:]:
+            best = (_filled(target, values), left, miscut)
+        if best[1:] == (0, 0):
+            return best
+    if ": " in text:  # a sender and its reason: "the creator: ...", "Bo: ..."
+        who, _colon, why = text.partition(": ")
+        said_who, who_left, who_miscut = _reason(who, depth + 1, memo)
+        said_why, why_left, why_miscut = _reason(why, depth + 1, memo)
+        split = (who_left + why_left, who_miscut + why_miscut)
+        named = said_who is not None or len(who) <= _NAME_MAX
+        if named and said_why is not None and (best[0] is None or split < best[1:]):
+            best = (f"{said_who or who}: {said_why}", *split)
+    return best
+
+
+def _letters(text: str) -> int:
+    return sum(c.isalpha() for c in text)
 
 
 def _filled(target: str, values: dict[str, str]) -> str:
@@ -182,15 +225,26 @@ def say_os_error(error: BaseException, with_path: bool = True) -> str:
     elif isinstance(error, OSError) and error.errno in _OS_ERRORS:
         why = _(_OS_ERRORS[error.errno])
     elif isinstance(error, OSError) and error.strerror:
-        why = say_reason(error.strerror, quote_unknown=False)
+        why = _said_or_technical(error.strerror)
     elif isinstance(error, EOFError) and not english:  # a stream that ended in mid-message
         why = _(_OS_ERROR_WORDS["EPIPE"])
+    elif english:
+        why = str(error) or type(error).__name__
     else:
-        why = say_reason(str(error), quote_unknown=False) or type(error).__name__
+        why = _said_or_technical(str(error) or type(error).__name__)
     filename = getattr(error, "filename", None) if with_path else None
     if filename:
         return _("{path}: {why}").format(why=why, path=filename)
     return why
+
+
+def _said_or_technical(text: str) -> str:
+    """`text` (not English's) in the client's language if it is ours (a reason, a raw
+    token), else the system's or Python's own words after a sentence that says so."""
+    said = _reason(text, 0)[0]
+    if said is not None:
+        return said
+    return _("an error in the system (technical: {text})").format(text=text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -195,3 +195,36 @@ def test_the_lobby_says_the_house_rules_in_words(language, shown):
         assert variant_name("lp") == "Løbere og Passere" and variant_name("??") == "??"
     finally:
         i18n.use("en")
+
+
+def test_no_message_id_is_written_twice_in_the_catalog_source():
+    """A dict literal with one key twice keeps the later value silently, and `|` between
+    the catalog's parts does the same: an edited translation may never be the one used.
+    Every message id is written once in tools/catalogs.py."""
+    import ast
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / "tools" / "catalogs.py"
+    seen: dict[str, int] = {}
+    twice = []
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Dict):
+            for key in node.keys:
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    if key.value in seen:
+                        twice.append((key.value, seen[key.value], key.lineno))
+                    seen[key.value] = key.lineno
+    assert len(seen) > 500 and not twice, twice
+
+
+@pytest.mark.parametrize("language", ["en", "da", "nb"])
+def test_rules_fit_an_80_column_terminal_in_every_language(language, capsys):
+    """`rommy rules --lang da` printed 20 lines wider than 80 columns (the longer Danish
+    and Norwegian summaries, and house rule texts up to 186 characters even in English);
+    a terminal cut or wrapped them mid-word. Every line now fits, broken between words."""
+    code = main(["rules", "--lang", language])
+    i18n.use("en")
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and len(lines) > 60
+    assert max(len(line) for line in lines) <= 80, [line for line in lines if len(line) > 80]
+    assert any("buy_priority" in line for line in lines)  # the house rules are all there

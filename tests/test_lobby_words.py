@@ -49,7 +49,7 @@ def test_in_danish():
     finally:
         i18n.use("en")
     assert "bordet lukkede dig ikke ind: det er fuldt" in full, full
-    assert "bordet lukkede: opretteren gik" in left, left
+    assert "bordet blev lukket: opretteren gik" in left, left
 
 
 def test_the_command_line_says_it_without_a_peer_prefix(capsys, tmp_path):

@@ -100,18 +100,21 @@ def test_a_port_in_use_is_said_in_words(language):
 
 def test_other_errors_our_strerror_a_closed_stream_and_the_rest():
     """An errno without a sentence keeps its strerror, translated when it is one of ours
-    (`rommy verify` of a device); a stream that ended mid-message (`EOFError`) is a
-    closed connection; anything else is its own text."""
+    (`rommy verify` of a device), else after a sentence that says it is the system's
+    words (issue 30: no bare English); a stream that ended mid-message (`EOFError`) is
+    a closed connection; anything else is its own text, the same way."""
     ours = OSError(errno.EINVAL, "not a regular file (a pipe or a device?)", "/dev/zero")
     assert said("da", ours) == "/dev/zero: ikke en almindelig fil (et rør eller en enhed?)"
     foreign = OSError(errno.ENOTSOCK, os.strerror(errno.ENOTSOCK))
-    assert said("nb", foreign) == os.strerror(errno.ENOTSOCK)  # no sentence: as it is
+    technical = f"en feil i systemet (teknisk: {os.strerror(errno.ENOTSOCK)})"
+    assert said("nb", foreign) == technical  # no sentence of ours: the system's words after one
     import asyncio
 
     cut = asyncio.IncompleteReadError(b"", 4)
     assert said("da", cut) == "forbindelsen blev lukket af den anden ende"
     assert said("en", cut) == str(cut)  # English: as it was
-    assert said("nb", ValueError("x y")) == "x y"
+    assert said("nb", ValueError("x y")) == "en feil i systemet (teknisk: x y)"
+    assert said("en", ValueError("x y")) == "x y"
 
 
 def test_a_system_without_an_errno_name_has_no_sentence_for_it_and_still_imports():

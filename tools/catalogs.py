@@ -15,48 +15,6 @@ from p2p_rommy.i18n import LOCALE_DIR, compile_catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HELP_DA = """\
-Taster
-  A-Z 1-9  vælg eller fravælg et kort på hånden
-  c        ryd valget og de forberedte meldinger
-  d        træk fra bunken              t   tag det kastede kort
-  m        forbered de valgte kort som en melding
-  r        en anden tolkning af den sidste melding (hvilken slags melding, hvad jokeren gælder som)
-  Enter    meld de forberedte meldinger (åbning: hele kravet på én gang)
-  o N      læg det valgte kort til melding N (skriv N, evt. Enter)
-  w N      byt det valgte kort med jokeren i melding N
-  x        kast det valgte kort
-  k / p    Køb! (køb det kastede kort) / pas, mens købsvinduet er åbent
-  a        meld altid pas til Køb! (igen: slået fra)
-  s        sortér efter kulør eller værdi   h   meldinger du kan lave
-  v        pointtavlen for alle runder indtil nu
-  PgUp/Dn  rul bordet (Tab: rul loggen i stedet)
-  e        afslut spillet uden en spiller, bordet længe har ventet på
-  i        spilkoden, fingeraftrykkene, hvordan man fortsætter
-  /        sig noget (Enter sender)  ?   denne hjælp   q   afslut
-"""
-
-HELP_NB = """\
-Taster
-  A-Z 1-9  velg eller fjern et kort på hånden
-  c        tøm valget og de forberedte kombinasjonene
-  d        trekk fra bunken             t   ta det kastede kortet
-  m        forbered de valgte kortene som en kombinasjon
-  r        en annen tolkning av den siste kombinasjonen (hvilken type kombinasjon, hva jokeren gjelder som)
-  Enter    legg ut de forberedte kombinasjonene (åpning: hele kravet på én gang)
-  o N      legg det valgte kortet til kombinasjon N (skriv N, ev. Enter)
-  w N      bytt det valgte kortet med jokeren i kombinasjon N
-  x        kast det valgte kortet
-  k / p    Kjøp! (kjøp det kastede kortet) / pass, mens kjøpsvinduet er åpent
-  a        meld alltid pass på Kjøp! (igjen: slått av)
-  s        sorter etter farge eller verdi   h   kombinasjoner du kan lage
-  v        poengtavlen for alle runder til nå
-  PgUp/Dn  rull bordet (Tab: rull loggen i stedet)
-  e        avslutt spillet uten en spiller bordet lenge har ventet på
-  i        spillkoden, fingeravtrykkene, hvordan man fortsetter
-  /        si noe (Enter sender)  ?   denne hjelpen   q   avslutt
-"""
-
 # family-flow (issue 30: leaving and coming back, lobby and join, verify and replay)
 FAMILY_FLOW: dict[str, tuple[str, str]] = {
     "{name} left the table — can come back with `rommy resume`": (
@@ -72,7 +30,7 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "Du forlod bordet; de andre venter på dig. Kom tilbage med:",
         "Du forlot bordet; de andre venter på deg. Kom tilbake med:",
     ),
-    "the game is over": ("spillet er slut", "spillet er over"),
+    "the game is over": ("spillet er slut", "spillet er slutt"),
     "Køb! is open: k buys, p passes": (
         "Køb! er åbent: k køber, p melder pas",
         "Kjøp! er åpent: k kjøper, p melder pass",
@@ -197,34 +155,26 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
     ),
     "scores: {scores}": ("point: {scores}", "poeng: {scores}"),
     "standing: {places}": ("stilling: {places}", "stilling: {places}"),
-    "(forfeited)": ("(tabt ved udeblivelse)", "(tapt ved fravær)"),
+    "(forfeited)": ("(tabt ved udeblivelse)", "(tapt ved uteblivelse)"),
     "ended by the others' agreement without seat {seat} ({name}), on the word of seats "
     "{signers}: {reason}": (
-        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name}), på ordet fra "
-        "pladserne {signers}: {reason}",
-        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name}), etter ordet til "
-        "plassene {signers}: {reason}",
+        "afsluttet efter aftale mellem de andre, uden plads {seat} ({name}), underskrevet af pladserne {signers}: {reason}",
+        "avsluttet etter avtale mellom de andre, uten plass {seat} ({name}), signert av plassene {signers}: {reason}",
     ),
     "abandoned on the word of seat {signers} alone, without seat {seat} ({name}): no "
     "standing (at a table of two one player's word forfeits nobody): {reason}": (
-        "opgivet på ordet fra plads {signers} alene, uden plads {seat} ({name}): ingen "
-        "stilling (ved et bord med to kan én spillers ord ikke give nogen et tab): {reason}",
-        "oppgitt etter ordet til plass {signers} alene, uten plass {seat} ({name}): ingen "
-        "stilling (ved et bord med to kan ikke én spillers ord gi noen tap): {reason}",
+        "opgivet med kun plads {signers}s underskrift, uden plads {seat} ({name}): ingen stilling (ved et bord med to kan én spillers ord ikke give nogen et tab): {reason}",
+        "oppgitt med bare plass {signers}s signatur, uten plass {seat} ({name}): ingen stilling (ved et bord med to kan ikke én spillers ord gi noen tap): {reason}",
     ),
     "ended by the others' agreement without seats {seats}, who all forfeit, on the word of "
     "seats {signers}: {reason}": (
-        "afsluttet efter aftale mellem de andre, uden pladserne {seats}, som alle taber, på "
-        "ordet fra pladserne {signers}: {reason}",
-        "avsluttet etter avtale mellom de andre, uten plassene {seats}, som alle taper, etter "
-        "ordet til plassene {signers}: {reason}",
+        "afsluttet efter aftale mellem de andre, uden pladserne {seats}, som alle taber, underskrevet af pladserne {signers}: {reason}",
+        "avsluttet etter avtale mellom de andre, uten plassene {seats}, som alle taper, signert av plassene {signers}: {reason}",
     ),
     "abandoned on the word of seat {signers} alone, without seats {seats}: no standing (one "
     "player's word forfeits nobody): {reason}": (
-        "opgivet på ordet fra plads {signers} alene, uden pladserne {seats}: ingen stilling "
-        "(én spillers ord kan ikke give nogen et tab): {reason}",
-        "oppgitt etter ordet til plass {signers} alene, uten plassene {seats}: ingen "
-        "stilling (én spillers ord kan ikke gi noen tap): {reason}",
+        "opgivet med kun plads {signers}s underskrift, uden pladserne {seats}: ingen stilling (én spillers ord kan ikke give nogen et tab): {reason}",
+        "oppgitt med bare plass {signers}s signatur, uten plassene {seats}: ingen stilling (én spillers ord kan ikke gi noen tap): {reason}",
     ),
     " and ": (" og ", " og "),
     "round {round} was not over: its cards stay secret, so its shuffles and deals were "
@@ -255,10 +205,8 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
     ),
     "the table closed: its creator left or sent you away (the creator closed the "
     "connection); to play, ask them to open a table again with rommy host": (
-        "bordet lukkede: opretteren gik eller sendte dig væk (opretteren lukkede "
-        "forbindelsen); bed dem åbne et bord igen med rommy host for at spille",
-        "bordet ble lukket: oppretteren gikk eller sendte deg bort (oppretteren lukket "
-        "forbindelsen); be dem åpne et bord igjen med rommy host for å spille",
+        "bordet blev lukket: opretteren gik eller sendte dig væk (opretteren lukkede forbindelsen); bed dem åbne et bord igen med rommy host for at spille",
+        "bordet ble lukket: oppretteren gikk eller sendte deg bort (oppretteren lukket forbindelsen); be dem åpne et bord igjen med rommy host for å spille",
     ),
     "two table names given: {first!r} and {second!r}": (
         "to bordnavne givet: {first!r} og {second!r}",
@@ -296,8 +244,8 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "{table}: {variant}, {taken} av {seats} plasser, åpent",
     ),
     "{table}: {variant}, {taken} of {seats} seats, playing": (
-        "{table}: {variant}, {taken} af {seats} pladser, spiller",
-        "{table}: {variant}, {taken} av {seats} plasser, spiller",
+        "{table}: {variant}, {taken} af {seats} pladser, i gang",
+        "{table}: {variant}, {taken} av {seats} plasser, i gang",
     ),
     "creator {creator} at {where}": (
         "opretter {creator} på {where}",
@@ -343,8 +291,8 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
 # the transcript; translated where they are shown (`i18n.say_reason`)
 CHECKERS: dict[str, tuple[str, str]] = {
     "{name} must be a house rule value": (
-        "{name} skal være en husregels værdi",
-        "{name} må være en husregels verdi",
+        "feltet {name} skal være en husregels værdi",
+        "feltet {name} må være en husregels verdi",
     ),
     "the first dealer must be seated": (
         "den første giver skal have en plads",
@@ -443,7 +391,7 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "den viste hemmeligheten passer ikke til forseglingen sin",
     ),
     "did not reveal its seed (forfeit)": (
-        "viste ikke sin hemmelighed (tabt på udeblivelse)",
+        "viste ikke sin hemmelighed (tabt ved udeblivelse)",
         "viste ikke hemmeligheten sin (tapt ved uteblivelse)",
     ),
     "share for unknown position {position}": (
@@ -530,10 +478,6 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "andelsbevisets skalarer er ikke kanoniske",
         "andelsbevisets skalarer er ikke kanoniske",
     ),
-    "share point is not a valid group point": (
-        "andelens punkt er ikke et gyldigt gruppepunkt",
-        "andelens punkt er ikke et gyldig gruppepunkt",
-    ),
     "a share proof covers one output for every item": (
         "et andelsbevis dækker ét resultat for hvert element",
         "et andelsbevis dekker ett resultat for hvert element",
@@ -543,31 +487,31 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "en andel er ikke et gyldig gruppepunkt",
     ),
     "not one share proof for each pass the shares touch": (
-        "ikke ét andelsbevis for hver runde af blandingen, andelene berører",
-        "ikke ett andelsbevis for hver runde av stokkingen som andelene berører",
+        "ikke ét andelsbevis for hver blandingsomgang, andelene berører",
+        "ikke ett andelsbevis for hver stokkeomgang som andelene berører",
     ),
     "a shares message carries one proof for each pass it touches": (
-        "en andelsbesked har ét bevis for hver runde af blandingen, den berører",
-        "en andelsbeskjed har ett bevis for hver runde av stokkingen den berører",
+        "en andelsbesked har ét bevis for hver blandingsomgang, den berører",
+        "en andelsbeskjed har ett bevis for hver stokkeomgang den berører",
     ),
     "bad shares of pass {shuffle_pass}: {error}": (
-        "forkerte andele i blandingsrunde {shuffle_pass}: {error}",
-        "feil andeler i stokkerunde {shuffle_pass}: {error}",
+        "forkerte andele i blandingsomgang {shuffle_pass}: {error}",
+        "feil andeler i stokkeomgang {shuffle_pass}: {error}",
     ),
     "share proof does not verify": (
         "andelsbeviset holder ikke",
         "andelsbeviset holder ikke",
     ),
     "the shuffled deck has {value} cards, not {size}": (
-        "det blandede spil har {value} kort, ikke {size}",
+        "det blandede kortspil har {value} kort, ikke {size}",
         "den stokkede kortstokken har {value} kort, ikke {size}",
     ),
     "the shuffled deck holds a duplicated point": (
-        "det blandede spil har et punkt to gange",
+        "det blandede kortspil har et punkt to gange",
         "den stokkede kortstokken har et punkt to ganger",
     ),
     "card {index} of the shuffled deck is not a valid group point": (
-        "kort {index} i det blandede spil er ikke et gyldigt gruppepunkt",
+        "kort {index} i det blandede kortspil er ikke et gyldigt gruppepunkt",
         "kort {index} i den stokkede kortstokken er ikke et gyldig gruppepunkt",
     ),
     "bad shuffle: {error}": (
@@ -583,7 +527,7 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "beskjeden er til et annet spill, en annen runde eller plass",
     ),
     "message does not follow the round's deck transcript as this seat has it (different decks shown to different seats, or a replay)": (
-        "beskeden følger ikke rundens kortlog, sådan som denne plads har den (forskellige spil vist til forskellige pladser, eller en gentagelse)",
+        "beskeden følger ikke rundens kortlog, sådan som denne plads har den (forskellige kortspil vist til forskellige pladser, eller en gentagelse)",
         "beskjeden følger ikke rundens kortlogg slik denne plassen har den (ulike kortstokker vist til ulike plasser, eller en gjentakelse)",
     ),
     "unexpected commitment": (
@@ -623,7 +567,7 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "posisjon {position} viste seg ikke å være et kort",
     ),
     "no generators for a deck of {size} cards": (
-        "ingen generatorer til et spil med {size} kort",
+        "ingen generatorer til et kortspil med {size} kort",
         "ingen generatorer til en kortstokk med {size} kort",
     ),
     "the shuffle proof's lists do not all have {size} items": (
@@ -647,8 +591,8 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "plass {seat} ({name}) kom ikke tilbake",
     ),
     "an end leaves out half the table or more: a majority signs": (
-        "en afslutning udelader halvdelen af bordet eller flere: et flertal skal underskrive",
-        "en avslutning utelater halve bordet eller flere: et flertall må signere",
+        "en afslutning udelader halvdelen af bordet eller mere: et flertal skal underskrive",
+        "en avslutning utelater halve bordet eller mer: et flertall må signere",
     ),
     "an end lists the seats it leaves out unsorted or twice": (
         "en afslutning nævner de udeladte pladser usorteret eller to gange",
@@ -693,8 +637,8 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "plass {seat}s Kjøp!-svar passer ikke til forseglingen (begge lagret som bevis)",
     ),
     "{name} must be 0 or 32 bytes": (
-        "{name} skal være 0 eller 32 byte",
-        "{name} må være 0 eller 32 byte",
+        "feltet {name} skal være 0 eller 32 byte",
+        "feltet {name} må være 0 eller 32 byte",
     ),
     "a move for another seat, or one nobody proposes": (
         "et træk for en anden plads, eller et som ingen foreslår",
@@ -729,8 +673,8 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "ukjent type trekk {kind!r}",
     ),
     "a {kind} move has {value} fields": (
-        "et {kind}-træk har {value} felter",
-        "et {kind}-trekk har {value} felt",
+        "et træk ({kind}) har {value} felter",
+        "et trekk ({kind}) har {value} felt",
     ),
     "malformed move: {error}": (
         "misdannet træk: {error}",
@@ -756,10 +700,7 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "misdannet afslutningstrin",
         "misdannet avslutningssteg",
     ),
-    "the game is already over": (
-        "spillet er allerede slut",
-        "spillet er allerede over",
-    ),
+    "the game is already over": ("spillet er allerede slut", "spillet er allerede slutt"),
     "seat {value} proposes ending the game": (
         "plads {value} foreslår at afslutte spillet",
         "plass {value} foreslår å avslutte spillet",
@@ -881,8 +822,8 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "et rop der observasjonen utelater det selv",
     ),
     "a record for another step than the one held": (
-        "en post for et andet trin end det, der er holdt",
-        "en post for et annet steg enn det som holdes",
+        "en post for et andet trin end det, denne plads har",
+        "en post for et annet steg enn det denne plassen har",
     ),
     "step {n} is committed without every seat's ACK": (
         "trin {n} er vedtaget uden alle pladsers kvittering",
@@ -956,10 +897,7 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "Bordet stoppede: pladserne er uenige om et trin ({why}; rommy verify kontrollerer spilloggen)",
         "Bordet stoppet: plassene er uenige om et steg ({why}; rommy verify kontrollerer spilloggen)",
     ),
-    "not bytes": (
-        "ikke byte",
-        "ikke byte",
-    ),
+    "not bytes": ("ikke en bytestreng", "ikke en bytestreng"),
     "message of {value} bytes is over the {max_bytes} limit": (
         "besked på {value} byte er over grænsen på {max_bytes}",
         "beskjed på {value} byte er over grensen på {max_bytes}",
@@ -981,60 +919,62 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "beskjed nøstet dypere enn {MAX_DEPTH}",
     ),
     "{name} must be a whole number from {low} to {high}": (
-        "{name} skal være et helt tal fra {low} til {high}",
-        "{name} må være et heltall fra {low} til {high}",
+        "feltet {name} skal være et helt tal fra {low} til {high}",
+        "feltet {name} må være et heltall fra {low} til {high}",
     ),
     "{name} must be bytes": (
-        "{name} skal være byte",
-        "{name} må være byte",
+        "feltet {name} skal være en bytestreng",
+        "feltet {name} må være en bytestreng",
     ),
     "{name} must be {size} bytes": (
-        "{name} skal være {size} byte",
-        "{name} må være {size} byte",
+        "feltet {name} skal være {size} byte",
+        "feltet {name} må være {size} byte",
     ),
     "{name} is longer than {max_size} bytes": (
-        "{name} er længere end {max_size} byte",
-        "{name} er lengre enn {max_size} byte",
+        "feltet {name} er længere end {max_size} byte",
+        "feltet {name} er lengre enn {max_size} byte",
     ),
     "{name} must be text of at most {max_len} characters": (
-        "{name} skal være tekst på højst {max_len} tegn",
-        "{name} må være tekst på høyst {max_len} tegn",
+        "feltet {name} skal være tekst på højst {max_len} tegn",
+        "feltet {name} må være tekst på høyst {max_len} tegn",
     ),
     "{name} must be a list of {min_len} to {max_len} items": (
-        "{name} skal være en liste med {min_len} til {max_len} elementer",
-        "{name} må være en liste med {min_len} til {max_len} elementer",
+        "feltet {name} skal være en liste med {min_len} til {max_len} elementer",
+        "feltet {name} må være en liste med {min_len} til {max_len} elementer",
     ),
     "{name} must hold whole numbers from {low} to {high}": (
-        "{name} skal indeholde hele tal fra {low} til {high}",
-        "{name} må inneholde heltall fra {low} til {high}",
+        "feltet {name} skal indeholde hele tal fra {low} til {high}",
+        "feltet {name} må inneholde heltall fra {low} til {high}",
     ),
     "{name} must be a list of {value} items": (
-        "{name} skal være en liste med {value} elementer",
-        "{name} må være en liste med {value} elementer",
+        "feltet {name} skal være en liste med {value} elementer",
+        "feltet {name} må være en liste med {value} elementer",
     ),
     "a {kind} message must be a map": (
-        "en {kind}-besked skal være en tabel",
-        "en {kind}-beskjed må være en tabell",
+        "en besked ({kind}) har forkert form (teknisk: ikke en tabel)",
+        "en beskjed ({kind}) har feil form (teknisk: ikke en tabell)",
     ),
     "malformed {kind} message: {error}": (
-        "misdannet {kind}-besked: {error}",
-        "misdannet {kind}-beskjed: {error}",
+        "misdannet besked ({kind}): {error}",
+        "misdannet beskjed ({kind}): {error}",
     ),
     "malformed {kind} message (missing {missing}, unexpected {extra})": (
-        "misdannet {kind}-besked (mangler {missing}, uventet {extra})",
-        "misdannet {kind}-beskjed (mangler {missing}, uventet {extra})",
+        "misdannet besked ({kind}): felter mangler eller er i overskud "
+        "(teknisk: mangler {missing}, uventet {extra})",
+        "misdannet beskjed ({kind}): felt mangler eller er til overs "
+        "(teknisk: mangler {missing}, uventet {extra})",
     ),
     "expected a {kind} message, not {value!r}": (
-        "ventede en {kind}-besked, ikke {value!r}",
-        "ventet en {kind}-beskjed, ikke {value!r}",
+        "ventede en besked ({kind}), ikke {value!r}",
+        "ventet en beskjed ({kind}), ikke {value!r}",
     ),
     "a {kind} message's keys are not in SPEC order": (
-        "en {kind}-besked har ikke sine nøgler i SPEC-rækkefølge",
-        "en {kind}-beskjed har ikke nøklene i SPEC-rekkefølge",
+        "en besked ({kind}) har sine felter i forkert rækkefølge (teknisk: ikke i SPEC-rækkefølge)",
+        "en beskjed ({kind}) har feltene i feil rekkefølge (teknisk: ikke i SPEC-rekkefølge)",
     ),
     "a message body must be a map with a kind": (
-        "en beskeds indhold skal være en tabel med en slags",
-        "en beskjeds innhold må være en tabell med en type",
+        "en beskeds indhold skal være en tabel med en beskedtype",
+        "en beskjeds innhold må være en tabell med en beskjedtype",
     ),
     "a weak or malformed public key (refused: anyone could sign)": (
         "en svag eller misdannet offentlig nøgle (afvist: alle ville kunne underskrive)",
@@ -1116,7 +1056,7 @@ OS_ERRORS: dict[str, tuple[str, str]] = {
 
 # the lobby's, the handshake's and the rules' own reasons (issue 30), as CHECKERS
 LOBBY_REASONS: dict[str, tuple[str, str]] = {
-    "a second coin commitment": ("en anden forseglet mønt", "en andre forseglet mynt"),
+    "a second coin commitment": ("endnu en forseglet mønt", "enda en forseglet mynt"),
     "a coin value out of turn": ("en møntværdi uden for tur", "en myntverdi utenfor tur"),
     "a coin value does not open its commitment": (
         "en møntværdi passer ikke til dens forsegling",
@@ -1155,19 +1095,19 @@ LOBBY_REASONS: dict[str, tuple[str, str]] = {
         "en start før nogen oversigt over bordet",
         "en start før noen oversikt over bordet",
     ),
-    "a second start": ("en start mere", "en start til"),
+    "a second start": ("endnu en start", "enda en start"),
     "a relay before the start": ("en videresendelse før starten", "en videresending før starten"),
     "relayed the {stage} out of order": (
         "videresendte {stage} i forkert rækkefølge",
         "videresendte {stage} i feil rekkefølge",
     ),
     "{name} must be true or false": (
-        "{name} skal være sand eller falsk",
-        "{name} må være sann eller usann",
+        "feltet {name} skal være sand eller falsk",
+        "feltet {name} må være sann eller usann",
     ),
     "{name} must be one of {value}": (
-        "{name} skal være en af {value}",
-        "{name} må være en av {value}",
+        "feltet {name} skal være en af {value}",
+        "feltet {name} må være en av {value}",
     ),
     "a lobby message must be a map": (
         "en besked ved bordet skal være en tabel",
@@ -1191,8 +1131,8 @@ LOBBY_REASONS: dict[str, tuple[str, str]] = {
         "en oversikt over et annet bord",
     ),
     "its own entry is not first in its lobby": (
-        "dens egen plads er ikke den første ved dens bord",
-        "dens egen plass er ikke den første ved bordet",
+        "dens egen indgang er ikke den første på bordets liste",
+        "dens egen oppføring er ikke den første på bordets liste",
     ),
     "a member listed twice": ("en deltager nævnt to gange", "en deltaker nevnt to ganger"),
     "a start for another table": ("en start for et andet bord", "en start for et annet bord"),
@@ -1208,7 +1148,10 @@ LOBBY_REASONS: dict[str, tuple[str, str]] = {
         "en uventet besked ved bordet {value!r}",
         "en uventet beskjed ved bordet {value!r}",
     ),
-    "a {kind} for another table": ("en {kind} til et andet bord", "en {kind} til et annet bord"),
+    "a {kind} for another table": (
+        "en besked ({kind}) til et andet bord",
+        "en beskjed ({kind}) til et annet bord",
+    ),
     "frame of {size} bytes is over the {cap} byte cap": (
         "en ramme på {size} byte er over grænsen på {cap} byte",
         "en ramme på {size} byte er over grensen på {cap} byte",
@@ -1237,16 +1180,16 @@ LOBBY_REASONS: dict[str, tuple[str, str]] = {
     "too many refused messages": ("for mange afviste beskeder", "for mange avviste beskjeder"),
     "unknown frame type": ("ukendt slags ramme", "ukjent type ramme"),
     "house rule {key} is not a whole number": (
-        "husregel {key} er ikke et helt tal",
-        "husregel {key} er ikke et heltall",
+        "husreglen {key} er ikke et helt tal",
+        "husregelen {key} er ikke et heltall",
     ),
     "house rule empty_stock is shuffle or turn_over, not {value!r}": (
-        "husregel empty_stock er shuffle eller turn_over, ikke {value!r}",
-        "husregel empty_stock er shuffle eller turn_over, ikke {value!r}",
+        "husreglen empty_stock tager shuffle eller turn_over, ikke {value!r}",
+        "husregelen empty_stock tar shuffle eller turn_over, ikke {value!r}",
     ),
     "house rule buy_priority is first, seat or lot, not {value!r}": (
-        "husregel buy_priority er first, seat eller lot, ikke {value!r}",
-        "husregel buy_priority er first, seat eller lot, ikke {value!r}",
+        "husreglen buy_priority tager first, seat eller lot, ikke {value!r}",
+        "husregelen buy_priority tar first, seat eller lot, ikke {value!r}",
     ),
     "no variant {variant!r}; the variants are {value}": (
         "ingen variant {variant!r}; varianterne er {value}",
@@ -1254,18 +1197,107 @@ LOBBY_REASONS: dict[str, tuple[str, str]] = {
     ),
 }
 
+# raw tokens inside reasons: message kinds, lobby stages, exception types (issue 30;
+# p2p_rommy/raw_words.py), and the last English raw texts
+RAW_WORDS: dict[str, tuple[str, str]] = {
+    "greeting": ("hilsen", "hilsen"),
+    "proof of identity": ("identitetsbevis", "identitetsbevis"),
+    "game settings": ("spillets opsætning", "spillets oppsett"),
+    "game step": ("spiltrin", "spillsteg"),
+    "confirmation of a step": ("bekræftelse af et trin", "bekreftelse av et steg"),
+    "refusal of a step": ("afvisning af et trin", "avvisning av et steg"),
+    "request to catch up": (
+        "anmodning om at indhente spillet",
+        "forespørsel om å hente inn spillet",
+    ),
+    "Køb! answer": ("svar på Køb!", "svar på Kjøp!"),
+    "sealed Køb! answer": ("forseglet svar på Køb!", "forseglet svar på Kjøp!"),
+    "chat message": ("chatbesked", "chatbeskjed"),
+    "sealed shuffle key": ("forseglet blandenøgle", "forseglet stokkenøkkel"),
+    "shuffle": ("blanding", "stokking"),
+    "keys to the cards": ("nøgler til kortene", "nøkler til kortene"),
+    "shuffle seed": ("blandingens startværdi", "stokkingens startverdi"),
+    "request to join": ("anmodning om at komme med", "forespørsel om å bli med"),
+    "the table's list of players": ("bordets liste over spillere", "bordets liste over spillere"),
+    "start signal": ("startsignal", "startsignal"),
+    "relayed start messages": ("videresendte startbeskeder", "videresendte startbeskjeder"),
+    "sealed coin": ("forseglet mønt", "forseglet mynt"),
+    "coin value": ("møntværdi", "myntverdi"),
+    "signature of the game settings": (
+        "underskrift af spillets opsætning",
+        "signatur av spillets oppsett",
+    ),
+    "sealed coins": ("forseglede mønter", "forseglede mynter"),
+    "coin values": ("møntværdier", "myntverdier"),
+    "signatures of the game settings": (
+        "underskrifter af spillets opsætning",
+        "signaturer av spillets oppsett",
+    ),
+    "draw from the stock": ("træk fra bunken", "trekk fra bunken"),
+    "take the discard": ("tag det kastede kort", "ta det kastede kortet"),
+    "discard": ("kast", "kast"),
+    "lay down": ("melding", "utlegging"),
+    "joker swap": ("jokerbytte", "jokerbytte"),
+    "showing cards": ("visning af kort", "visning av kort"),
+    "start of the round": ("rundens start", "rundens start"),
+    "bytes left over after the message": (
+        "overskydende byte efter beskeden",
+        "overskytende byte etter beskjeden",
+    ),
+    "bytes that are not in the message format": (
+        "byte, der ikke følger beskedformatet",
+        "byte som ikke følger beskjedformatet",
+    ),
+    "nested too deep": ("indlejret for dybt", "nøstet for dypt"),
+    "the message ends too soon": ("beskeden slutter for tidligt", "beskjeden slutter for tidlig"),
+    "the message is too large": ("beskeden er for stor", "beskjeden er for stor"),
+    "a value that is not allowed here": (
+        "en værdi, der ikke er tilladt her",
+        "en verdi som ikke er tillatt her",
+    ),
+    "a value of the wrong type": ("en værdi af forkert type", "en verdi av feil type"),
+    "a number too large": ("et for stort tal", "et for stort tall"),
+    "text that is not UTF-8": ("tekst, der ikke er UTF-8", "tekst som ikke er UTF-8"),
+    "the deck message": ("kortbeskeden", "kortbeskjeden"),
+    "the move's reveal": ("trækkets visning af kort", "trekkets visning av kort"),
+    "no bots line-up {select!r}": (
+        "ingen opstilling af bots {select!r}",
+        "ingen oppstilling av boter {select!r}",
+    ),
+    "no bench section {only!r}; the sections are: {sections}": (
+        "ingen målingsdel {only!r}; delene er: {sections}",
+        "ingen målingsdel {only!r}; delene er: {sections}",
+    ),
+    "no answer in time": ("intet svar i tide", "ikke noe svar i tide"),
+    "an error in the system (technical: {text})": (
+        "en fejl i systemet (teknisk: {text})",
+        "en feil i systemet (teknisk: {text})",
+    ),
+    "no address to dial": ("ingen adresse at ringe op til", "ingen adresse å ringe opp til"),
+    "a joker has no suit": ("en joker har ingen kulør", "en joker har ingen farge"),
+    "no such card: rank {rank}, suit {suit}": (
+        "intet sådant kort: værdi {rank}, kulør {suit}",
+        "intet slikt kort: verdi {rank}, farge {suit}",
+    ),
+    "{text!r} is not a card: write rank then suit, like 7H, 10S, AS, QD, or JK for a joker": (
+        "{text!r} er ikke et kort: skriv værdi og så kulør (engelske bogstaver), som 7H, 10S, "
+        "AS, QD, eller JK for en joker",
+        "{text!r} er ikke et kort: skriv verdi og så farge (engelske bokstaver), som 7H, 10S, "
+        "AS, QD, eller JK for en joker",
+    ),
+}
+
 
 TRANSLATIONS: dict[str, tuple[str, str]] = (
     FAMILY_FLOW
+    | RAW_WORDS
     | CHECKERS
     | OS_ERRORS
     | LOBBY_REASONS
     | {
         "units: yardsticks, each one checked edwards25519 multiplication (libsodium) timed in this run": (
-            "units: målestokke, hver én kontrolleret edwards25519-multiplikation (libsodium) "
-            "målt i denne kørsel",
-            "units: målestokker, hver én kontrollert edwards25519-multiplikasjon (libsodium) "
-            "målt i denne kjøringen",
+            "enheder: målestokke; hver er én kontrolleret edwards25519-multiplikation (libsodium), målt i denne kørsel",
+            "enheter: målestokker; hver er én kontrollert edwards25519-multiplikasjon (libsodium), målt i denne kjøringen",
         ),
         "{name} draws from the stock": ("{name} trækker fra bunken", "{name} trekker fra bunken"),
         "{name} takes the discard": (
@@ -1299,14 +1331,14 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "You buy {offer} (Køb!)": ("Du køber {offer} (Køb!)", "Du kjøper {offer} (Kjøp!)"),
         "Round": ("Runde", "Runde"),
         "Total": ("I alt", "Totalt"),
-        "forfeited": ("opgav", "ga opp"),
+        "forfeited": ("tabt", "tapt"),
         "Abandoned: no standing (one player's word forfeits nobody)": (
-            "Opgivet: ingen placering (én spillers ord får ingen til at tabe)",
-            "Avbrutt: ingen plassering (én spillers ord får ingen til å tape)",
+            "Opgivet: ingen stilling (én spillers ord kan ikke give nogen et tab)",
+            "Oppgitt: ingen stilling (én spillers ord kan ikke gi noen tap)",
         ),
         "refused {count} message(s) from the network (why: rommy.log)": (
             "afviste {count} besked(er) fra netværket (hvorfor: rommy.log)",
-            "avviste {count} melding(er) fra nettverket (hvorfor: rommy.log)",
+            "avviste {count} beskjed(er) fra nettverket (hvorfor: rommy.log)",
         ),
         "its confirmation of the last move (it refused the move)": (
             "sin bekræftelse af det sidste træk (den afviste trækket)",
@@ -1331,11 +1363,11 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "its part of the deal ({count} cards to go)": (
             "sin del af kortgivningen ({count} kort tilbage)",
-            "sin del av kortgivningen ({count} kort igjen)",
+            "sin del av utdelingen ({count} kort igjen)",
         ),
         "its secret for round {round} (to check the deal)": (
             "sin hemmelighed for runde {round} (til at kontrollere kortgivningen)",
-            "sin hemmelighet for runde {round} (for å kontrollere kortgivningen)",
+            "sin hemmelighet for runde {round} (for å kontrollere utdelingen)",
         ),
         "the result of the Køb!": ("resultatet af Køb!", "resultatet av Kjøp!"),
         "its hand at the end of the round": (
@@ -1369,8 +1401,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "{doing} er ikke mulig nå: {why}",
         ),
         "card {card} is not in a deck of {size}": (
-            "kort {card} findes ikke i et spil på {size}",
-            "kort {card} finnes ikke i en kortstokk på {size}",
+            "kort {card} findes ikke i et kortspil med {size} kort",
+            "kort {card} finnes ikke i en kortstokk med {size} kort",
         ),
         "a seat may claim a discard only once": (
             "en plads kan kun kræve et kastet kort én gang",
@@ -1381,7 +1413,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "plass {seat} kan ikke kjøpe dette kortet",
         ),
         "the discard pile is empty: draw from the stock": (
-            "kastebunken er tom: træk fra bunken",
+            "afkastbunken er tom: træk fra bunken",
             "kastebunken er tom: trekk fra bunken",
         ),
         "lay down at least one meld": ("meld mindst én melding", "legg ut minst én kombinasjon"),
@@ -1394,12 +1426,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "husregelen 'nye kombinasjoner etter åpning' er slått av: etter åpning kan du bare bygge på bordet",
         ),
         "house rule: at most one new combination per turn": (
-            "husregel: højst én ny kombination per tur",
+            "husregel: højst én ny melding per tur",
             "husregel: høyst én ny kombinasjon per tur",
         ),
         "your first lay-down must hold this round's whole contract: {wanted} (this one has {runs} {run_name}, {sets} {set_name})": (
-            "din første udlægning skal rumme hele rundens krav: {wanted} (denne har {runs} {run_name}, {sets} {set_name})",
-            "din første utlegging må inneholde hele rundens krav: {wanted} (denne har {runs} {run_name}, {sets} {set_name})",
+            "din første udlægning skal rumme hele rundens kontrakt: {wanted} (denne har {runs} {run_name}, {sets} {set_name})",
+            "din første utlegging må inneholde hele rundens kontrakt: {wanted} (denne har {runs} {run_name}, {sets} {set_name})",
         ),
         "your first lay-down must be worth at least {points} points from natural cards at once; this one is worth {worth}": (
             "din første udlægning skal være mindst {points} point af naturlige kort på én gang; denne er {worth} værd",
@@ -1418,17 +1450,13 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "husregelen 'bygg i åpningsturen' er slått av: ingen {doing} i den turen du åpner",
         ),
         "laying off on the table": ("at lægge til på bordet", "å legge til på bordet"),
-        "joker swaps are off in this game": (
-            "jokerbytte er slået fra i dette spil",
-            "jokerbytte er slått av i dette spillet",
-        ),
         "only a player who has opened may swap a joker": (
             "kun en spiller, der har åbnet, må bytte en joker",
             "bare en spiller som har åpnet, kan bytte en joker",
         ),
         "swapping a joker": ("at bytte en joker", "å bytte en joker"),
         "you cannot discard the card you took from the discard pile this turn": (
-            "du kan ikke kaste det kort, du tog fra kastebunken i denne tur",
+            "du kan ikke kaste det kort, du tog fra afkastbunken i denne tur",
             "du kan ikke kaste kortet du tok fra kastebunken i denne turen",
         ),
         "house rule: the joker you swapped must be laid down this turn": (
@@ -1456,7 +1484,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "kortplass {slot} er ikke på hånden din",
         ),
         "card {card} is not in this deck": (
-            "kort {card} findes ikke i dette spil",
+            "kort {card} findes ikke i dette kortspil",
             "kort {card} finnes ikke i denne kortstokken",
         ),
         "card slot {slot} is {card}, not the card claimed": (
@@ -1464,22 +1492,22 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "kortplass {slot} er {card}, ikke kortet som ble oppgitt",
         ),
         "two slots claim the same physical card": (
-            "to pladser angiver det samme fysiske kort",
-            "to plasser oppgir det samme fysiske kortet",
+            "to kortpladser angiver det samme fysiske kort",
+            "to kortplasser oppgir det samme fysiske kortet",
         ),
         "that card is already elsewhere on the table": (
             "det kort ligger allerede et andet sted på bordet",
             "det kortet ligger allerede et annet sted på bordet",
         ),
         "that would leave you holding only the card you took from the discard pile, which you may not discard this turn": (
-            "så ville du kun have kortet fra kastebunken tilbage, og det må du ikke kaste i denne tur",
+            "så ville du kun have kortet fra afkastbunken tilbage, og det må du ikke kaste i denne tur",
             "da ville du bare ha kortet fra kastebunken igjen, og det kan du ikke kaste i denne turen",
         ),
         "there is no meld number {number} on the table": (
             "der er ingen melding nummer {number} på bordet",
             "det er ingen kombinasjon nummer {number} på bordet",
         ),
-        "the round is being dealt": ("runden bliver givet", "runden blir gitt"),
+        "the round is being dealt": ("runden bliver givet", "runden blir delt ut"),
         "it is time to draw from the stock or take the discard": (
             "det er tid til at trække fra bunken eller tage det kastede kort",
             "det er tid for å trekke fra bunken eller ta det kastede kortet",
@@ -1491,10 +1519,10 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "the round is over and hands are being shown": (
             "runden er slut, og hænderne bliver vist",
-            "runden er over, og hendene blir vist",
+            "runden er slutt, og hendene blir vist",
         ),
-        "the match is over": ("spillet er slut", "spillet er over"),
-        "dealing": ("at give kort", "å gi kort"),
+        "the match is over": ("spillet er slut", "spillet er slutt"),
+        "dealing": ("at give kort", "å dele ut kort"),
         "drawing from the stock": ("at trække fra bunken", "å trekke fra bunken"),
         "taking the discard": ("at tage det kastede kort", "å ta det kastede kortet"),
         "laying down": ("at melde", "å legge ut"),
@@ -1576,7 +1604,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "den joker gælder som {rank}, ikke {card}",
             "den jokeren gjelder som {rank}, ikke {card}",
         ),
-        "it is complete": ("den er fuldstændig", "den er fullstendig"),
+        "it is complete": ("den er komplet", "den er komplett"),
         "wait for your turn (after drawing) to {doing}": (
             "vent til din tur (efter du har trukket) for at {doing}",
             "vent til din tur (etter at du har trukket) for å {doing}",
@@ -1640,7 +1668,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "Help (? closes)": ("Hjælp (? lukker)", "Hjelp (? lukker)"),
         "the table's creator starts the game": (
             "bordets opretter starter spillet",
-            "den som opprettet bordet starter spillet",
+            "bordets oppretter starter spillet",
         ),
         "{variant} needs at least {count} players": (
             "{variant} kræver mindst {count} spillere",
@@ -1665,12 +1693,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "Send hvilken spiller bort? 2-{last}, Esc avbryter",
         ),
         "waiting for players ({count}/{needed} needed); q leaves": (
-            "venter på spillere ({count}/{needed} kræves); q forlader bordet",
-            "venter på spillere ({count}/{needed} trengs); q forlater bordet",
+            "venter på spillere ({count}/{needed} kræves); q går",
+            "venter på spillere ({count}/{needed} trengs); q går",
         ),
         "waiting for the creator to start the game; q leaves": (
-            "venter på at opretteren starter spillet; q forlader bordet",
-            "venter på at den som opprettet bordet starter spillet; q forlater bordet",
+            "venter på, at bordets opretter starter spillet; q går",
+            "venter på at bordets oppretter starter spillet; q går",
         ),
         "Table {name!r}: {variant}": ("Bord {name!r}: {variant}", "Bord {name!r}: {variant}"),
         "Table {name!r}": ("Bord {name!r}", "Bord {name!r}"),
@@ -1703,26 +1731,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "The match is over. q quits.": (
             "Spillet er slut. q afslutter.",
-            "Spillet er over. q avslutter.",
-        ),
-        "Køb! window open{timer}: k buys the discard, p passes": (
-            "Køb!-vinduet er åbent{timer}: k køber det kastede kort, p melder pas",
-            "Kjøp!-vinduet er åpent{timer}: k kjøper det kastede kortet, p melder pass",
-        ),
-        "Buy window open: waiting for the others": (
-            "Købsvinduet er åbent: venter på de andre",
-            "Kjøpsvinduet er åpent: venter på de andre",
-        ),
-        "Shuffling and dealing... (waiting for {name})": (
-            "Blander og giver... (venter på {name})",
-            "Stokker og deler ut... (venter på {name})",
+            "Spillet er slutt. q avslutter.",
         ),
         "Waiting for {name} ({what})": ("Venter på {name} ({what})", "Venter på {name} ({what})"),
-        " for {seconds}s": (" i {seconds} s", " i {seconds} s"),
-        ": e ends the game without them": (
-            ": e afslutter spillet uden dem",
-            ": e avslutter spillet uten dem",
-        ),
         "Shuffling and dealing...": ("Blander og giver...", "Stokker og deler ut..."),
         "Your turn: d draws from the stock, t takes the discard": (
             "Din tur: d trækker fra bunken, t tager det kastede kort",
@@ -1732,17 +1743,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "{count} melding(er) forberedt: Enter melder, m forbereder flere",
             "{count} kombinasjon(er) forberedt: Enter legger ut, m forbereder flere",
         ),
-        "A-Z select, m meld, Enter lay down, o+N lay off, w+N swap, x discard, ? help": (
-            "A-Z vælg, m melding, Enter meld, o+N læg til, w+N byt, x kast, ? hjælp",
-            "A-Z velg, m forbered, Enter legg ut, o+N legg til, w+N bytt, x kast, ? hjelp",
-        ),
         "there is no card {label}": (
             "der er intet kort {label}",
             "det finnes ikke noe kort {label}",
-        ),
-        "those cards are not a meld": (
-            "de kort er ikke en melding",
-            "de kortene er ikke en kombinasjon",
         ),
         "the last staged meld has only one reading": (
             "den sidste melding kan kun tolkes på én måde",
@@ -1773,10 +1776,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "nobody has kept the table waiting long enough to end the game": (
             "ingen har ladet bordet vente længe nok til at afslutte spillet",
             "ingen har latt bordet vente lenge nok til å avslutte spillet",
-        ),
-        "{name} may propose to end the game; you will be asked to sign": (
-            "{name} kan foreslå at afslutte spillet; du bliver bedt om at skrive under",
-            "{name} kan foreslå å avslutte spillet; du blir bedt om å signere",
         ),
         "proposed to end the game without {name}": (
             "foreslog at afslutte spillet uden {name}",
@@ -1812,17 +1811,9 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "there is nothing to buy now": ("der er intet at købe nu", "det er ingenting å kjøpe nå"),
         "Køb!": ("Køb!", "Kjøp!"),
         "passed": ("pas", "pass"),
-        "{name} buys the discard (Køb!)": (
-            "{name} køber det kastede kort (Køb!)",
-            "{name} kjøper det kastede kortet (Kjøp!)",
-        ),
-        "nobody bought the discard": (
-            "ingen købte det kastede kort",
-            "ingen kjøpte det kastede kortet",
-        ),
         "round {number} over; totals: {scores}": (
             "runde {number} er slut; i alt: {scores}",
-            "runde {number} er over; totalt: {scores}",
+            "runde {number} er slutt; totalt: {scores}",
         ),
         "round {number}": ("runde {number}", "runde {number}"),
         "to open: {contract}": ("for at åbne: {contract}", "for å åpne: {contract}"),
@@ -1839,7 +1830,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "no melds yet": ("ingen meldinger endnu", "ingen kombinasjoner ennå"),
         "Discard:": ("Afkast:", "Kastebunken:"),
         "empty": ("tom", "tom"),
-        "({count} cards)": ("({count} kort)", "({count} kort)"),
         "Your hand ({name}, score {score})": (
             "Din hånd ({name}, point {score})",
             "Din hånd ({name}, poeng {score})",
@@ -1848,11 +1838,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "you could meld: {melds}": ("du kan melde: {melds}", "du kan legge ut: {melds}"),
         "nothing yet": ("intet endnu", "ingenting ennå"),
         "Quit the game? y / n": ("Afslut spillet? j / n", "Avslutte spillet? j / n"),
-        "Final score sheet": ("Slutstilling", "Sluttstilling"),
-        "After round {number}": ("Efter runde {number}", "Etter runde {number}"),
-        "(space goes on)": ("(mellemrum går videre)", "(mellomrom går videre)"),
         # rommy play: where its transcript is, printed as the client closes
-        "transcript: {path}": ("spillets log: {path}", "spillets logg: {path}"),
+        "transcript: {path}": ("spillog: {path}", "spillogg: {path}"),
         "check it: rommy verify {path}": (
             "tjek den: rommy verify {path}",
             "sjekk den: rommy verify {path}",
@@ -1888,7 +1875,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "say:": ("sig:", "si:"),
         "Log": ("Log", "Logg"),
-        "refused: {reason}": ("afvist: {reason}", "avvist: {reason}"),
         # --- addresses, no table found, rommy doctor (laptops issue) ---
         "another program answered": ("et andet program svarede", "et annet program svarte"),
         "this machine is on no network: connect it to the same Wi-Fi as the others (a guest network often keeps its machines apart)": (
@@ -2083,16 +2069,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "det åbne bord{where} taler protokol v{theirs}, dette p2p-rommy v{ours}: begge skal have samme udgave",
             "det åpne bordet{where} snakker protokoll v{theirs}, dette p2p-rommy v{ours}: begge må ha samme utgave",
         ),
-        "no open table{where} found; try `rommy tables`, or --connect HOST:PORT": (
-            "intet åbent bord{where} fundet; prøv `rommy tables` eller --connect VÆRT:PORT",
-            "fant ikke noe åpent bord{where}; prøv `rommy tables` eller --connect VERT:PORT",
-        ),
         "{table!r} by {creator}": (
             "{table!r} oprettet af {creator}",
             "{table!r} opprettet av {creator}",
         ),
         "several open tables{where}: {listed}. Ask the creator for the fingerprint on their screen and join with the table's name and --creator FINGERPRINT": (
-            "flere åbne borde{where}: {listed}. Bed opretteren om fingeraftrykket på skærmen, og deltag med bordets navn og --creator FINGERAFTRYK",
+            "flere åbne borde{where}: {listed}. Bed opretteren om fingeraftrykket på skærmen, og kom med med bordets navn og --creator FINGERAFTRYK",
             "flere åpne bord{where}: {listed}. Be den som opprettet bordet om fingeravtrykket på skjermen, og bli med ved å oppgi bordets navn og --creator FINGERAVTRYKK",
         ),
         "passed over a table {table!r} at {address}: it claims the creator {creator} but proves the key {proven} (an impostor, or a table that has closed)": (
@@ -2104,21 +2086,20 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "hoppet over et bord {table!r} på {address}: det sier at {creator} opprettet det, men beviser ingen nøkkel (en bedrager eller et bord som er stengt)",
         ),
         "no table{where} proves the creator's key it advertises; not joining": (
-            "intet bord{where} beviser den opretters nøgle, det annoncerer; deltager ikke",
-            "ingen bord{where} beviser nøkkelen til den som opprettet det; blir ikke med",
+            "intet bord{where} beviser den opretternøgle, det annoncerer; kommer ikke med",
+            "ingen bord{where} beviser oppretternøkkelen det annonserer; blir ikke med",
         ),
         "this identity holds no seat in game {game}": (
             "denne identitet har ingen plads i spil {game}",
             "denne identiteten har ingen plass i spill {game}",
         ),
-        "no tables found": ("ingen borde fundet", "fant ingen bord"),
         "{game!r} is not a game id (the hex id rommy printed at the start)": (
             "{game!r} er ikke et spil-id (det hex-id, rommy viste ved starten)",
             "{game!r} er ikke en spill-id (hex-id-en rommy viste ved starten)",
         ),
         "no saved game {game!r} under {games}": (
             "intet gemt spil {game!r} i {games}",
-            "ingen lagret spill {game!r} i {games}",
+            "ikke noe lagret spill {game!r} i {games}",
         ),
         "{game!r} names several games: give more of the id": (
             "{game!r} passer på flere spil: skriv mere af id'et",
@@ -2148,7 +2129,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "en byttet joker skal meldes",
             "en byttet joker må legges ut",
         ),
-        "target score": ("slutscore", "sluttpoeng"),
+        "target score": ("pointgrænse", "poenggrense"),
         "one new meld per turn": ("én ny melding per tur", "én ny kombinasjon per tur"),
         "going out at once doubles": ("hånd-rommé tæller dobbelt", "gå ut på én gang gir dobbelt"),
         "joker in hand costs": ("joker på hånden koster", "joker på hånden koster"),
@@ -2161,7 +2142,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "aldrig meldt betaler dobbelt",
             "aldri lagt ut betaler dobbelt",
         ),
-        "fixed number of deals": ("fast antal spil", "fast antall runder"),
+        "fixed number of deals": ("fast antal givninger", "fast antall runder"),
         "shuffle the discards": ("bland afkastbunken", "stokk kastebunken"),
         "turn the discards over": ("vend afkastbunken", "snu kastebunken"),
         "the first caller": ("den første, der råber", "den første som roper"),
@@ -2180,7 +2161,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "bord {table!r} ({variant}) åpent på port {port}; du er {name} ({fingerprint}); starter ved {count} spillere",
         ),
         "joining {address} as {name} ({fingerprint})": (
-            "deltager på {address} som {name} ({fingerprint})",
+            "kommer med på {address} som {name} ({fingerprint})",
             "blir med på {address} som {name} ({fingerprint})",
         ),
         "game {game} code {code}: you are seat {seat} of {count}; first dealer {dealer}": (
@@ -2196,12 +2177,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "nobody else is at the table any more: the others have finished the match or left. "
         "This seat's transcript ends at step {step}; if the match is over, the last steps are "
         "in theirs. When they are back: rommy resume {game}": (
-            "der er ingen andre ved bordet længere: de andre har spillet kampen færdig eller er "
-            "gået. Denne plads' udskrift slutter ved trin {step}; er kampen slut, står de "
-            "sidste trin i deres. Når de er tilbage: rommy resume {game}",
-            "det er ingen andre ved bordet lenger: de andre har spilt ferdig kampen eller har "
-            "gått. Denne plassens utskrift slutter ved trinn {step}; er kampen over, står de "
-            "siste trinnene i deres. Når de er tilbake: rommy resume {game}",
+            "der er ingen andre ved bordet længere: de andre har spillet færdigt eller er gået. Denne plads' spillog slutter ved trin {step}; er spillet slut, står de sidste trin i deres. Når de er tilbage: rommy resume {game}",
+            "det er ingen andre ved bordet lenger: de andre har spilt ferdig eller har gått. Denne plassens spillogg slutter ved steg {step}; er spillet slutt, står de siste stegene i deres. Når de er tilbake: rommy resume {game}",
         ),
         "the game was ended by agreement: {reason}": (
             "spillet blev afsluttet efter aftale: {reason}",
@@ -2209,16 +2186,16 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         # `rommy rules --lang` (rules/summary.py, rules/house_words.py)
         "Contract rummy in 7 rounds; each round has its own contract to lay down first.\n3-5 players, 108 cards (2 packs + 4 jokers), 11 cards each, upcard turned.\nPasser: 3-4 of a rank, all suits different. Løber: 4+ in a row in one suit,\nace high (J-Q-K-A) or low (A-2-3-4), never both. Jokers stand for any card;\nevery meld needs a natural card.\nTurn: draw (stock or discard), lay down (the first time: the whole contract at\nonce), discard one card unless you just laid your last.\nKøb!: the next player may take a discard as their draw; if they draw from the\nstock instead, the others may buy it and take one penalty card from the stock.\nScoring: the closer 0; others joker 25, ace 15, 10/J/Q/K 10, 2-9 face value.\nLowest total after 7 rounds wins.": (
-            "Kontrakt-rommy i 7 runder; hver runde har sin egen kontrakt, der skal lægges ned først.\n3-5 spillere, 108 kort (2 spil + 4 jokere), 11 kort til hver, øverste kort vendes.\nPasser: 3-4 af samme værdi i forskellige kulører. Løber: 4+ i træk i samme kulør,\nes højt (B-D-K-E) eller lavt (E-2-3-4), aldrig begge. Jokere gælder som ethvert kort;\nhver melding skal have et naturligt kort.\nTur: træk (bunken eller afkastet), læg ned (første gang: hele kontrakten på\nén gang), kast ét kort, medmindre du lige har lagt dit sidste.\nKøb!: næste spiller må tage det kastede kort som sit træk; trækker han fra bunken\ni stedet, må de andre købe det og tage ét strafkort fra bunken.\nPoint: den, der går ud, 0; andre: joker 25, es 15, 10/B/D/K 10, 2-9 pålydende.\nLaveste sum efter 7 runder vinder.",
-            "Kontrakt-rummy i 7 runder; hver runde har sin egen kontrakt som må legges ned først.\n3-5 spillere, 108 kort (2 kortstokker + 4 jokere), 11 kort hver, øverste kort snus.\nPasser: 3-4 av samme verdi i forskjellige farger. Løber: 4+ på rad i samme farge,\ness høyt (kn-D-K-E) eller lavt (E-2-3-4), aldri begge. Jokere gjelder som et hvilket som helst kort;\nhver kombinasjon må ha et naturlig kort.\nTur: trekk (bunken eller kastebunken), legg ned (første gang: hele kontrakten på\nén gang), kast ett kort, hvis du ikke nettopp la ned ditt siste.\nKjøp!: neste spiller kan ta det kastede kortet som sitt trekk; trekker hun fra bunken\ni stedet, kan de andre kjøpe det og ta ett straffekort fra bunken.\nPoeng: den som går ut 0; andre: joker 25, ess 15, 10/kn/D/K 10, 2-9 pålydende.\nLaveste sum etter 7 runder vinner.",
+            "Kontrakt-rommy i 7 runder; hver runde har sin egen kontrakt, der skal lægges\nned først.\n3-5 spillere, 108 kort (2 spil + 4 jokere), 11 kort til hver, øverste kort\nvendes.\nPasser: 3-4 af samme værdi i forskellige kulører. Løber: 4+ i træk i samme\nkulør, es højt (B-D-K-E) eller lavt (E-2-3-4), aldrig begge. Jokere gælder som\nethvert kort; hver melding skal have et naturligt kort.\nTur: træk (bunken eller afkastbunken), læg ned (første gang: hele kontrakten\npå én gang), kast ét kort, medmindre du lige har lagt dit sidste.\nKøb!: næste spiller må tage det kastede kort som sit træk; trækker han fra\nbunken i stedet, må de andre købe det og tage ét strafkort fra bunken.\nPoint: den, der går ud, 0; andre: joker 25, es 15, 10/B/D/K 10, 2-9 pålydende.\nLaveste sum efter 7 runder vinder.",
+            "Kontrakt-rummy i 7 runder; hver runde har sin egen kontrakt som må legges ned\nførst.\n3-5 spillere, 108 kort (2 kortstokker + 4 jokere), 11 kort hver, øverste kort\nsnus.\nPasser: 3-4 av samme verdi i forskjellige farger. Løber: 4+ på rad i samme\nfarge, ess høyt (kn-D-K-E) eller lavt (E-2-3-4), aldri begge. Jokere gjelder\nsom et hvilket som helst kort; hver kombinasjon må ha et naturlig kort.\nTur: trekk (bunken eller kastebunken), legg ned (første gang: hele kontrakten\npå én gang), kast ett kort, med mindre du nettopp la ned ditt siste.\nKjøp!: neste spiller kan ta det kastede kortet som sitt trekk; trekker hun fra\nbunken i stedet, kan de andre kjøpe det og ta ett straffekort fra bunken.\nPoeng: den som går ut 0; andre: joker 25, ess 15, 10/kn/D/K 10, 2-9 pålydende.\nLaveste sum etter 7 runder vinner.",
         ),
         "Norwegian basic rummy. 2-6 players, 52 cards without jokers, ace low only.\nHands: 2 players 10 cards, 3-4 players 7, 5-6 players 6; upcard turned.\nGruppe: 3-4 of a rank. Sekvens: 3+ in a row in one suit (A-2-3 yes, Q-K-A no).\nTurn: draw (stock or discard), lay out and add to any melds if you like,\ndiscard one card. A card taken from the discard pile cannot be discarded in\nthe same turn. Your last card may be melded, laid off or discarded.\nScoring: the round winner scores the sum of the others' hands (ace 1, 2-10\nface, J/Q/K 10). First to the target score wins.": (
-            "Norsk grundrommy. 2-6 spillere, 52 kort uden jokere, es kun lavt.\nHænder: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort vendes.\nGruppe: 3-4 af samme værdi. Sekvens: 3+ i træk i samme kulør (E-2-3 ja, D-K-E nej).\nTur: træk (bunken eller afkastet), læg ud og læg til på meldinger, hvis du vil,\nkast ét kort. Et kort taget fra afkastbunken må ikke kastes i\nsamme tur. Dit sidste kort må meldes, lægges til eller kastes.\nPoint: rundens vinder får summen af de andres hænder (es 1, 2-10\npålydende, B/D/K 10). Den første, der når slutscoren, vinder.",
-            "Norsk grunnrummy. 2-6 spillere, 52 kort uten jokere, ess bare lavt.\nHender: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort snus.\nGruppe: 3-4 av samme verdi. Sekvens: 3+ på rad i samme farge (E-2-3 ja, D-K-E nei).\nTur: trekk (bunken eller kastebunken), legg ut og legg til på kombinasjoner om du vil,\nkast ett kort. Et kort tatt fra kastebunken kan ikke kastes i\nsamme tur. Ditt siste kort kan legges ut, legges til eller kastes.\nPoeng: rundens vinner får summen av de andres hender (ess 1, 2-10\npålydende, kn/D/K 10). Den første som når sluttpoengene, vinner.",
+            "Norsk grundrommy. 2-6 spillere, 52 kort uden jokere, es kun lavt.\nHænder: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort\nvendes.\nGruppe: 3-4 af samme værdi. Sekvens: 3+ i træk i samme kulør (E-2-3 ja, D-K-E\nnej).\nTur: træk (bunken eller afkastbunken), læg ud og læg til på meldinger, hvis du\nvil, kast ét kort. Et kort taget fra afkastbunken må ikke kastes i samme tur.\nDit sidste kort må meldes, lægges til eller kastes.\nPoint: rundens vinder får summen af de andres hænder (es 1, 2-10 pålydende,\nB/D/K 10). Den første, der når pointgrænsen, vinder.",
+            "Norsk grunnrummy. 2-6 spillere, 52 kort uten jokere, ess bare lavt.\nHender: 2 spillere 10 kort, 3-4 spillere 7, 5-6 spillere 6; øverste kort snus.\nGruppe: 3-4 av samme verdi. Sekvens: 3+ på rad i samme farge (E-2-3 ja, D-K-E\nnei).\nTur: trekk (bunken eller kastebunken), legg ut og legg til på kombinasjoner om\ndu vil, kast ett kort. Et kort tatt fra kastebunken kan ikke kastes i samme\ntur. Ditt siste kort kan legges ut, legges til eller kastes.\nPoeng: rundens vinner får summen av de andres hender (ess 1, 2-10 pålydende,\nkn/D/K 10). Den første som når poenggrensen, vinner.",
         ),
         "German home rummy. 2-6 players, 110 cards (2 packs + 6 jokers).\n13 cards each; the dealer takes 14 and starts by discarding, with no draw.\nSæt: 3-4 of a rank, suits different. Række: 3+ in a row in one suit, ace low\n(A-2-3) or high (Q-K-A). Your first melds in a deal must be worth 40 points at\nonce (a joker counts as the card it stands for); after that build freely.\nPenalty in hand: 2-10 face, J/Q/K 10, ace 11, joker 20. Going out in one turn\nwithout having melded before (hand-rommé) doubles every opponent's count.\nThe match ends when a total reaches the target; lowest total wins.": (
-            "Tysk familierommé. 2-6 spillere, 110 kort (2 spil + 6 jokere).\n13 kort til hver; kortgiveren tager 14 og starter med at kaste af uden at trække.\nSæt: 3-4 af samme værdi i forskellige kulører. Række: 3+ i træk i samme kulør, es lavt\n(E-2-3) eller højt (D-K-E). Dine første meldinger i et spil skal være mindst 40 point værd på\nén gang (en joker tæller som det kort, den gælder for); derefter bygger du frit.\nStraf på hånden: 2-10 pålydende, B/D/K 10, es 11, joker 20. Går man ud i én tur\nuden at have meldt før (hånd-rommé), fordobles alle modspilleres point.\nSpillet slutter, når en sum når slutscoren; laveste sum vinder.",
-            "Tysk familierommé. 2-6 spillere, 110 kort (2 kortstokker + 6 jokere).\n13 kort hver; giveren tar 14 og begynner med å kaste uten å trekke.\nSæt: 3-4 av samme verdi i forskjellige farger. Række: 3+ på rad i samme farge, ess lavt\n(E-2-3) eller høyt (D-K-E). De første kombinasjonene dine i et spill må være verdt 40 poeng på\nén gang (en joker teller som kortet den gjelder for); deretter bygger du fritt.\nStraff på hånden: 2-10 pålydende, kn/D/K 10, ess 11, joker 20. Går man ut på én tur\nuten å ha lagt ut før (hånd-rommé), dobles alle motspilleres poeng.\nSpillet slutter når en sum når sluttpoengene; laveste sum vinner.",
+            "Tysk familierommé. 2-6 spillere, 110 kort (2 spil + 6 jokere).\n13 kort til hver; kortgiveren tager 14 og starter med at kaste af uden at\ntrække.\nSæt: 3-4 af samme værdi i forskellige kulører. Række: 3+ i træk i samme kulør,\nes lavt (E-2-3) eller højt (D-K-E). Dine første meldinger i en runde skal være\nmindst 40 point værd på én gang (en joker tæller som det kort, den gælder\nfor); derefter bygger du frit.\nStraf på hånden: 2-10 pålydende, B/D/K 10, es 11, joker 20. Går man ud i én\ntur uden at have meldt før (hånd-rommé), fordobles alle modspilleres point.\nSpillet slutter, når en sum når pointgrænsen; laveste sum vinder.",
+            "Tysk familierommé. 2-6 spillere, 110 kort (2 kortstokker + 6 jokere).\n13 kort hver; giveren tar 14 og begynner med å kaste uten å trekke.\nSæt: 3-4 av samme verdi i forskjellige farger. Række: 3+ på rad i samme farge,\ness lavt (E-2-3) eller høyt (D-K-E). De første kombinasjonene dine i en runde\nmå være verdt 40 poeng på én gang (en joker teller som kortet den gjelder\nfor); deretter bygger du fritt.\nStraff på hånden: 2-10 pålydende, kn/D/K 10, ess 11, joker 20. Går man ut på\nén tur uten å ha lagt ut før (hånd-rommé), dobles alle motspilleres poeng.\nSpillet slutter når en sum når poenggrensen; laveste sum vinner.",
         ),
         "{first} or {second}": ("{first} eller {second}", "{first} eller {second}"),
         "a whole number from {minimum} to {maximum}": (
@@ -2288,7 +2265,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "tom bunke: snu hele kastebunken ustokket, eller stokk den",
         ),
         "at most one new combination per turn": (
-            "højst én ny kombination per tur",
+            "højst én ny melding per tur",
             "høyst én ny kombinasjon per tur",
         ),
         "a winner who lays out the whole hand in one turn scores double": (
@@ -2308,7 +2285,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "den som går ut, får minus så mange poeng (0: får 0)",
         ),
         "a player who never melded in the deal pays double": (
-            "en spiller, der aldrig meldte i spillet, betaler dobbelt",
+            "en spiller, der aldrig meldte i runden, betaler dobbelt",
             "en spiller som aldri la ut i runden, betaler dobbelt",
         ),
         "the match ends when a running total reaches this (500 or 1000 are usual)": (
@@ -2316,8 +2293,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "spillet slutter når en sum når dette (500 eller 1000 er vanlig)",
         ),
         "play exactly this many deals instead of to the target (0: off)": (
-            "spil præcis så mange spil i stedet for til slutscoren (0: fra)",
-            "spill nøyaktig så mange runder i stedet for til sluttpoengene (0: av)",
+            "spil præcis så mange givninger i stedet for til pointgrænsen (0: fra)",
+            "spill nøyaktig så mange runder i stedet for til poenggrensen (0: av)",
         ),
         "empty stock: shuffle the discard pile but its top card, or turn it over": (
             "tom bunke: bland afkastbunken undtagen det øverste kort, eller vend den",
@@ -2348,8 +2325,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "  r        en annen tolkning av den siste kombinasjonen (type, jokerens verdi)",
         ),
         "  Enter    lay down the staged melds (your opening: the whole contract)": (
-            "  Enter    meld de forberedte meldinger (åbning: hele kravet på én gang)",
-            "  Enter    legg ut de forberedte kombinasjonene (åpning: hele kravet på én gang)",
+            "  Enter    meld de forberedte meldinger (åbning: hele kontrakten på én gang)",
+            "  Enter    legg ut de forberedte kombinasjonene (åpning: hele kontrakten på én gang)",
         ),
         "  Enter    lay down the staged melds": (
             "  Enter    meld de forberedte meldinger",
@@ -2470,12 +2447,12 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "The game is over": ("Spillet er slut", "Spillet er slutt"),
         "ended without {name}, who left (forfeited)": (
-            "afsluttet uden {name}, der forlod bordet (opgav)",
-            "avsluttet uten {name}, som forlot bordet (ga opp)",
+            "afsluttet uden {name}, der forlod bordet (tabt)",
+            "avsluttet uten {name}, som forlot bordet (tapt)",
         ),
         "ended without {name}, caught cheating (forfeited)": (
-            "afsluttet uden {name}, der blev taget i snyd (opgav)",
-            "avsluttet uten {name}, som ble tatt i juks (ga opp)",
+            "afsluttet uden {name}, der blev taget i snyd (tabt)",
+            "avsluttet uten {name}, som ble tatt i juks (tapt)",
         ),
         "abandoned without {name}, caught cheating: no standing": (
             "opgivet uden {name}, der blev taget i snyd: ingen stilling",
@@ -2491,10 +2468,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "n: nytt spill ved dette bordet   q: avslutt",
         ),
         "q: quit": ("q: afslut", "q: avslutt"),
-        "  Colours for a light or dark terminal: start with ROMMY_THEME=light (or dark)": (
-            "  Farver til en lys eller mørk terminal: start med ROMMY_THEME=light (eller dark)",
-            "  Farger for en lys eller mørk terminal: start med ROMMY_THEME=light (eller dark)",
-        ),
         "house rule 'joker swaps' is off: a joker on the table stays there": (
             "husreglen 'jokerbytte' er slået fra: en joker på bordet bliver liggende",
             "husregelen 'jokerbytte' er slått av: en joker på bordet blir liggende",
@@ -2544,7 +2517,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "Enter starts without them.": ("Enter starter uden dem.", "Enter starter uten dem."),
         "the game's last step is being signed; the new game follows": (
-            "spillets sidste skridt bliver underskrevet; det nye spil følger",
+            "spillets sidste trin bliver underskrevet; det nye spil følger",
             "spillets siste steg blir signert; det nye spillet følger",
         ),
         "--bots names {count} bots for {players} players": (
@@ -2598,7 +2571,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "the saved transcript does not replay: {why}": (
             "den gemte spillog kan ikke afspilles igen: {why}",
-            "den lagrede spillloggen kan ikke spilles av igjen: {why}",
+            "den lagrede spilloggen kan ikke spilles av igjen: {why}",
         ),
         "permissions {mode} for {path} are too open: your {what} must not be readable by others. Fix it with: chmod 600 {path}": (
             "rettighederne {mode} for {path} er for åbne: din {what} må ikke kunne læses af andre. Ret det med: chmod 600 {path}",
@@ -2616,10 +2589,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "en anden rommy spiller allerede denne plads i spillet i {path}",
             "en annen rommy spiller allerede denne plassen i spillet i {path}",
         ),
-        "seat {seat} refused step {n}, which this seat found valid (rommy.log says why); the others may end the game without it": (
-            "plads {seat} afviste trin {n}, som denne plads fandt gyldigt (rommy.log siger hvorfor); de andre kan afslutte spillet uden den",
-            "plass {seat} avviste steg {n}, som denne plassen fant gyldig (rommy.log sier hvorfor); de andre kan avslutte spillet uten den",
-        ),
         "no other seat answered this seat's catch-up asks": (
             "ingen anden plads svarede, da denne plads bad om at indhente spillet",
             "ingen annen plass svarte da denne plassen ba om å hente inn spillet",
@@ -2627,14 +2596,6 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "cannot write {where}: {why}. This seat stops here and sends nothing more; the others wait for it. Nothing is lost: make room, then run rommy resume {game}": (
             "kan ikke skrive {where}: {why}. Denne plads stopper her og sender ikke mere; de andre venter på den. Intet er tabt: gør plads, og kør så rommy resume {game}",
             "kan ikke skrive {where}: {why}. Denne plassen stopper her og sender ikke mer; de andre venter på den. Ingenting er tapt: gjør plass, og kjør så rommy resume {game}",
-        ),
-        "The table stopped: {name} sent what the rules or the protocol refuse (rommy.log says what; rommy verify checks the transcript)": (
-            "Bordet stoppede: {name} sendte noget, som reglerne eller protokollen afviser (rommy.log siger hvad; rommy verify tjekker spilloggen)",
-            "Bordet stoppet: {name} sendte noe som reglene eller protokollen avviser (rommy.log sier hva; rommy verify sjekker spilloggen)",
-        ),
-        "The table stopped: the seats disagree on a step (rommy.log says how; rommy verify checks the transcript)": (
-            "Bordet stoppede: pladserne er uenige om et trin (rommy.log siger hvordan; rommy verify tjekker spilloggen)",
-            "Bordet stoppet: plassene er uenige om et steg (rommy.log sier hvordan; rommy verify sjekker spilloggen)",
         ),
         "set a house rule (repeatable); see `rommy rules --variant V`": (
             "sæt en husregel (kan gentages); se `rommy rules --variant V`",
@@ -2646,7 +2607,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "a colour for each suit (spades plain, hearts red, diamonds blue, clubs green)": (
             "en farve til hver kulør (spar neutral, hjerter rød, ruder blå, klør grøn)",
-            "en farge for hver farge (spar nøytral, hjerter rød, ruter blå, kløver grønn)",
+            "en farge for hver kortfarge (spar nøytral, hjerter rød, ruter blå, kløver grønn)",
         ),
         "colours for a light or a dark terminal (default: ROMMY_THEME, else what the terminal says in COLORFGBG, else colours readable on both)": (
             "farver til en lys eller mørk terminal (standard: ROMMY_THEME, ellers hvad terminalen siger i COLORFGBG, ellers farver, der kan læses på begge)",
@@ -2654,7 +2615,7 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "Peer-to-peer rummy for the home network, with fair dealing.": (
             "Rommy fra maskine til maskine på hjemmenetværket, med ærlig kortgivning.",
-            "Rommy fra maskin til maskin på hjemmenettverket, med ærlig kortgiving.",
+            "Rummy fra maskin til maskin på hjemmenettverket, med ærlig utdeling.",
         ),
         "play against bots on this machine (full-screen)": (
             "spil mod bots på denne maskine (fuld skærm)",
@@ -2674,15 +2635,15 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "repeatable deals and bots": (
             "kortgivning og bots, der kan gentages",
-            "kortgiving og boter som kan gjentas",
+            "utdelinger og boter som kan gjentas",
         ),
         "suits as letters, no symbols": (
             "kulører som bogstaver, ingen symboler",
             "farger som bokstaver, ingen symboler",
         ),
         "where the game's transcript is kept (default: the user's data dir)": (
-            "hvor spillets log gemmes (standard: brugerens datamappe)",
-            "hvor spillets logg lagres (standard: brukerens datamappe)",
+            "hvor spilloggen gemmes (standard: brugerens datamappe)",
+            "hvor spilloggen lagres (standard: brukerens datamappe)",
         ),
         "play this seat with a bot, without the client (random, easy, normal, hard)": (
             "lad en bot spille denne plads, uden klienten (random, easy, normal, hard)",
@@ -2714,19 +2675,16 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         ),
         "join a table on the network": (
             "sæt dig ved et bord på netværket",
-            "sett deg ved et bord på nettverket",
+            "bli med ved et bord på nettverket",
         ),
         "its name (default: the only one)": (
             "dets navn (standard: det eneste)",
             "navnet (standard: det eneste)",
         ),
-        "join without mDNS": (
-            "sæt dig uden mDNS",
-            "sett deg uten mDNS",
-        ),
+        "join without mDNS": ("sæt dig uden mDNS", "bli med uten mDNS"),
         "join only the table whose creator proves this key (as shown on their screen)": (
             "sæt dig kun ved det bord, hvis opretter beviser denne nøgle (som vist på opretterens skærm)",
-            "sett deg bare ved bordet der oppretteren beviser denne nøkkelen (som vist på oppretterens skjerm)",
+            "bli med bare ved bordet der oppretteren beviser denne nøkkelen (som vist på oppretterens skjerm)",
         ),
         "restart this seat of a game after a crash": (
             "genstart denne plads i et spil efter et nedbrud",
@@ -2813,8 +2771,8 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
             "vis programmets versjonsnummer og avslutt",
         ),
         "play a whole match between bots and print the score sheet": (
-            "spil en hel kamp mellem bots og skriv pointtavlen",
-            "spill en hel kamp mellom boter og skriv poengtavlen",
+            "spil et helt spil mellem bots og skriv pointtavlen",
+            "spill et helt spill mellom boter og skriv poengtavlen",
         ),
         "measure performance figures": (
             "mål ydelsestal",

@@ -425,7 +425,7 @@ class Replica:
             raise ProtocolError(step.seat, N_("no deck message is due now"), step.n)
         deck = target[0]
         self._was_background = deck is self.next_deck
-        opened = self._embedded(step, envelope, "the deck message")
+        opened = self._embedded(step, envelope, N_("the deck message"))
         self._adopt_own(step, envelope, deck)
         deck.outbox.extend(deck.seat.receive(envelope, opened))
         deck.log.append(envelope)
@@ -449,7 +449,7 @@ class Replica:
             )
         if hidden and isinstance(reveal, bytes):
             assert self.deck is not None
-            opened_reveal = self._embedded(step, reveal, "the move's reveal")
+            opened_reveal = self._embedded(step, reveal, N_("the move's reveal"))
             deck = self.deck.seat
             try:
                 deck.reveal(step.seat, hidden)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from p2p_rommy.errors import N_
 from p2p_rommy.limits import CONNECT_TIMEOUT_S, DIAL_STAGGER_S
 
 Target = tuple[str, int]
@@ -31,11 +32,13 @@ async def first_connection(
     timeout: float = CONNECT_TIMEOUT_S,
     stagger: float = DIAL_STAGGER_S,
 ) -> tuple[Target, asyncio.StreamReader, asyncio.StreamWriter]:
-    """The first of `targets` to connect; `OSError` naming each failure if none does."""
+    """The first of `targets` to connect; `OSError` naming each failure if none does
+    (with the first failure's errno, so that it can be said in words)."""
     if not targets:
-        raise OSError("no address to dial")
+        raise OSError(N_("no address to dial"))
     pending: dict[asyncio.Task[Streams], Target] = {}
     failures: list[str] = []
+    code: int | None = None
     queue = list(targets)
     winner: tuple[Target, asyncio.StreamReader, asyncio.StreamWriter] | None = None
     try:
@@ -52,6 +55,7 @@ async def first_connection(
                 target = pending.pop(task)
                 error = task.exception()
                 if error is not None:
+                    code = code or getattr(error, "errno", None)
                     failures.append(f"{target[0]}:{target[1]} {error or type(error).__name__}")
                 elif winner is None:
                     winner = (target, *task.result())
@@ -64,5 +68,5 @@ async def first_connection(
             if isinstance(result, tuple):  # connected as it was cancelled
                 result[1].close()
     if winner is None:
-        raise OSError("; ".join(failures))
+        raise OSError(code, "; ".join(failures)) if code else OSError("; ".join(failures))
     return winner

@@ -3,6 +3,7 @@ client's language when given a `translate` (``rommy rules --lang da``)."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from p2p_rommy.i18n import N_
@@ -80,7 +81,8 @@ def rules_summary(variant: str, translate: Callable[[str], str] = _same) -> str:
         ),
         "",
     ]
-    lines += ["  " + line for line in translate(_SUMMARIES[variant]).splitlines()]
+    for line in translate(_SUMMARIES[variant]).splitlines():
+        lines += _wrapped(line, "  ", "  ")
     if rules.opening == "contract":
         lines += ["", "  " + translate(N_("Contracts:"))]
         for index, contract in enumerate(rules.contracts):
@@ -93,6 +95,18 @@ def rules_summary(variant: str, translate: Callable[[str], str] = _same) -> str:
     lines += ["", "  " + translate(N_("House rules (--house KEY=VALUE):"))]
     for spec in HOUSE_RULE_SPECS[variant]:
         default = HouseRuleSpec.format_value(spec.default)
-        lines.append(f"    {spec.key} = {default}  ({describe_values(spec, translate)})")
-        lines.append(f"        {translate(spec.help)}")
+        lines += _wrapped(
+            f"{spec.key} = {default}  ({describe_values(spec, translate)})", "    ", " " * 6
+        )
+        lines += _wrapped(translate(spec.help), " " * 8, " " * 8)
     return "\n".join(lines)
+
+
+WIDTH = 80
+"""A terminal's usual width: every line of the summary fits it, in every language."""
+
+
+def _wrapped(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    ) or [first.rstrip()]
