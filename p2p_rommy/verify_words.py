@@ -187,15 +187,12 @@ def _ending(report: VerifyReport, reason: str) -> str:
     if len(report.absent) > 1:
         out = [f"{s + 1} ({config.seats[s].name})" for s in report.absent]
         seats = ", ".join(out[:-1]) + _(" and ") + out[-1]
-        if report.abandoned:
-            return _(
-                "abandoned on the word of seat {signers} alone, without seats {seats}: "
-                "no standing (one player's word forfeits nobody): {reason}"
-            ).format(seats=seats, signers=signers, reason=reason)
+        # Several seats are left out only by a majority's end (SPEC §4.4), never on one
+        # seat's word, so such an end is never abandoned.
         return _(
             "ended by the others' agreement without seats {seats}, who all forfeit, on the "
             "word of seats {signers}: {reason}"
-        ).format(seats=seats, signers=signers, reason=reason)
+        ).format(seats=seats, signers=signers, reason=say_reason(reason))
     if report.abandoned:
         return _(
             "abandoned on the word of seat {signers} alone, without seat {seat} ({name}): "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from p2p_rommy import i18n
 from p2p_rommy.log.events import Send
 from p2p_rommy.log.messages import Ack, step_digest
 from tests.clocked_table import ClockedTable
@@ -62,6 +63,20 @@ def assert_ended_without_both(table: ClockedTable) -> None:
     text = report.text()
     assert "without seats 4 (P4) and 5 (P5), who all forfeit" in text, text
     assert "on the word of seats 1 (P1), 2 (P2) and 3 (P3)" in text, text
+    i18n.use("da")
+    try:
+        danish = report.text()
+    finally:
+        i18n.use("en")
+    assert "uden pladserne 4 (P4) og 5 (P5), som alle taber" in danish, danish
+    reason = danish.split("underskrevet af pladserne 1 (P1), 2 (P2) og 3 (P3): ")[1]
+    english = table.peers[0].replica.ended[1]
+    i18n.use("da")
+    try:
+        said = i18n.say_reason(english)
+    finally:
+        i18n.use("en")
+    assert reason.splitlines()[0] == said != english, danish
 
 
 def test_with_two_seats_gone_at_once_the_others_end_without_both_and_both_forfeit():

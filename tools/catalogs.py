@@ -171,11 +171,6 @@ FAMILY_FLOW: dict[str, tuple[str, str]] = {
         "afsluttet efter aftale mellem de andre, uden pladserne {seats}, som alle taber, underskrevet af pladserne {signers}: {reason}",
         "avsluttet etter avtale mellom de andre, uten plassene {seats}, som alle taper, signert av plassene {signers}: {reason}",
     ),
-    "abandoned on the word of seat {signers} alone, without seats {seats}: no standing (one "
-    "player's word forfeits nobody): {reason}": (
-        "opgivet med kun plads {signers}s underskrift, uden pladserne {seats}: ingen stilling (én spillers ord kan ikke give nogen et tab): {reason}",
-        "oppgitt med bare plass {signers}s signatur, uten plassene {seats}: ingen stilling (én spillers ord kan ikke gi noen tap): {reason}",
-    ),
     " and ": (" og ", " og "),
     "round {round} was not over: its cards stay secret, so its shuffles and deals were "
     "checked by their proofs only": (
