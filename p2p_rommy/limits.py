@@ -158,6 +158,10 @@ OPENED_ANSWERS_KEPT = 64
 """Køb! answers and seals a peer keeps as it opened them on arrival, for the checks of
 the open window that read them again (the answer's own, the resolution's): each is
 opened once. Cleared as windows close; six seats send at most twelve in a window."""
+BUY_WINDOWS_KEPT = 8
+"""Closed Køb! windows whose signed answers and seals a peer keeps, and late answers
+(or seals) per seat it keeps for closed windows it holds nothing of: a second,
+different one from that seat for one of them is proof (SPEC §4.7 "Two answers")."""
 REFUSED_KEPT = 200
 """Refusal reasons kept in memory (a flood of bad input must not grow without bound)."""
 VERIFIED_PROOFS_KEPT = 4096

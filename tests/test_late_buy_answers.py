@@ -11,6 +11,7 @@ from collections import deque
 
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.limits import MAX_STRIKES
+from p2p_rommy.log import buy_window
 from p2p_rommy.log.events import Event, Refused, sends
 from p2p_rommy.log.messages import BuyAnswer, decode
 from p2p_rommy.log.peer import Peer
@@ -96,3 +97,73 @@ def test_a_claim_after_the_window_closed_is_simply_too_late():
     assert delivered[True] > MAX_STRIKES
     assert refused == []
     assert all(p.trouble.refused_count == 0 for p in table.peers)
+
+
+def first_answer_then_windows_closed(
+    cheat: int, closed: int, seed: int = 3
+) -> tuple[PeerTable, bytes]:
+    """An lp table run until seat 0 has closed `closed` more windows after the first one
+    in which seat `cheat` answered; that answer's envelope."""
+    answers: dict[int, bytes] = {}
+    windows: list[int] = []
+
+    class Watched(PeerTable):
+        def post(self, sender: int, envelopes: list[bytes]) -> None:
+            for envelope in envelopes:
+                answer = buy_answer(envelope)
+                if answer is not None and sender == cheat:
+                    answers.setdefault(answer.window, envelope)
+            super().post(sender, envelopes)
+
+    table = Watched("lp", 3, seed=seed)
+    replica = table.peers[0].replica
+
+    def done() -> bool:
+        if replica.buy_window is not None and replica.buy_window not in windows:
+            windows.append(replica.buy_window)
+        if not answers:
+            return False
+        first = min(answers)
+        later = [w for w in windows if w > first and w != replica.buy_window]
+        return len(later) >= closed
+
+    table.run(until=done)
+    assert done(), "the table stopped before enough windows closed"
+    return table, answers[min(answers)]
+
+
+def other_answer(table: PeerTable, envelope: bytes) -> bytes:
+    """The same seat's other signed answer for the same window (a claim for a pass)."""
+    answer = buy_answer(envelope)
+    assert answer is not None
+    claim = not answer.claim
+    seen = (answer.seat,) if claim else ()
+    second = BuyAnswer(answer.game, answer.window, answer.seat, claim, seen, answer.nonce)
+    return table.identities[answer.seat].sign(second.encode())
+
+
+def test_a_different_answer_after_the_next_window_also_closed_is_named():
+    # SPEC §4.7 "Two answers": two different signed answers from one seat for one window
+    # are proof whatever the window's state. Issue 31: one that came after the next
+    # window had closed too was dropped as late, while a seat that was a window behind
+    # named it: the table split.
+    cheat = 1
+    table, first = first_answer_then_windows_closed(cheat, closed=2)
+    peer = table.peers[0]
+    events = peer.receive(other_answer(table, first), 1.0, cheat)
+    assert not [e for e in events if isinstance(e, Refused)]
+    assert peer.culprit == cheat, peer.frozen
+    assert "two different Køb! answers" in (peer.frozen or "")
+
+
+def test_a_pair_of_answers_for_a_long_closed_window_is_proof(monkeypatch):
+    # A seat that named the cheat sends both answers to all (`Trouble.equivocation`); a
+    # seat that no longer holds anything of that window checks the pair itself.
+    monkeypatch.setattr(buy_window, "BUY_WINDOWS_KEPT", 1)
+    cheat = 2
+    table, first = first_answer_then_windows_closed(cheat, closed=3)
+    peer = table.peers[0]
+    assert peer.buying.windows.held(buy_answer(first).window, cheat) is None
+    events = peer.receive(first, 1.0, 1) + peer.receive(other_answer(table, first), 1.0, 1)
+    assert not [e for e in events if isinstance(e, Refused)]
+    assert peer.culprit == cheat, peer.frozen

@@ -108,10 +108,40 @@ def test_an_embedded_envelope_names_its_proposer_never_the_seat_it_carried() -> 
         simulation = Simulation(spec)
         outcome = simulation.run()
         assert outcome.ok, [v.line() for v in outcome.violations]
-        assert outcome.adversary_acted and outcome.end == "frozen"
+        assert outcome.adversary_acted and outcome.end == "ended"
         honest = [seat.peer for seat in simulation.seats if seat.adversary is None]
         assert all(p is not None and p.culprit == spec.adversary_seat for p in honest)
         assert all(p is not None and "signed by another seat" in (p.frozen or "") for p in honest)
+        # frozen, they stayed at the table and ended the game without the cheat (it forfeits)
+        ends = [p.replica.ended[0] for p in honest if p is not None and p.replica.ended]
+        assert ends == [(spec.adversary_seat,)] * len(honest)
+
+
+def test_a_seat_restarted_after_a_freeze_learns_it_from_a_frozen_seat_at_the_table() -> None:
+    """A seat frozen on a cheat it caught stays at the table to end the game without it
+    (`Session._handle`, `Peer.ending_frozen`), answering catch-up meanwhile. Seat 1
+    crashes just before the table freezes on seat 0's step 22 and restarts a second
+    later: frozen seat 2, still there, sends it what seat 2 froze on, and the two end the
+    game without seat 0. (Before the simulator modelled the wait, seat 2 left at once and
+    the table stayed frozen at step 21.)"""
+    spec = Spec(
+        seed=0,
+        house=(("target_score", "1"),),
+        faults=(Fault(0.47, "crash", 1, 1.0),),
+        adversary="embedded_envelope",
+        adversary_seat=0,
+        bot="easy",
+    )
+    simulation = Simulation(spec)
+    outcome = simulation.run()
+    assert outcome.ok, [v.line() for v in outcome.violations]
+    assert outcome.faults == 1 and outcome.end == "ended"
+    restarted, frozen = (simulation.seats[s] for s in (1, 2))
+    assert restarted.incarnation > 0 and restarted.peer is not None and frozen.peer is not None
+    assert frozen.peer.frozen_at is not None and frozen.peer.frozen_at < 1.47
+    for peer in (restarted.peer, frozen.peer):
+        assert peer.culprit == 0 and peer.replica.ended is not None
+        assert peer.replica.ended[0] == (0,)
 
 
 # --- every invariant fires on a deliberately broken seat ---------------------------------

@@ -101,6 +101,10 @@ class Judge:
         when another player may go out soon, to throw the high cards first)."""
         self.table_fits, self.table_takes_joker = self._table_fits(view)
         self._memo: dict[tuple[int, ...], float] = {}
+        self._sets: dict[tuple[int, tuple[int, ...], int], list[Group]] = {}
+        """Set groups by (rank, the hand's faces of it, cards it may lack)."""
+        self._runs: dict[tuple[int, tuple[bool, ...], int, int], list[Group]] = {}
+        """Run groups by (suit, the hand's ranks of it, cards it may lack, extension)."""
         self.costed = 0
         """Hands costed so far (not found in the memo): the look-ahead's work budget."""
 
@@ -176,6 +180,8 @@ class Judge:
         best = float("inf")
         all_points = sum(self._face_points(f) * n for f, n in hand.items())
         for chosen_sets in combinations(sets, contract.sets):
+            if not _fits(chosen_sets, hand):
+                continue  # no runs added make them fit
             for chosen_runs in combinations(runs, contract.runs):
                 chosen = chosen_sets + chosen_runs
                 if not _fits(chosen, hand):
@@ -279,33 +285,40 @@ class Judge:
     # --- groups ------------------------------------------------------------------
 
     def _set_groups(self, hand: Counter[int], max_missing: int) -> list[Group]:
-        rules = self.rules
         by_rank: dict[int, list[int]] = {}
         for face in hand:
             by_rank.setdefault(face % 16, []).append(face)
         groups = []
         for rank, faces in by_rank.items():
-            suits = sorted(faces)[: rules.set_max]
-            choices = [tuple(suits)]
-            if len(suits) == 4 and rules.set_min == 3:
-                choices += list(combinations(suits, 3))
-            for chosen in choices:
-                lack = max(0, rules.set_min - len(chosen))
-                if lack > max_missing:
-                    continue
-                absent = [face_of(rank, s) for s in SUITS if face_of(rank, s) not in chosen]
-                outs = sum(self.outs(f) for f in absent)
-                missing = tuple(self._miss(outs - i) for i in range(lack))
-                value = rules.points(rank) * (len(chosen) + lack)
-                points = sum(self._face_points(f) for f in chosen)
-                groups.append(Group(MeldKind.SET, chosen, missing, value, points))
+            key = (rank, tuple(faces), max_missing)
+            found = self._sets.get(key)
+            if found is None:
+                found = self._sets[key] = self._rank_sets(rank, faces, max_missing)
+            groups += found
+        return groups
+
+    def _rank_sets(self, rank: int, faces: list[int], max_missing: int) -> list[Group]:
+        """The set groups of the hand's faces of one rank (they depend on nothing else)."""
+        rules = self.rules
+        groups = []
+        suits = sorted(faces)[: rules.set_max]
+        choices = [tuple(suits)]
+        if len(suits) == 4 and rules.set_min == 3:
+            choices += list(combinations(suits, 3))
+        for chosen in choices:
+            lack = max(0, rules.set_min - len(chosen))
+            if lack > max_missing:
+                continue
+            absent = [face_of(rank, s) for s in SUITS if face_of(rank, s) not in chosen]
+            outs = sum(self.outs(f) for f in absent)
+            missing = tuple(self._miss(outs - i) for i in range(lack))
+            value = rules.points(rank) * (len(chosen) + lack)
+            points = sum(self._face_points(f) for f in chosen)
+            groups.append(Group(MeldKind.SET, chosen, missing, value, points))
         return groups
 
     def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
-        rules = self.rules
-        top = ACE_HIGH if rules.ace_high else KING
-        run_min = rules.run_min
-        longest = min(run_min + extend, rules.run_max)
+        ace_high = self.rules.ace_high
         groups = []
         for index in range(len(SUITS)):
             base = 16 * index
@@ -316,30 +329,47 @@ class Judge:
                     present[rank] = anything = True
             if not anything:
                 continue
-            if rules.ace_high and present[ACE]:
+            if ace_high and present[ACE]:
                 present[ACE_HIGH] = True
-            for low in range(ACE, top - run_min + 2):
-                window = present[low : low + run_min]
-                have = sum(window)
-                if have == 0 or run_min - have > max_missing:
+            key = (index, tuple(present), max_missing, extend)
+            found = self._runs.get(key)
+            if found is None:
+                found = self._runs[key] = self._suit_runs(index, present, max_missing, extend)
+            groups += found
+        return groups
+
+    def _suit_runs(
+        self, index: int, present: list[bool], max_missing: int, extend: int
+    ) -> list[Group]:
+        """The run groups of the hand's cards of one suit (`present`: by rank)."""
+        rules = self.rules
+        top = ACE_HIGH if rules.ace_high else KING
+        run_min = rules.run_min
+        longest = min(run_min + extend, rules.run_max)
+        base = 16 * index
+        groups = []
+        for low in range(ACE, top - run_min + 2):
+            window = present[low : low + run_min]
+            have = sum(window)
+            if have == 0 or run_min - have > max_missing:
+                continue
+            for high in range(low + run_min - 1, min(low + longest, top + 1)):
+                length = high - low + 1
+                if length > run_min and not (present[low] and present[high]):
                     continue
-                for high in range(low + run_min - 1, min(low + longest, top + 1)):
-                    length = high - low + 1
-                    if length > run_min and not (present[low] and present[high]):
-                        continue
-                    ranks = range(low, high + 1)
-                    lack = [r for r in ranks if not present[r]]
-                    if len(lack) > max_missing or (lack and length > run_min + 1):
-                        continue
-                    if low == ACE and high == ACE_HIGH:
-                        continue
-                    uses = tuple(base + (ACE if r == ACE_HIGH else r) for r in ranks if present[r])
-                    missing = tuple(
-                        self._miss(self.outs(base + (ACE if r == ACE_HIGH else r))) for r in lack
-                    )
-                    value = sum(card_value(r, rules) for r in ranks)
-                    points = sum(self._face_points(f) for f in uses)
-                    groups.append(Group(MeldKind.RUN, uses, missing, value, points))
+                ranks = range(low, high + 1)
+                lack = [r for r in ranks if not present[r]]
+                if len(lack) > max_missing or (lack and length > run_min + 1):
+                    continue
+                if low == ACE and high == ACE_HIGH:
+                    continue
+                uses = tuple(base + (ACE if r == ACE_HIGH else r) for r in ranks if present[r])
+                missing = tuple(
+                    self._miss(self.outs(base + (ACE if r == ACE_HIGH else r))) for r in lack
+                )
+                value = sum(card_value(r, rules) for r in ranks)
+                points = sum(self._face_points(f) for f in uses)
+                groups.append(Group(MeldKind.RUN, uses, missing, value, points))
         return groups
 
     def _table_fits(self, view: View) -> tuple[frozenset[int], bool]:

@@ -148,6 +148,12 @@ def encode(message: DeckMessage) -> bytes:
 
 def decode(data: bytes, sender: int | str | None = None) -> DeckMessage:
     """Bytes to a message, or `ProtocolError` naming the sender and what is wrong."""
+    return decode_message(data, sender)
+
+
+def decode_message(data: bytes, sender: int | str | None = None) -> DeckMessage:
+    """`decode`'s work: a function of its arguments alone, called through the module
+    (`sim/one_process.py` remembers its answers; the messages are frozen values)."""
     body = unpack(data, sender)
     kind = kind_of(body, sender)
     message = _KINDS.get(kind)

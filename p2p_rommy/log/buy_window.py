@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from p2p_rommy.limits import BUY_WINDOWS_KEPT
 from p2p_rommy.log.messages import BuyAnswer, BuySeal
 from p2p_rommy.wire.identity import Opened
 
@@ -61,6 +62,9 @@ class BuyWindows:
         self._sealed: dict[int, bool] = {}
         """window -> the claim this seat sealed and has not opened yet."""
         self._answered: set[int] = set()
+        self._late: dict[int, dict[tuple[int, bool], bytes]] = {}
+        """seat -> (window, a seal?) -> the answer or seal it sent for a closed window
+        this seat held nothing of, as it came (the newest `BUY_WINDOWS_KEPT` per seat)."""
         self._clock: tuple[int, float] | None = None
         """(window, when it opened on this seat's clock)."""
 
@@ -155,17 +159,33 @@ class BuyWindows:
         seen = {seat for seat, _ in self._answers.get(window, [])} if window else set()
         return [seat for seat in eligible if seat not in seen]
 
+    def closed_answer(self, window: int, seat: int, envelope: bytes, seal: bool) -> bytes | None:
+        """`seat`'s answer (or seal, with `seal`) in closed `window` that this seat holds,
+        to check a late `envelope` against; if it holds none, `envelope` is kept as that
+        one (bounded per seat), so that a second, different one is checked against it:
+        a seat that named the sender sends both to all (SPEC §4.7 "Two answers")."""
+        held = self.held_seal(window, seat) if seal else self.held(window, seat)
+        if held is not None:
+            return held
+        late = self._late.setdefault(seat, {})
+        held = late.get((window, seal))
+        if held is None:
+            late[(window, seal)] = envelope
+            while len(late) > BUY_WINDOWS_KEPT:
+                del late[next(iter(late))]  # the oldest that came
+        return held
+
     def forget_closed(self, committed: int, still_open: int | None) -> None:
         """Drop windows that have closed (bounded memory): keep the open one, answers
         for windows ahead of the committed step (they may open here soon), and the
-        answers and seals of the last window that closed: a second, different answer
-        for it that comes late (a seat still in the window holds both and sends them
-        to all) is proof here too (`Buying.on_answer`)."""
-        closed = [w for w in (*self._answers, *self._seals) if w <= committed and w != still_open]
-        last = max(closed, default=None)
+        answers and seals of the last `BUY_WINDOWS_KEPT` windows that closed: a second,
+        different answer for one of them that comes late (a seat still in the window
+        holds both and sends them to all) is proof here too (`Buying.on_answer`)."""
+        closed = {w for w in (*self._answers, *self._seals) if w <= committed and w != still_open}
+        recent = set(sorted(closed)[-BUY_WINDOWS_KEPT:]) if BUY_WINDOWS_KEPT else set()
 
         def kept(w: int) -> bool:
-            return w > committed or w in (still_open, last)
+            return w > committed or w == still_open or w in recent
 
         self._answers = {w: a for w, a in self._answers.items() if kept(w)}
         self._answered = {w for w in self._answered if w > committed or w == still_open}

@@ -186,10 +186,11 @@ class Buying:
             # jitter, not misbehaviour: the seat in turn resolved the window with this very
             # answer before it got here, or (a claim) it was simply too late. Not a
             # refusal: those are strikes that cut a link (`MAX_STRIKES`). But another
-            # answer than the one this seat held when the window closed is two-faced.
-            held = self.windows.held(answer.window, answer.seat)
+            # answer than the one this seat holds for that window is two-faced, however
+            # long ago it closed (SPEC §4.7 "Two answers").
+            held = self.windows.closed_answer(answer.window, answer.seat, envelope, seal=False)
             if held is not None and not same_body(held, envelope):
-                return self.trouble.equivocation(held, envelope, "Køb! answers")
+                return self.trouble.equivocation(held, envelope, N_("Køb! answers"))
             log.debug("seat %d: a buy answer after window %d closed", answer.seat, answer.window)
             return []
         if answer.window > replica.n + FUTURE_STEPS:
@@ -238,9 +239,9 @@ class Buying:
         replica = self.replica
         is_open = seal.window == replica.buy_window
         if not is_open and seal.window <= replica.n:
-            held = self.windows.held_seal(seal.window, seal.seat)
+            held = self.windows.closed_answer(seal.window, seal.seat, envelope, seal=True)
             if held is not None and not same_body(held, envelope):  # two-faced, late
-                return self.trouble.equivocation(held, envelope, "Køb! answers")
+                return self.trouble.equivocation(held, envelope, N_("Køb! answers"))
             return []  # too late: the window closed with it already (jitter)
         if seal.window > replica.n + FUTURE_STEPS:
             return self.trouble.refuse(

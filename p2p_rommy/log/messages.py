@@ -285,6 +285,12 @@ _SCHEMAS = {kind: message.schema() for kind, message in _KINDS.items()}
 
 def decode(data: bytes, sender: int | None = None) -> LogMessage:
     """Bytes to a log message, or `ProtocolError` naming the sender and what is wrong."""
+    return decode_message(data, sender)
+
+
+def decode_message(data: bytes, sender: int | None = None) -> LogMessage:
+    """`decode`'s work: a function of its arguments alone, called through the module
+    (`sim/one_process.py` remembers its answers; the messages are frozen values)."""
     body = unpack(data, sender, MAX_BODY_BYTES)
     kind = kind_of(body, sender)
     message = _KINDS.get(kind)

@@ -144,6 +144,8 @@ class Voting:
     def came_back(self, seat: int, now: float) -> None:
         """`seat` sent something new toward step n+1: if this seat had already waited
         its stall limit for it, it came back late (`overdue`)."""
+        if now - self.progress_at < self.end_wait:
+            return  # nobody has been waited for that long (every wait is since then)
         waited = self.waited(seat, now)
         if seat != self.seat and waited is not None and waited >= self.end_wait:
             self.overdue[seat] = self.replica.n + 1

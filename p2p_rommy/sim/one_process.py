@@ -8,6 +8,14 @@ seam for volume, like the fast group, that changes no result.
   is a pure function of (key, signature, message), so the answer remembered for those
   exact bytes is the answer a fresh check gives; a forged or altered envelope is other
   bytes and is checked (and refused) like any other.
+- **Decoded envelopes and messages are remembered** the same way: splitting an
+  envelope into its fields and decoding a log or deck message body are functions of
+  the bytes (and the sender a refusal names) whose answers are frozen values, and
+  here every seat and the checker decode each body again. What is checked against a
+  seat's own state (whose key signed it, its signature, what it says) is not
+  remembered but done by each seat.
+- **Verified share proofs are remembered** as shuffle proofs already are in every
+  process (`deck/proofs.py`): only a success, for exactly those inputs.
 - **The deck's work runs on one thread** under the fast group: `deck/parallel.py`
   splits proofs over threads because libsodium releases the GIL; the fast group's
   arithmetic is Python integers, which never do, so the threads only cost. The results
@@ -18,18 +26,51 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
-from p2p_rommy.deck import parallel
+from p2p_rommy.deck import audit, parallel, proofs
+from p2p_rommy.deck import messages as deck_messages
+from p2p_rommy.deck import seat as deck_seat
+from p2p_rommy.log import messages as log_messages
 from p2p_rommy.wire import identity
 
 SIGNATURES_KEPT = 1 << 16
 """Verified (key, signature, message) answers remembered: a 4-seat lp game has ~10,000
 envelopes, each checked by every seat within a few steps of its arrival."""
+DECODED_KEPT = 1 << 14
+"""Decoded envelopes and bodies remembered (of each kind): every seat decodes a body
+within a few steps of the first, and the checker after the game reads a transcript
+from its start, so this keeps the freshest ~1,500 steps of a 4-seat table."""
+
+_SHARES = "verify_shares"
+_SHARES_CHECKERS = (deck_seat, audit)
+"""The modules that check share proofs (the deck seat, the round's audit)."""
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+def _remembering(verify: Callable[..., None]) -> Callable[..., None]:
+    """`verify_shares` that checks each (context, key, inputs, outputs, proof) once."""
+    verified: dict[tuple[object, ...], None] = {}
+
+    def verify_shares(
+        context: proofs.SharesContext,
+        key: bytes,
+        inputs: Sequence[bytes],
+        outputs: Sequence[bytes],
+        proof: proofs.DleqProof,
+    ) -> None:
+        fingerprint = (context, key, tuple(inputs), tuple(outputs), proof)
+        if fingerprint in verified:
+            return
+        verify(context, key, inputs, outputs, proof)  # raises for a bad one
+        if len(verified) >= DECODED_KEPT:
+            del verified[next(iter(verified))]
+        verified[fingerprint] = None
+
+    return verify_shares
 
 
 def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
@@ -38,13 +79,29 @@ def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> l
 
 @contextlib.contextmanager
 def one_process(threads: bool = True) -> Iterator[None]:
-    """Inside: signatures checked once per process (and the deck on one thread unless
-    `threads`). The production functions are back on the way out."""
+    """Inside: signatures checked and bodies decoded once per process (and the deck on
+    one thread unless `threads`). The production functions are back on the way out."""
     verify, each = identity.verify_signature, parallel.each
+    fields, log_body, deck_body = (
+        identity.envelope_fields,
+        log_messages.decode_message,
+        deck_messages.decode_message,
+    )
+    shares = proofs.verify_shares
+    remembered = _remembering(shares)
+    for module in _SHARES_CHECKERS:  # they import it by name
+        setattr(module, _SHARES, remembered)
     identity.verify_signature = functools.lru_cache(maxsize=SIGNATURES_KEPT)(verify)
+    identity.envelope_fields = functools.lru_cache(maxsize=DECODED_KEPT)(fields)
+    log_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(log_body)
+    deck_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(deck_body)
     if not threads:
         parallel.each = _serial
     try:
         yield
     finally:
         identity.verify_signature, parallel.each = verify, each
+        identity.envelope_fields = fields
+        for module in _SHARES_CHECKERS:
+            setattr(module, _SHARES, shares)
+        log_messages.decode_message, deck_messages.decode_message = log_body, deck_body

@@ -5,8 +5,10 @@ and the invariants checked after every event.
 The driver of each seat does what `seat/session.py` does around its peer, in the
 same order: call the peer; make the round seed and every committed record durable
 (fsync); only then send what the peer said; stop (halt) when a write fails; leave
-once the match is over or the table froze. A crashed seat is resumed from its own
-simulated disk as `rommy resume` resumes one (`sim/disk.py`). Nothing here reads a
+once the match is over or the table froze (a seat frozen naming a cheat its own
+checking caught first stays, to end the game without it, answering catch-up). A
+crashed seat is resumed from its own simulated disk as `rommy resume` resumes one
+(`sim/disk.py`). Nothing here reads a
 clock, opens a socket or starts a thread: the same `Spec` gives the same run, bit
 for bit.
 
@@ -387,7 +389,9 @@ class Simulation:
         if sent:
             seat.exposed = len(peer.records)
         self._send(seat.index, sent)
-        if (peer.replica.over or peer.frozen or peer.alone) and seat.done_at is None:
+        if peer.frozen and peer.ending_frozen(self.now):
+            pass  # `Session._handle`: the table may still end without the seat it named
+        elif (peer.replica.over or peer.frozen or peer.alone) and seat.done_at is None:
             seat.done_at = self.now
             self.at(self.now, functools.partial(self._exit, seat, seat.incarnation))
         elif peer.replica.deferred:
@@ -690,12 +694,12 @@ class Simulation:
                     f"{waiting.seat if waiting else None})",
                 )
                 continue
-            if peer.frozen:
+            if peer.replica.ended is not None:
+                ends.add("ended")  # also a table frozen on a cheat, ended without it
+            elif peer.frozen:
                 ends.add("frozen")
             elif peer.alone:
                 ends.add("alone")  # restarted after the others left: said so and stopped
-            elif peer.replica.ended is not None:
-                ends.add("ended")
             else:
                 ends.add("over")
         outcome.end = "+".join(sorted(ends)) if ends else "unfinished"

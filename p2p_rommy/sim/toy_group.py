@@ -26,7 +26,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from p2p_rommy.deck import group, shuffle_argument
 
 ORDER = group.ORDER
-_SCALAR_OPS = ("is_scalar", "scalar_reduce", "scalar_invert", "scalar_mul", "scalar_add")
 
 
 def _int(data: bytes) -> int:
@@ -102,6 +101,42 @@ def mul_sum(scalars: Sequence[bytes], points: Sequence[group.Decoded]) -> group.
     return _point(total)
 
 
+_WORD = 1 << 256
+
+
+def _scalar_bytes(value: int) -> bytes:
+    return (value % ORDER).to_bytes(group.SCALAR_BYTES, "little")
+
+
+def is_scalar(data: object) -> bool:
+    return isinstance(data, bytes) and len(data) == group.SCALAR_BYTES and 0 < _int(data) < ORDER
+
+
+def scalar_reduce(wide: bytes) -> bytes:
+    return _scalar_bytes(_int(wide))
+
+
+def scalar_invert(scalar: bytes) -> bytes:
+    value = _int(scalar)
+    if value == 0:  # libsodium refuses zero bytes only (l itself inverts to zero)
+        raise group.GroupError("scalar arithmetic on an invalid scalar")
+    return _scalar_bytes(pow(value, ORDER - 2, ORDER))
+
+
+def scalar_mul(a: bytes, b: bytes) -> bytes:
+    return _scalar_bytes(_int(a) * _int(b))
+
+
+def scalar_add(a: bytes, b: bytes) -> bytes:
+    # libsodium adds in 32 bytes (a carry out of them is lost), then reduces
+    return _scalar_bytes((_int(a) + _int(b)) % _WORD)
+
+
+def scalar_sub(a: bytes, b: bytes) -> bytes:
+    # libsodium adds the negation (reduced) the same way
+    return _scalar_bytes((_int(a) + (-_int(b)) % ORDER) % _WORD)
+
+
 _TOY: dict[str, object] = {
     "is_point": is_point,
     "decode": decode,
@@ -115,6 +150,15 @@ _TOY: dict[str, object] = {
     "sum_all": sum_all,
     "mul_sum": mul_sum,
     "BASE": _point(1),
+    # Scalars are the integers mod l in both groups: the same bytes as libsodium's
+    # (it reduces every result mod l), without a foreign call each (a shuffle
+    # argument does tens of thousands).
+    "is_scalar": is_scalar,
+    "scalar_reduce": scalar_reduce,
+    "scalar_invert": scalar_invert,
+    "scalar_mul": scalar_mul,
+    "scalar_add": scalar_add,
+    "scalar_sub": scalar_sub,
 }
 _REAL: dict[str, object] = {name: getattr(group, name) for name in _TOY}
 

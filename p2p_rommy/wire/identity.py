@@ -149,11 +149,9 @@ class Opened:
     raw: bytes
 
 
-def open_envelope(data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> Opened:
-    """Check an envelope against the seated keys (key id -> (seat, public key)).
-
-    Raises `ProtocolError` for anything but a good signature by a seated key.
-    """
+def envelope_fields(data: bytes) -> tuple[bytes, bytes, bytes]:
+    """(signer's key id, body, signature) of a well-formed envelope of this version, or
+    `ProtocolError`: a function of the bytes alone (nothing checked against a key yet)."""
     raw = unpack(data, None, MAX_BODY_BYTES + 256)
     try:
         version, signer, body, signature = _ENVELOPE(raw, "envelope")
@@ -163,6 +161,15 @@ def open_envelope(data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> Ope
         raise ProtocolError(
             None, N_("unknown envelope version {version!r}").format(version=version)
         )
+    return signer, body, signature
+
+
+def open_envelope(data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> Opened:
+    """Check an envelope against the seated keys (key id -> (seat, public key)).
+
+    Raises `ProtocolError` for anything but a good signature by a seated key.
+    """
+    signer, body, signature = envelope_fields(data)
     seated = roster.get(signer)
     if seated is None:
         raise ProtocolError(f"key {signer.hex()}", N_("this key is not seated at the table"))
