@@ -38,11 +38,6 @@ class Pending:
         self.digest = step_digest(self.envelope)
 
     @property
-    def vote(self) -> bytes:
-        """What every seat's ACK must say to commit it: this step and its state hash."""
-        return self.digest + self.tentative.hash
-
-    @property
     def n(self) -> int:
         return self.step.n
 
