@@ -468,7 +468,7 @@ class Voting:
                 self._round_index = self.replica.state.round_index
                 self.records.release()  # a finished round's records: on disk only
             self.progress_at = now
-            self._out.append(Committed(pending.n, pending.step, record))
+            self._out.append(Committed(pending.n, pending.step, record, tentative.claims))
             if self.replica.over:
                 self._last_word(record)
             if self.step_clock is not None:
