@@ -7,9 +7,11 @@ Theory of operation (protocol/SPEC.md §4):
   while the deck protocol has work; else the seat in turn; in a buy window the
   sequencer (the seat in turn, which declined the card and cannot claim it); at
   round end the seats still to show their hands, then to reveal their seeds.
-- A step is validated against the committed state (`validate`), which yields the
-  state hash after it; the peer ACKs that hash and `commit`s once every seat
-  ACKed the same one. Nothing is shown or acted on before commit.
+- A step is checked against the committed state (`check`, pure: a deck message is
+  taken on a copy of its deck seat), which yields the `Tentative` it leads to and
+  the state hash after it; `validate` holds it as the step in flight, the peer ACKs
+  that hash and `commit`s once every seat ACKed the same one, and only the commit
+  applies it. Nothing is shown or acted on before commit.
 - What follows from a commit without anyone choosing is derived, identically on
   every peer (`_settle`): the deal's upcard starts the round in the engine; a
   hidden card moved into a hand becomes a deck task for its new owner; a
@@ -92,7 +94,8 @@ def shown_faces(move: Move) -> list[tuple[int, int]]:
 
 @dataclass
 class Tentative:
-    """A validated, not yet committed step and what it leads to."""
+    """A checked, not yet committed step and everything it leads to (`Replica.check`):
+    the replica itself changes only when `commit` applies it."""
 
     n: int
     proposer: int
@@ -103,8 +106,30 @@ class Tentative:
     """A buy step's claimants, in the order the window's priority ranks them."""
     race: Race | None = None
     """Under `buy_priority = first`: how the race settled (votes per claimant)."""
+    deck: DeckAfter | None = None
+    """The deck messages the step carries (a deck message, a move's reveal), taken on
+    a copy of their deck."""
+    end: tuple[tuple[int, ...], str] | None = None
+    """An end step's (seats left out, reason)."""
+
+
+@dataclass
+class DeckAfter:
+    """A step's deck messages taken by a copy of the deck seat they belong to
+    (`DeckSeat.after`): the round's deck keeps its committed seat until the step
+    commits, and then takes this one."""
+
+    round: RoundDeck
+    """The deck they belong to (the round's, or the next round's)."""
+    seat: DeckSeat
+    """`round.seat` with the messages taken."""
+    entries: tuple[bytes, ...]
+    """The envelopes, for the deck's log."""
+    made: list[bytes] = field(default_factory=list)
+    """What this replica's seat sends next, made on `seat` as soon as the step was
+    checked (its shuffle pipelined, SPEC §3.3): the deck's outbox at commit."""
     background: bool = False
-    """A deck step of the next round's deck (`next_deck`)."""
+    """A step of the next round's deck (`next_deck`)."""
 
 
 @dataclass
@@ -144,8 +169,6 @@ class Replica:
         self._background = False
         """A move or buy step committed since the last background deck step: a step
         of `next_deck` is due before the next move (SPEC §4.4, "Proposer")."""
-        self._was_background = False
-        """(validating) The deck step just checked is `next_deck`'s."""
         self.unaudited: RoundDeck | None = None
         """(`audit_later`) A finished round's deck whose audit is still to run."""
         self.tentative: Tentative | None = None
@@ -162,7 +185,6 @@ class Replica:
         """Under `first`: the last resolved window's votes (the screen shows them)."""
         self.ended: tuple[tuple[int, ...], str] | None = None
         """(the seats left out, reason) once the others ended the game by agreement."""
-        self._pending_end: tuple[tuple[int, ...], str] | None = None
         self._ahead: dict[bytes, tuple[Opened, BuyAnswer | BuySeal]] = {}
         """Answers and seals for the window the next step may open, as `open_message`
         opened them: they move into that window when it opens (`OPENED_ANSWERS_KEPT`)."""
@@ -172,7 +194,8 @@ class Replica:
         self._settle()
         self.committed_hash = self.state_hash()
         """The committed state's hash (what the next step's `prev` holds), kept from the
-        commit: a pending deck step moves the deck's context on, an end does not."""
+        commit (a step in flight changes only its own copy of a deck, so `state_hash()`
+        says the same until the next commit)."""
 
     # --- what the committed state says ---------------------------------------
 
@@ -191,24 +214,37 @@ class Replica:
     def state_hash(self) -> bytes:
         """The hash every seat ACKs: step number, engine state, both decks' transcript
         contexts (the round's, then the next round's; SPEC §4.4)."""
+        return self._hash_after(self.n, self.state, None)
+
+    def _hash_after(self, n: int, state: GameState, deck: DeckAfter | None) -> bytes:
+        """`state_hash` as it would be after a step `n` that leads to `state` and moves
+        `deck` on (nothing is changed to compute it)."""
         current = self.deck.seat.context if self.deck is not None else b""
         later = self.next_deck.seat.context if self.next_deck is not None else b""
+        if deck is not None:
+            if deck.background:
+                later = deck.seat.context
+            else:
+                current = deck.seat.context
         return hashlib.sha256(
             STATE_DOMAIN
             + self.game
-            + self.n.to_bytes(8, "big")
-            + self._state_digest()
+            + n.to_bytes(8, "big")
+            + self._state_digest(state)
             + current.ljust(32, b"\0")
             + later.ljust(32, b"\0")
         ).digest()
 
-    def _state_digest(self) -> bytes:
-        """`state_hash(self.state)`, encoded once per state: a state is a frozen value,
-        and one commit asks for it several times (the next step's `prev`, each seat's
-        end hash, every ACK's check)."""
+    def _state_digest(self, state: GameState | None = None) -> bytes:
+        """`state_hash(state)` (the committed state's by default), encoded once per state:
+        a state is a frozen value, and one commit asks for it several times (the step's
+        own hash, the next step's `prev`, each seat's end hash, every ACK's check). A
+        memo, not state: it changes no answer."""
+        if state is None:
+            state = self.state
         cached = self._engine_hash
-        if cached is None or cached[0] is not self.state:
-            cached = self._engine_hash = (self.state, state_hash(self.state))
+        if cached is None or cached[0] is not state:
+            cached = self._engine_hash = (state, state_hash(state))
         return cached[1]
 
     def _due_deck(self) -> tuple[RoundDeck, DeckDue] | None:
@@ -311,9 +347,8 @@ class Replica:
 
     def pending_absent(self) -> tuple[int, ...]:
         """The seats a pending end step leaves out (their ACKs are not needed), if any."""
-        if self.tentative is not None and self.tentative.kind == "end":
-            assert self._pending_end is not None
-            return self._pending_end[0]
+        if self.tentative is not None and self.tentative.end is not None:
+            return self.tentative.end[0]
         return ()
 
     def _end_hash(self, n: int, body: EndStep) -> bytes:
@@ -329,11 +364,57 @@ class Replica:
         ).digest()
 
     def validate(self, step: Step) -> Tentative:
-        """Check a proposed step against the committed state; raise `ProtocolError` if bad.
+        """`check` a proposed step and hold it as the step in flight (`tentative`), ready
+        to `commit`; `ProtocolError` if it is bad. A seat first settles what it owes
+        before another seat's step (its deferred proofs); once the step checks, its deck
+        seat's copy makes what this seat sends next (`DeckAfter.made`: its shuffle starts
+        while the others still check the one before, SPEC §3.3)."""
+        if not isinstance(step.body, EndStep):
+            self._check_header(step)
+            self._before_another(step)
+        tentative = self.check(step)
+        self.tentative = tentative
+        if tentative.deck is not None:
+            tentative.deck.made.extend(tentative.deck.seat.advance())
+        return tentative
 
-        The deck seat may advance (its messages are the step's content); the engine
-        state only changes at `commit`.
-        """
+    def check(self, step: Step) -> Tentative:
+        """Check a proposed step against the committed state and return what it leads to;
+        raise `ProtocolError` if it is bad. Pure: nothing of the replica or its decks
+        changes (a deck message is taken on a copy of its deck seat, `DeckAfter`); only
+        `commit` applies the result."""
+        if isinstance(step.body, EndStep):
+            self._check_header(step)
+            return self.check_end(step, step.body)
+        self._check_header(step)
+        sender = step.seat
+        body = step.body
+        claims: tuple[int, ...] = ()
+        race: Race | None = None
+        deck: DeckAfter | None = None
+        try:
+            if isinstance(body, DeckStep):
+                after, deck = self.state, self._check_deck(step, body)
+            elif isinstance(body, MoveStep):
+                after, deck = self._check_move(step, body)
+            else:
+                after, claims, race = self._check_buy(step, body)
+        except ProtocolError as error:
+            raise _proposers_fault(step, error) from None
+        return Tentative(
+            step.n,
+            sender,
+            after,
+            self._hash_after(step.n, after, deck),
+            step.kind,
+            claims,
+            race,
+            deck,
+        )
+
+    def _check_header(self, step: Step) -> None:
+        """What every step must be: for this game, the next number; and, but for an end,
+        built on the committed state by the one seat whose step is due."""
         sender = step.seat
         if step.game != self.game:
             raise ProtocolError(sender, N_("step for another game"), step.n)
@@ -344,7 +425,7 @@ class Replica:
                 step.n,
             )
         if isinstance(step.body, EndStep):
-            return self._check_end(step, step.body)
+            return
         if step.prev != self.state_hash():
             raise ProtocolError(sender, N_("step does not build on the committed state"), step.n)
         expected = self.expected_proposer()
@@ -356,30 +437,6 @@ class Replica:
                 ),
                 step.n,
             )
-        body = step.body
-        claims: tuple[int, ...] = ()
-        race: Race | None = None
-        self._before_another(step)
-        try:
-            if isinstance(body, DeckStep):
-                after = self._check_deck(step, body)
-            elif isinstance(body, MoveStep):
-                after = self._check_move(step, body)
-            else:
-                after, claims, race = self._check_buy(step, body)
-        except ProtocolError as error:
-            raise _proposers_fault(step, error) from None
-        self.tentative = Tentative(
-            step.n,
-            sender,
-            after,
-            self._hash_after(step.n, after),
-            step.kind,
-            claims,
-            race,
-            background=isinstance(body, DeckStep) and self._was_background,
-        )
-        return self.tentative
 
     def check_end(self, step: Step, body: EndStep) -> Tentative:
         """An end step checked against the committed state, changing nothing (a peer
@@ -409,14 +466,12 @@ class Replica:
             )
         if step.prev != self.committed_hash:
             raise ProtocolError(step.seat, N_("step does not build on the committed state"), step.n)
-        return Tentative(step.n, step.seat, self.state, self._end_hash(step.n, body), "end")
+        end = (body.absent, body.reason)
+        return Tentative(
+            step.n, step.seat, self.state, self._end_hash(step.n, body), "end", end=end
+        )
 
-    def _check_end(self, step: Step, body: EndStep) -> Tentative:
-        self.tentative = self.check_end(step, body)
-        self._pending_end = (body.absent, body.reason)
-        return self.tentative
-
-    def _check_deck(self, step: Step, body: DeckStep) -> GameState:
+    def _check_deck(self, step: Step, body: DeckStep) -> DeckAfter:
         envelope = body.envelope
         if self.deck is None and self.next_deck is None:
             raise ProtocolError(step.seat, N_("no deck protocol is running"), step.n)
@@ -424,15 +479,13 @@ class Replica:
         if target is None:
             raise ProtocolError(step.seat, N_("no deck message is due now"), step.n)
         deck = target[0]
-        self._was_background = deck is self.next_deck
         opened = self._embedded(step, envelope, "the deck message")
-        self._adopt_own(step, envelope, deck)
-        deck.outbox.extend(deck.seat.receive(envelope, opened))
-        deck.log.append(envelope)
-        deck.steps.append(step.n)
-        return self.state
+        seat = deck.seat.fork()
+        self._adopt_own(step, envelope, seat)
+        seat.take(envelope, opened)
+        return DeckAfter(deck, seat, (envelope,), background=deck is self.next_deck)
 
-    def _check_move(self, step: Step, body: MoveStep) -> GameState:
+    def _check_move(self, step: Step, body: MoveStep) -> tuple[GameState, DeckAfter | None]:
         move = body.move
         try:
             after = apply(self.state, move)
@@ -447,32 +500,31 @@ class Replica:
             raise CheatDetected(
                 step.seat, N_("shown cards without their proof, or a stray proof"), step.n
             )
-        if hidden and isinstance(reveal, bytes):
-            assert self.deck is not None
-            opened_reveal = self._embedded(step, reveal, "the move's reveal")
-            deck = self.deck.seat
-            try:
-                deck.reveal(step.seat, hidden)
-            except ValueError as error:
+        if not hidden or not isinstance(reveal, bytes):
+            return after, None
+        assert self.deck is not None
+        opened_reveal = self._embedded(step, reveal, "the move's reveal")
+        seat = self.deck.seat.fork()
+        try:
+            seat.reveal(step.seat, hidden)
+        except ValueError as error:
+            raise CheatDetected(
+                step.seat, N_("cannot show that card: {error}").format(error=error), step.n
+            ) from None
+        self._adopt_own(step, reveal, seat)
+        seat.take(reveal, opened_reveal)
+        for slot in hidden:
+            if seat.public.get(slot) != faces[slot]:
                 raise CheatDetected(
-                    step.seat, N_("cannot show that card: {error}").format(error=error), step.n
-                ) from None
-            self._adopt_own(step, reveal, self.deck)
-            self.deck.outbox.extend(deck.receive(reveal, opened_reveal))
-            self.deck.log.append(reveal)
-            self.deck.steps.append(step.n)
-            for slot in hidden:
-                if deck.public.get(slot) != faces[slot]:
-                    raise CheatDetected(
-                        step.seat,
-                        N_("the card in slot {slot} is not the one claimed").format(slot=slot),
-                        step.n,
-                    )
-        return after
+                    step.seat,
+                    N_("the card in slot {slot} is not the one claimed").format(slot=slot),
+                    step.n,
+                )
+        return after, DeckAfter(self.deck, seat, (reveal,))
 
-    def _adopt_own(self, step: Step, envelope: bytes, deck: RoundDeck) -> None:
+    def _adopt_own(self, step: Step, envelope: bytes, seat: DeckSeat) -> None:
         """A seat's own deck message coming back from its log after a restart (an
-        observer has none)."""
+        observer has none), taken by `seat` (the copy the step is checked on)."""
 
     def _before_another(self, step: Step) -> None:
         """What a seat settles before it checks another seat's step (an observer has
@@ -642,14 +694,6 @@ class Replica:
             raise ProtocolError(opened.seat, N_("a call whose observation leaves it out"))
         return answer
 
-    def _hash_after(self, n: int, after: GameState) -> bytes:
-        saved_state, saved_n = self.state, self.n
-        self.state, self.n = after, n
-        try:
-            return self.state_hash()
-        finally:
-            self.state, self.n = saved_state, saved_n
-
     # --- committed records (catch-up and restart) ------------------------------
 
     def check_certificate(self, step: Step, acks: Sequence[bytes], digest: bytes) -> Tentative:
@@ -744,16 +788,23 @@ class Replica:
         self.state = tentative.state
         self.n = tentative.n
         self.tentative = None
-        if tentative.kind == "end":
-            self.ended = self._pending_end
+        if tentative.end is not None:
+            self.ended = tentative.end
             return
+        taken = tentative.deck
+        if taken is not None:  # the deck seat that took the step's messages is the deck's now
+            deck = taken.round
+            deck.seat = taken.seat
+            deck.log.extend(taken.entries)
+            deck.steps.extend([tentative.n] * len(taken.entries))
+            deck.outbox.extend(taken.made)
         if tentative.kind == "buy":
             self.last_claims = tentative.claims
             self.last_race = tentative.race
         if tentative.kind == "move" or tentative.kind == "buy":
             self._background = True
             self._after_move(before)
-        elif tentative.background:
+        elif taken is not None and taken.background:
             self._background = False
         if self.state.phase is not Phase.BUY:
             if self.window is not None:
@@ -1022,18 +1073,19 @@ class SeatedReplica(Replica):
             self.state_hash(),
             DeckStep(envelope),
         )
-        deck.outbox.extend(deck.seat.receive(envelope))
-        deck.log.append(envelope)
-        deck.steps.append(step.n)
-        return self._own(step, background=deck is self.next_deck)
+        seat = deck.seat.fork()
+        made = seat.receive(envelope)
+        taken = DeckAfter(deck, seat, (envelope,), made, background=deck is self.next_deck)
+        return self._own(step, deck=taken)
 
     def propose_move(self, move: Move) -> Step:
         """A player's move as a step; `IllegalMove` (nothing changes) if the rules refuse it."""
         after = apply(self.state, move)  # raises before anything is touched
         prev = self.state_hash()
-        reveal = self._reveal_for(self.seat, move)
+        taken = self._reveal_for(self.seat, move)
+        reveal = taken.entries[0] if taken is not None else None
         step = Step(self.game, self.n + 1, self.seat, prev, MoveStep(move, reveal))
-        return self._own(step, after)
+        return self._own(step, after, deck=taken)
 
     def propose_reveal(self) -> Step:
         hand = self.state.hands[self.seat]
@@ -1060,10 +1112,10 @@ class SeatedReplica(Replica):
         the scores so far stand. Replaces a pending step (or end) they never ACKed."""
         body = EndStep(absent, reason[:END_REASON_MAX])
         step = Step(self.game, self.n + 1, self.seat, self.committed_hash, body)
+        end = (absent, body.reason)
         self.tentative = Tentative(
-            step.n, self.seat, self.state, self._end_hash(step.n, body), "end"
+            step.n, self.seat, self.state, self._end_hash(step.n, body), "end", end=end
         )
-        self._pending_end = (absent, body.reason)
         return step
 
     def _own(
@@ -1072,40 +1124,51 @@ class SeatedReplica(Replica):
         after: GameState | None = None,
         claims: tuple[int, ...] = (),
         outcome: Race | None = None,
-        background: bool = False,
+        deck: DeckAfter | None = None,
     ) -> Step:
+        """This seat's own step, held as the step in flight (its deck messages taken on
+        a copy of their deck, `deck`, as another seat's are when checked)."""
         if after is None:
             after = self.state
         self.tentative = Tentative(
             step.n,
             self.seat,
             after,
-            self._hash_after(step.n, after),
+            self._hash_after(step.n, after, deck),
             step.kind,
             claims,
             outcome,
-            background,
+            deck,
         )
         return step
 
-    def _reveal_for(self, seat: int, move: Move) -> bytes | None:
+    def _reveal_for(self, seat: int, move: Move) -> DeckAfter | None:
+        """The proof of the hidden cards `move` shows (`entries[0]`), made and taken on
+        a copy of the round's deck seat; None when it shows none."""
         hidden = [slot for slot, _ in shown_faces(move) if self.state.faces[slot] is None]
         if not hidden:
             return None
         assert self.deck is not None
-        (envelope,) = self.deck.seat.reveal(seat, hidden)
-        self.deck.outbox.extend(self.deck.seat.receive(envelope))
-        self.deck.log.append(envelope)
-        self.deck.steps.append(self.n + 1)
-        return envelope
+        copy = self.deck.seat.fork()
+        (envelope,) = copy.reveal(seat, hidden)
+        made = copy.receive(envelope)
+        return DeckAfter(self.deck, copy, (envelope,), made)
 
     # --- validating a peer's step --------------------------------------------
 
     @property
     def deferred(self) -> bool:
         """A shuffle proof this seat shuffled on and has yet to verify (pipelining),
-        in either open deck."""
-        return any(deck.seat.deferred for deck in self.open_decks)
+        in either open deck or in the step in flight's copy of one."""
+        return any(seat.deferred for seat in self._deck_seats())
+
+    def _deck_seats(self) -> list[DeckSeat]:
+        """The open decks' seats, then the step in flight's copy of one (it holds the
+        proof of the shuffle it took, which this seat shuffles on before it commits)."""
+        seats = [deck.seat for deck in self.open_decks]
+        if self.tentative is not None and self.tentative.deck is not None:
+            seats.append(self.tentative.deck.seat)
+        return seats
 
     @property
     def open_decks(self) -> list[RoundDeck]:
@@ -1114,23 +1177,33 @@ class SeatedReplica(Replica):
 
     def check_deferred(self) -> None:
         """Verify it now (`CheatDetected` naming its shuffler if it fails)."""
-        for deck in self.open_decks:
-            deck.seat.check_deferred()
+        verified: set[int] = set()
+        for seat in self._deck_seats():
+            # a copy holds the proofs its seat held when it was made: verified once
+            seat.deferred = [proof for proof in seat.deferred if id(proof) not in verified]
+            verified.update(id(proof) for proof in seat.deferred)
+            seat.check_deferred()
 
     def wake(self) -> None:
         """The replay is over: from now on this seat makes its messages again."""
         self.restoring = False
+        held = self.tentative.deck if self.tentative is not None else None
         for deck in self.open_decks:
             deck.outbox.clear()
-            deck.outbox.extend(deck.seat.wake())
+            if held is not None and held.round is deck:
+                deck.seat.quiet = False  # what it owes follows the step in flight
+            else:
+                deck.outbox.extend(deck.seat.wake())
+        if held is not None:
+            held.made[:] = held.seat.wake()
 
     def _before_another(self, step: Step) -> None:
         if step.seat != self.seat:
             self.check_deferred()  # a shuffle this seat shuffled on: its shuffler's fault
 
-    def _adopt_own(self, step: Step, envelope: bytes, deck: RoundDeck) -> None:
+    def _adopt_own(self, step: Step, envelope: bytes, seat: DeckSeat) -> None:
         if step.seat == self.seat:
-            deck.seat.adopt(envelope)
+            seat.adopt(envelope)
 
     def _new_deck_seat(self, params: DeckParams) -> DeckSeat:
         return self.deck_seat_class(
