@@ -46,7 +46,7 @@ from p2p_rommy.log.messages import (
     decode,
 )
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.rules.melds import MeldKind, Placed
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import Session

@@ -18,7 +18,7 @@ from p2p_rommy.engine.moves import Discard
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.messages import Ack, DeckStep, MoveStep, Record, Step
 from p2p_rommy.log.messages import decode as decode_log
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.wire.identity import envelope_body
 from tests.deck_table import Counter
 from tests.peer_table import PeerTable

@@ -57,7 +57,7 @@ from p2p_rommy.log.messages import (
     Sync,
 )
 from p2p_rommy.log.pending import EarlyVotes, Pending
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.stalls import StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
 from p2p_rommy.log.trouble import Trouble

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2p_rommy.log.messages import Ack, Record, Step, step_digest
-from p2p_rommy.log.replica import Tentative
+from p2p_rommy.log.tentative import Tentative
 
 Held = dict[int, tuple[Ack, bytes]]
 """seat -> (its ACK, opened and checked when it came, and the ACK's envelope)."""

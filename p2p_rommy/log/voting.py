@@ -35,7 +35,7 @@ from p2p_rommy.log.messages import (
     Sync,
 )
 from p2p_rommy.log.pending import EarlyVotes, Held, Pending
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.stalls import Waiting
 from p2p_rommy.log.trouble import Trouble, decode_step
 from p2p_rommy.wire.identity import same_body
