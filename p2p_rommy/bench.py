@@ -537,7 +537,7 @@ def flood_growth_mb(count: int) -> float:
 
     from p2p_rommy.log.messages import Ack, BuyAnswer, Chat, Sync
     from p2p_rommy.log.peer import Peer
-    from p2p_rommy.log.replica import SeatedReplica
+    from p2p_rommy.log.seated_replica import SeatedReplica
     from p2p_rommy.seat.loopback_match import seeded_config
 
     before = _rss_mb()

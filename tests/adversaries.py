@@ -46,7 +46,7 @@ from p2p_rommy.log.messages import (
     decode,
 )
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.rules.melds import MeldKind, Placed
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import Session
@@ -412,9 +412,9 @@ class ForcedMoves(SeatedReplica):
 
     def forced(self, move: Move, reveal: bool = True) -> Step:
         prev = self.state_hash()
-        proof = self._reveal_for(self.seat, move) if reveal else None
-        body = MoveStep(move, proof)
-        return self._own(Step(self.game, self.n + 1, self.seat, prev, body))
+        taken = self._reveal_for(self.seat, move) if reveal else None
+        body = MoveStep(move, taken.entries[0] if taken is not None else None)
+        return self._own(Step(self.game, self.n + 1, self.seat, prev, body), deck=taken)
 
 
 class IllegalMeld(ForcedMoves):
@@ -445,10 +445,10 @@ class LyingHand(ForcedMoves):
         hand = self.state.hands[self.seat]
         truth = self.view()
         move = RevealHand(self.seat, tuple((slot, 0) for slot in hand))
-        prev = self.state_hash()  # before the reveal extends the deck's context
-        proof = self._reveal_for(self.seat, RevealHand(self.seat, tuple(truth.hand())))
-        body = MoveStep(move, proof)
-        return self._own(Step(self.game, self.n + 1, self.seat, prev, body))
+        prev = self.state_hash()
+        taken = self._reveal_for(self.seat, RevealHand(self.seat, tuple(truth.hand())))
+        body = MoveStep(move, taken.entries[0] if taken is not None else None)
+        return self._own(Step(self.game, self.n + 1, self.seat, prev, body), deck=taken)
 
 
 class SteeringSequencer(SeatedReplica):

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from p2p_rommy.bots.random_player import RandomPlayer
 from p2p_rommy.log.events import Event, Send, SendTo
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.verify import VerifyReport, verify_transcript
 from tests.deck_table import Counter
 from tests.loopback import transcript_of

@@ -9,7 +9,7 @@ from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.view import Player
 from p2p_rommy.log.messages import Record
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.seat.session import Session
 from p2p_rommy.wire.identity import Entropy, Identity

@@ -9,7 +9,7 @@ from p2p_rommy.bots.random_player import RandomPlayer
 from p2p_rommy.config import GameConfig, Seat
 from p2p_rommy.log.events import sends
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.wire.identity import Identity
 from tests.deck_table import Counter
 

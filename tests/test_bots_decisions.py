@@ -10,12 +10,14 @@ import random
 import pytest
 
 from p2p_rommy.bots.heuristic import LEVELS, HeuristicBot
+from p2p_rommy.bots.reaction import Reacting, hurried
 from p2p_rommy.bots.reference import ReferenceBot
 from p2p_rommy.cards import composition
 from p2p_rommy.engine.moves import Discard, DrawStock, LayOff, Move, TakeDiscard
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.engine.table import OpenTable
 from p2p_rommy.engine.view import Player
+from p2p_rommy.limits import BOTS_ONLY_REACTION_S
 from tests.helpers import discard, draw, filler, lay_down, pass_turns, scripted_table
 
 
@@ -196,6 +198,17 @@ def test_levels_expose_a_reaction_time_for_the_buy_window():
     """For the Køb! timing (#25): a person-like delay range per level, easy slowest."""
     easy, hard = HeuristicBot("easy").reaction_s, HeuristicBot("hard").reaction_s
     assert 0 < hard[0] < easy[0] and hard[1] <= easy[1]
+
+
+def test_hurried_leaves_the_bot_it_was_given_as_it_was():
+    """A table of bots only calls Køb! quickly (`hurried`), on a new value: the reacting
+    bot passed in keeps its level's range (issue 28: it was changed in place)."""
+    bot = Reacting(HeuristicBot("easy"), "easy", 7)
+    quick = hurried(bot)
+    assert bot.span == HeuristicBot("easy").reaction_s
+    assert isinstance(quick, Reacting) and quick is not bot
+    assert quick.span == BOTS_ONLY_REACTION_S
+    assert quick.call_after_s(3) < bot.call_after_s(3)
 
 
 def romme_dealer(hand: str) -> OpenTable:

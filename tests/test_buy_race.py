@@ -26,7 +26,7 @@ from p2p_rommy.log.buy_window import buyer_of
 from p2p_rommy.log.events import Stalled, sends, sends_to
 from p2p_rommy.log.messages import BuyAnswer, BuyStep, decode
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.verify import verify_transcript
 from p2p_rommy.wire.codec import unpack

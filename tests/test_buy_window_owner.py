@@ -10,10 +10,13 @@ from p2p_rommy.engine.moves import ResolveBuy
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.buy_race import ranked
 from p2p_rommy.log.buy_window import OpenWindow, buyer_of
-from p2p_rommy.log.events import sends
-from p2p_rommy.log.messages import BuyAnswer
+from p2p_rommy.log.events import Committed, Event, sends
+from p2p_rommy.log.messages import BuyAnswer, BuyStep
 from p2p_rommy.log.replica import Observer
-from tests.test_buy_race import Window, resolution, verify_winner, winner_everywhere
+from p2p_rommy.seat.snapshot import news
+from p2p_rommy.seat.table_view import Bought
+from tests.peer_table import PeerTable
+from tests.test_buy_race import Eager, Window, resolution, verify_winner, winner_everywhere
 from tests.test_engine_lp import _declined_discard
 
 
@@ -101,3 +104,42 @@ def test_the_seat_rule_ranks_the_same_for_the_log_and_the_engine():
     assert buy_order(state, calls) == eligible
     bought = table.play(ResolveBuy(calls))
     assert bought.state.buys[buyer_of(claims)] == 1
+
+
+def test_two_buy_steps_in_one_publish_each_name_their_own_buyer():
+    """Issue 28: when one call (catch-up) commits several Køb! steps, the client's news
+    names each step's buyer from that step's own claims (`Committed.claims`), not the
+    replica's latest `last_claims` for all of them."""
+    table = PeerTable("lp", 4, seed=3, players_factory=Eager)
+    heard: list[Event] = []
+    listened = table.peers[0]
+    receive = listened.receive
+
+    def recording(envelope: bytes, now: float = 0.0, via: int | None = None) -> list[Event]:
+        out = receive(envelope, now, via)
+        heard.extend(out)
+        return out
+
+    listened.receive = recording  # every event seat 0 gives back
+
+    def buyers() -> list[int | None]:
+        return [
+            buyer_of(e.claims)
+            for e in heard
+            if isinstance(e, Committed) and isinstance(e.step.body, BuyStep)
+        ]
+
+    table.run(until=lambda: len(set(buyers())) >= 2)
+    bought = [e for e in heard if isinstance(e, Committed) and isinstance(e.step.body, BuyStep)]
+    assert len(set(buyers())) >= 2  # two windows with different buyers (or none)
+    # the truth, step by step: an observer replaying the records reads each buy
+    # step's claims from the committed state right after it
+    observer = Observer(table.config)
+    truth: dict[int, int | None] = {}
+    for record in listened.records:
+        observer.restore(record.step, record.acks)
+        if isinstance(record.decoded_step().body, BuyStep):
+            truth[observer.n] = buyer_of(observer.last_claims)
+    told = [item for item in news(bought) if isinstance(item, Bought)]  # one publish
+    assert [item.n for item in told] == [e.n for e in bought]
+    assert {item.n: item.buyer for item in told} == {e.n: truth[e.n] for e in bought}

@@ -15,7 +15,7 @@ from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.log.events import Event, Stalled, sends, sends_to
 from p2p_rommy.log.messages import Sync, decode
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.wire.identity import envelope_body
 from tests.deck_table import Counter
 from tests.peer_table import PeerTable

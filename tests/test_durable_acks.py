@@ -14,7 +14,7 @@ from p2p_rommy.engine.moves import DrawStock, TakeDiscard
 from p2p_rommy.log.events import Acked, sends
 from p2p_rommy.log.messages import Ack, MoveStep, Step, decode
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.seat.storage import GameStore
 from p2p_rommy.wire.identity import envelope_body
 from tests.deck_table import Counter

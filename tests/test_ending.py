@@ -374,12 +374,14 @@ def test_an_end_that_does_not_build_on_the_committed_state_is_refused():
 
 
 def test_an_end_proposed_while_a_deck_step_is_pending_builds_on_the_committed_state():
-    """A pending deck step moves the deck's context on (on the seats that hold it): the
-    end's `prev` is still the committed state's hash, which every seat checks alike."""
+    """A pending deck step moves the deck's context on only in its tentative state (the
+    replica's check changes nothing, issue 28): the end's `prev` is the committed state's
+    hash, which every seat checks alike."""
     table = stuck_on_an_ack(deck=True)
     proposer = table.peers[0]
     assert proposer.pending.step.kind == "deck"
-    assert proposer.replica.state_hash() != proposer.replica.committed_hash  # moved on
+    assert proposer.replica.state_hash() == proposer.replica.committed_hash  # held apart
+    assert proposer.pending.tentative.hash != proposer.replica.committed_hash  # moved on
     table.tick(31.0)
     step, _ = sends(proposer.end_game(3, 31.0))
     assert message(step).prev == table.peers[2].replica.committed_hash

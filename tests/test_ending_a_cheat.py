@@ -228,7 +228,7 @@ def test_e_on_a_table_frozen_by_a_cheat_offers_the_end_without_it_and_ends_the_g
 def restarted(table: ClockedTable, seat: int) -> None:
     """`seat` restarts from its committed records (`rommy resume`), and asks."""
     from p2p_rommy.log.peer import Peer
-    from p2p_rommy.log.replica import SeatedReplica
+    from p2p_rommy.log.seated_replica import SeatedReplica
     from tests.deck_table import Counter
 
     old = table.peers[seat]

@@ -15,7 +15,7 @@ from p2p_rommy.bots import make_bot
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.frontends.tables import _finish
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.transcript import Genesis, sign_config
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.opening import open_seat

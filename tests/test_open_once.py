@@ -14,7 +14,7 @@ import pytest
 
 from p2p_rommy.deck import seat as deck_seat
 from p2p_rommy.deck.seat import DeckSeat
-from p2p_rommy.log import buying, replica
+from p2p_rommy.log import buy_checks, buying, certificates, replica
 from p2p_rommy.log.messages import Ack
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.sim import Spec
@@ -43,7 +43,7 @@ def test_each_peer_opens_each_envelope_once(monkeypatch, priority):
         opened[(_opener_seat(), bytes(data))] += 1
         return real(data, roster)
 
-    for module in (replica, buying, deck_seat):
+    for module in (replica, buy_checks, certificates, buying, deck_seat):
         monkeypatch.setattr(module, "open_envelope", counted)
     spec = replace(Spec(seed=3, variant="lp"), house=(("buy_priority", priority),))
     simulation = Simulation(spec, verify_share=0.0)

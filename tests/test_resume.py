@@ -13,7 +13,7 @@ import pytest
 from p2p_rommy.bots import make_bot
 from p2p_rommy.engine.state import Phase
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import Session
@@ -41,8 +41,13 @@ def mid_turn(session: Session) -> bool:
 
 
 def dealing(session: Session) -> bool:
-    deck = session.peer.replica.deck
-    return deck is not None and not deck.dealt and bool(deck.seat.known)
+    """The deal's last share is in flight here (checked and ACKed, not committed): the
+    seat knows its cards only in that step's copy of the deck (issue 28: a check changes
+    nothing of the committed deck)."""
+    deck, pending = session.peer.replica.deck, session.peer.pending
+    if deck is None or deck.dealt or pending is None or pending.tentative.deck is None:
+        return False
+    return not deck.seat.known and bool(pending.tentative.deck.seat.known)
 
 
 def next_deck_half_shuffled(session: Session) -> bool:

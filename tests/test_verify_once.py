@@ -21,6 +21,7 @@ from p2p_rommy.deck import messages as deck_messages
 from p2p_rommy.deck import seat as seat_module
 from p2p_rommy.deck.derive import card_point
 from p2p_rommy.errors import CheatDetected, ProtocolError
+from p2p_rommy.log import buy_checks, certificates
 from p2p_rommy.log import replica as replica_module
 from p2p_rommy.verify import verify_transcript
 from tests import adversaries as adv
@@ -50,10 +51,12 @@ def counting(monkeypatch, module, name: str, key: Callable[..., bytes], seen: Co
 def test_verify_opens_each_envelope_and_decodes_each_body_once(monkeypatch, clean):
     opened: Counter[bytes] = Counter()
     decoded: Counter[bytes] = Counter()
-    for module in (verify_module, replica_module, seat_module, audit_module):
+    replica_modules = (replica_module, buy_checks, certificates)  # the replica's parts
+    for module in (verify_module, *replica_modules, seat_module, audit_module):
         counting(monkeypatch, module, "open_envelope", lambda data, roster: data, opened)
     counting(monkeypatch, verify_module, "decode", lambda data, sender=None: data, decoded)
-    counting(monkeypatch, replica_module, "decode_log", lambda data, sender=None: data, decoded)
+    for module in (buy_checks, certificates):
+        counting(monkeypatch, module, "decode_log", lambda data, sender=None: data, decoded)
     for module in (seat_module, audit_module):
         counting(monkeypatch, module, "decode", lambda data, sender=None: data, decoded)
     shuffles_checked: list[int] = []

@@ -38,7 +38,8 @@ from p2p_rommy.log.events import sends
 from p2p_rommy.log.messages import Chat, Nack, Sync, step_digest
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import Observer, SeatedReplica
+from p2p_rommy.log.replica import Observer
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.transcript import MAGIC, Genesis, frame_record, sign_config
 from p2p_rommy.net.handshake import DOMAIN as HANDSHAKE_DOMAIN
 from p2p_rommy.rules import ruleset
@@ -850,7 +851,7 @@ def v2_vectors() -> dict[str, Any]:
     encoding (§1) and the nesting depth (§3.9), each computed by the code."""
     from p2p_rommy.config import short_code
     from p2p_rommy.errors import ProtocolError
-    from p2p_rommy.log.replica import BUY_LOT_DOMAIN
+    from p2p_rommy.log.buy_checks import BUY_LOT_DOMAIN
     from p2p_rommy.net.lobby import table_code
 
     nonces = [hashlib.sha256(b"v5 nonce %d" % seat).digest() for seat in (1, 2, 3)]

@@ -21,16 +21,20 @@ class Reacting:
     """A bot with a reaction time: it plays and decides as `inner`, and the peer holds
     its call until `call_after_s(window)` has passed since the window opened."""
 
-    def __init__(self, inner: Player, kind: str, seed: int) -> None:
+    def __init__(
+        self, inner: Player, kind: str, seed: int, span: tuple[float, float] | None = None
+    ) -> None:
         self.inner = inner
         self.kind = kind
         self.seed = seed
-        span = getattr(inner, "reaction_s", None)
+        own = getattr(inner, "reaction_s", None)
         default = (BOT_REACTION_LOW_S, BOT_REACTION_HIGH_S)
-        self.span: tuple[float, float] = span if isinstance(span, tuple) else default
+        if span is None:
+            span = own if isinstance(own, tuple) else default
+        self.span: tuple[float, float] = span
         """The level's reaction range, uniform between these (seconds): the heuristic
         levels' own (easy 1.2-2.6 s, normal 0.8-1.8 s, hard 0.5-1.2 s), else
-        `BOT_REACTION_LOW_S` to `BOT_REACTION_HIGH_S`."""
+        `BOT_REACTION_LOW_S` to `BOT_REACTION_HIGH_S` (or `span`, given: `hurried`)."""
 
     def choose(self, view: View) -> Move:
         return self.inner.choose(view)
@@ -47,9 +51,10 @@ class Reacting:
 
 def hurried(player: Player) -> Player:
     """`player` for a table where every seat is a bot run by the same harness: there is
-    no person to be fair to, so a reacting bot calls after `BOTS_ONLY_REACTION_S`."""
+    no person to be fair to, so a reacting bot calls after `BOTS_ONLY_REACTION_S`.
+    A new `Reacting` is returned: the bot given is left as it was."""
     if isinstance(player, Reacting):
-        player.span = BOTS_ONLY_REACTION_S
+        return Reacting(player.inner, player.kind, player.seed, BOTS_ONLY_REACTION_S)
     return player
 
 

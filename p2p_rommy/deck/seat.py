@@ -21,12 +21,13 @@ a refused message raises `ProtocolError` and changes nothing.
 
 from __future__ import annotations
 
+import copy
 import enum
 import hashlib
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from p2p_rommy.deck import group, parallel
@@ -388,6 +389,49 @@ class DeckSeat:
     def receive(self, envelope: bytes, opened: Opened | None = None) -> list[bytes]:
         """Check and apply a peer's envelope; return what this seat sends in answer.
         `opened`: the envelope as the caller has already opened it (once is enough)."""
+        self.take(envelope, opened)
+        return self._advance()
+
+    def advance(self) -> list[bytes]:
+        """What this seat sends now, if it is its turn (its shuffle or its shares)."""
+        return self._advance()
+
+    def after(self, envelope: bytes, opened: Opened | None = None) -> DeckSeat:
+        """This seat as it would be once `envelope` is taken (`take` on a `fork`), itself
+        unchanged: how the log checks a step before it commits (`Replica.check`)."""
+        other = self.fork()
+        other.take(envelope, opened)
+        return other
+
+    def fork(self) -> DeckSeat:
+        """An independent copy of this seat: a step is checked, and answered, on a copy,
+        and the copy becomes the seat when the step commits (issue 28: a check changes
+        nothing). What is never written again is shared (a pass's labels, its decks'
+        tuples, the opened messages); every container a message writes is copied."""
+        other = copy.copy(self)
+        passes = [
+            replace(shuffled, keys=dict(shuffled.keys), decks=list(shuffled.decks))
+            for shuffled in self.passes
+        ]
+        other.passes = passes
+        other.tasks = deque(_task_copy(task, passes) for task in self.tasks)
+        other.commitments = dict(self.commitments)
+        other.commit_bodies = dict(self.commit_bodies)
+        other.seeds = dict(self.seeds)
+        other.chain = dict(self.chain)
+        other.assigned = dict(self.assigned)
+        other.known = dict(self.known)
+        other.public = dict(self.public)
+        other.transcript = list(self.transcript)
+        other.messages = list(self.messages)
+        other._own_scalars = dict(self._own_scalars)
+        other._own_inverses = dict(self._own_inverses)
+        other.unproven = list(self.unproven)
+        other.deferred = list(self.deferred)
+        return other
+
+    def take(self, envelope: bytes, opened: Opened | None = None) -> None:
+        """Check and apply a peer's envelope, answering nothing yet (`advance`)."""
         if opened is None or opened.raw != envelope:
             opened = open_envelope(envelope, self.roster)
         if opened.seat != self.seat:
@@ -400,7 +444,6 @@ class DeckSeat:
             self._unsent = None
         message = decode(opened.body, opened.seat)
         self._apply(opened, message)
-        return self._advance()
 
     def _send(self, message: DeckMessage) -> list[bytes]:
         assert self.identity is not None, "an observer sends nothing"
@@ -740,6 +783,13 @@ class DeckSeat:
             return self.chain[position]
         shuffled = self._pass_of(position)
         return shuffled.final[position - shuffled.base]
+
+
+def _task_copy(task: Task, passes: list[ShufflePass]) -> Task:
+    """`task` for a `fork`: a shuffle task on the fork's own copy of its pass."""
+    if isinstance(task, ShuffleTask):
+        return ShuffleTask(passes[task.shuffle_pass.index], task.cursor)
+    return replace(task)
 
 
 def _shuffle_check(

@@ -27,7 +27,7 @@ from p2p_rommy.log.buy_seal import nonce_of, seal_of, sealed
 from p2p_rommy.log.buy_window import BuyWindows
 from p2p_rommy.log.events import Event, Send
 from p2p_rommy.log.messages import BuyAnswer, BuySeal, BuyStep, Step, decode
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.trouble import Trouble
 from p2p_rommy.wire.identity import open_envelope, same_body
 

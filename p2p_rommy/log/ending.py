@@ -7,8 +7,8 @@ cheating by this seat's own checking (`named`). Then the lowest other seat propo
 stand; an end already pending is replaced only by one that leaves out more, and a
 frozen table ends only without the seat it named. Which seats an end may leave out
 (`end_set`), who proposes it, and when a bot's peer does so by itself (`end_after`)
-are decided here; signing another seat's end is a vote (`Voting._on_end`,
-`log/voting.py`), and the step itself is built by the replica (`propose_end`).
+are decided here; signing another seat's end is a vote (`EndVotes._on_end`,
+`log/end_votes.py`), and the step itself is built by the replica (`propose_end`).
 """
 
 from __future__ import annotations

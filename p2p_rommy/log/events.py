@@ -35,11 +35,15 @@ class SendTo:
 
 @dataclass(frozen=True, slots=True)
 class Committed:
-    """Step `n` committed: every seat ACKed the same state. `record` is what goes on disk."""
+    """Step `n` committed: every seat ACKed the same state. `record` is what goes on disk.
+    `claims`: a buy step's claimants as its window's priority ranked them (the first
+    bought; `buy_window.buyer_of`), carried with the step itself: one call may commit
+    several buy steps (catch-up), and each names its own buyer."""
 
     n: int
     step: Step
     record: Record
+    claims: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,13 @@ report; a refused step is answered with a NACK carrying the reason, and two
 different signed steps from one seat for one number are kept as evidence
 (`log/trouble.py`). The step in flight is one value, `Pending` (`log/pending.py`).
 
-A `Peer` is four concerns, each a module of its own on `Voting` (`log/voting.py`: the
-step in flight and the votes on it): what this seat owes and does of its own accord
-(its steps, its moves, its Køb! answers), `log/duties.py`; ending a game without a
-seat (SPEC §4.4), `log/ending.py`; catching up after a restart and answering another
-seat's asks, `log/catching_up.py`. What is left here is the peer's state, whom the
+A `Peer` is concerns each in a module of its own on `Voting` (`log/voting.py`: the
+step in flight, received or proposed): the other seats' ACKs and NACKs on it,
+`log/votes.py`; its commit, `log/committing.py`; what this seat owes and does of its
+own accord (its steps, its moves, its Køb! answers), `log/duties.py`; ending a game
+without a seat (SPEC §4.4), `log/ending.py`, and signing another seat's end,
+`log/end_votes.py`; catching up after a restart and answering another seat's asks,
+`log/catching_up.py`. What is left here is the peer's state, whom the
 table waits for, the calls that drive it and receiving (with chat, which is no part
 of the game's log).
 Buy windows (lp "Køb!") are answered and resolved by `log/buying.py`; catch-up
@@ -39,7 +41,9 @@ from p2p_rommy.log.catch_up import CatchUp
 from p2p_rommy.log.catching_up import CatchingUp
 from p2p_rommy.log.chat import ChatLines
 from p2p_rommy.log.committed import CommittedRecords, RecordArchive
+from p2p_rommy.log.committing import Committing
 from p2p_rommy.log.duties import Duties
+from p2p_rommy.log.end_votes import EndVotes
 from p2p_rommy.log.ending import Ending
 from p2p_rommy.log.events import Chat as Said
 from p2p_rommy.log.events import Event, Stalled
@@ -53,15 +57,16 @@ from p2p_rommy.log.messages import (
     Sync,
 )
 from p2p_rommy.log.pending import EarlyVotes, Pending
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.stalls import StallWatch, Waiting
 from p2p_rommy.log.syncing import Syncing
 from p2p_rommy.log.trouble import Trouble
+from p2p_rommy.log.votes import Votes
 from p2p_rommy.log.voting import StepClock, source_name
 from p2p_rommy.log.waiting import waiting_all
 
 
-class Peer(Duties, Ending, CatchingUp):
+class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
     """Consensus for one seat: its duties (`log/duties.py`), ending a game without a seat
     (`log/ending.py`) and catching up (`log/catching_up.py`), all on the votes on the
     step in flight (`log/voting.py`); here what it receives and whom it waits for.
@@ -114,7 +119,7 @@ class Peer(Duties, Ending, CatchingUp):
         """When this seat's clock first saw the table frozen (at its next tick)."""
         self.overdue: dict[int, int] = {}
         """Seat -> the step for which this seat waited its stall limit for it before it
-        was heard from again (`Voting.may_end_without`)."""
+        was heard from again (`EndVotes.may_end_without`)."""
         self.heard: dict[int, float] = {}
         """When each seat last sent something new toward the step in flight (an ACK or a
         NACK for the next step, a Køb! answer; not the same one relayed again): the

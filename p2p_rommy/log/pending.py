@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from p2p_rommy.log.messages import Ack, Record, Step, step_digest
-from p2p_rommy.log.replica import Tentative
+from p2p_rommy.log.tentative import Tentative
 
 Held = dict[int, tuple[Ack, bytes]]
 """seat -> (its ACK, opened and checked when it came, and the ACK's envelope)."""
@@ -36,11 +36,6 @@ class Pending:
 
     def __post_init__(self) -> None:
         self.digest = step_digest(self.envelope)
-
-    @property
-    def vote(self) -> bytes:
-        """What every seat's ACK must say to commit it: this step and its state hash."""
-        return self.digest + self.tentative.hash
 
     @property
     def n(self) -> int:

@@ -11,7 +11,7 @@ from p2p_rommy.log.catch_up import CatchUp, answer
 from p2p_rommy.log.committed import CommittedRecords
 from p2p_rommy.log.events import Event, SendTo
 from p2p_rommy.log.messages import Sync
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 
 log = logging.getLogger(__name__)
 

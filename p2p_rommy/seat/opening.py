@@ -20,7 +20,7 @@ from p2p_rommy.i18n import N_, _, say_os_error, say_reason
 from p2p_rommy.limits import STALL_AFTER_S
 from p2p_rommy.lobby import Started
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica
+from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.net.discovery import local_addresses
 from p2p_rommy.portable.sockets import listening_socket
 from p2p_rommy.seat.known_players import KnownPlayers

@@ -10,7 +10,7 @@ the session acts on (sends, ACKs on disk, a freeze) is not news for the screen.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from p2p_rommy.log.buy_race import Race
 from p2p_rommy.log.buy_window import buyer_of
@@ -62,15 +62,16 @@ def table_view(
         buy_closes_at=None if left is None else now + left,
         last_claims=replica.last_claims,
         connected=tuple(sorted(connected.items())),
-        news=news(events, replica.last_claims),
+        news=news(events),
         last_votes=last_votes(replica.last_race),
         last_screens=0 if replica.last_race is None else replica.last_race.observers,
     )
 
 
-def news(events: Iterable[Event], last_claims: Sequence[int] = ()) -> tuple[News, ...]:
-    """`events` in the client's words, in order (`last_claims`: the last resolved
-    window's claims as they rank, which name a committed Køb! step's buyer)."""
+def news(events: Iterable[Event]) -> tuple[News, ...]:
+    """`events` in the client's words, in order. A committed Køb! step names its own
+    buyer, from the claims it committed with (`Committed.claims`): not the replica's
+    latest, which is the last of them when one call committed several."""
     told: list[News] = []
     for event in events:
         if isinstance(event, Committed):
@@ -78,7 +79,7 @@ def news(events: Iterable[Event], last_claims: Sequence[int] = ()) -> tuple[News
             if isinstance(body, MoveStep):
                 told.append(Played(event.n, body.move))
             elif isinstance(body, BuyStep):
-                told.append(Bought(event.n, buyer_of(last_claims)))
+                told.append(Bought(event.n, buyer_of(event.claims)))
             else:
                 told.append(Stepped(event.n))
         elif isinstance(event, Chat):

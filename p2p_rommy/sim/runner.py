@@ -48,7 +48,8 @@ from p2p_rommy.limits import OUTBOX_MAX, TICK_S
 from p2p_rommy.log.events import Acked, Committed, Event, Frozen
 from p2p_rommy.log.messages import EndStep, Record, Step
 from p2p_rommy.log.peer import Peer
-from p2p_rommy.log.replica import SeatedReplica, Tentative
+from p2p_rommy.log.seated_replica import SeatedReplica
+from p2p_rommy.log.tentative import Tentative
 from p2p_rommy.log.transcript import Genesis, sign_config
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import PAUSE_NOTICE

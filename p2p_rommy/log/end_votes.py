@@ -1,0 +1,109 @@
+"""Signing another seat's end (SPEC §4.4 "Ending without a seat"): when this seat may.
+
+An end step is a vote like any step, but a seat signs it only once it has itself waited
+its stall limit for each seat the end leaves out, for the message that seat owes now,
+with nothing from it since (or its own checking named that seat): until then the end is
+held (`held_end`) and looked at again as time passes. Whether it may, and when a seat
+that was waited for came back (too late to undo an end already going round), is decided
+here; proposing an end is `log/ending.py`'s, the votes on the step in flight
+`log/voting.py`'s.
+"""
+
+from __future__ import annotations
+
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.log.messages import EndStep, Step
+from p2p_rommy.log.pending import Pending
+from p2p_rommy.log.trouble import decode_step
+from p2p_rommy.log.voting import Voting
+from p2p_rommy.wire.identity import same_body
+
+
+class EndVotes(Voting):
+    """When this seat signs another seat's end (see the module docstring)."""
+
+    def named_alone(self, absent: tuple[int, ...]) -> bool:
+        """An end without exactly the seat this seat's own checking named (a frozen
+        peer signs no other end)."""
+        return len(absent) == 1 and self.named(absent[0])
+
+    def may_end_without(self, absent: tuple[int, ...], now: float, signing: bool = False) -> bool:
+        """Whether this seat may propose or sign an end leaving out `absent` (SPEC §4.4):
+        it named that seat cheating, or it has itself waited its stall limit for each
+        seat of `absent` that a pending end (which it signed) does not already leave out
+        (a seat found missing while that end was pending: for its ACK of it). An end
+        pending here is replaced only by one that leaves out more. `signing` another
+        seat's end for step n+1, a seat that came back only after this seat had waited
+        its stall limit for it, for that step (`overdue`), counts as waited for: its
+        late word does not undo an end already going round (the signers who have
+        signed never take its step: nothing else could commit)."""
+        if self.named_alone(absent):
+            return True
+        covered = self.replica.pending_absent()
+        if covered and not set(covered) < set(absent):
+            return False
+        for seat in absent:
+            if seat in covered:
+                continue
+            if signing and self.overdue.get(seat) == self.replica.n + 1:
+                continue
+            waited = self.waited(seat, now)
+            if waited is None or waited < self.end_wait:
+                return False
+        return True
+
+    def came_back(self, seat: int, now: float) -> None:
+        """`seat` sent something new toward step n+1: if this seat had already waited
+        its stall limit for it, it came back late (`overdue`)."""
+        if now - self.progress_at < self.end_wait:
+            return  # nobody has been waited for that long (every wait is since then)
+        waited = self.waited(seat, now)
+        if seat != self.seat and waited is not None and waited >= self.end_wait:
+            self.overdue[seat] = self.replica.n + 1
+
+    def _on_end(self, step: Step, body: EndStep, envelope: bytes, now: float, source: str) -> None:
+        """A proposal to end the game without some seats: signed only by a peer that has
+        itself waited the stall limit for each of them, for the message it owes now, with
+        nothing from it since (SPEC §4.4). Until then it is held, and checked again as
+        time passes (`tick`). It replaces a pending end that leaves out fewer seats."""
+        replaced = self.pending
+        if replaced is not None and same_body(replaced.envelope, envelope):
+            return
+        if self.seat in body.absent:
+            self.refuse(f"from {source}: seat {step.seat} proposes ending the game without it")
+            return
+        try:
+            self.replica.check_end(step, body)
+        except ProtocolError as error:
+            self.refuse(f"from {source}: {error}")
+            return
+        if not self.may_end_without(body.absent, now, signing=True):
+            self.held_end = envelope  # not signed yet: this seat has not waited long enough
+            return
+        self.held_end = None
+        tentative = self.replica.validate(step)
+        acks = self.early.take_end(step.n, tentative.hash)
+        nacks = replaced.nacks if replaced is not None else {}
+        self.pending = Pending(step, envelope, tentative, acks, nacks)
+        self.progress_at = now  # a new step in flight: the wait for its ACKs counts from now
+        self._ack()
+        self.try_commit(now)
+
+    def _held_end(self, now: float) -> None:
+        """An end held back until this seat has waited long enough: signed now if it has;
+        dropped once the table moved on."""
+        held = self.held_end
+        if held is None:
+            return
+        step = decode_step(held)
+        assert isinstance(step.body, EndStep)
+        if self.frozen and not self.named_alone(step.body.absent):
+            return
+        self.held_end = None
+        covered = set(self.replica.pending_absent())
+        if step.n != self.replica.n + 1 or (covered and not covered < set(step.body.absent)):
+            return
+        if self.frozen:  # its own checking has named the seat since: signed now
+            self._on_end(step, step.body, held, now, "a peer")
+            return
+        self.on_step(step, held, now)
