@@ -665,9 +665,10 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    import asyncio
+
     from p2p_rommy.bots import parse_bots
     from p2p_rommy.frontends.local import play
-    from p2p_rommy.frontends.tables import run
 
     _use_language(args)  # first: the errors below are in the player's language
     house = parse_assignments(args.house)
@@ -682,7 +683,9 @@ def _play(args: argparse.Namespace) -> int:
     data_dir = args.data_dir or default_data_dir()
     log_to_file(data_dir)
     _use_theme(args)
-    return run(
+    # asyncio.run, not `frontends.tables.run`: that module brings mDNS and the lobby, which
+    # a table on this machine never uses (issue 27: the first hand soon)
+    return asyncio.run(
         play(
             variant=args.variant,
             bots=bots,

@@ -53,6 +53,9 @@ DOCTOR_HEAR_S = 5.0
 """How long `rommy doctor` waits to hear its own mDNS advert on one address."""
 TICK_S = 0.1
 """How often a session lets time pass (buy windows, stalls)."""
+DEAL_REDRAW_S = 0.25
+"""While a round is dealt, the client redraws its progress at most this often (a
+change to the player's own cards at once): each redraw holds up the seats' work."""
 STALL_AFTER_S = 30.0
 """Waiting this long for one seat's message is reported as a stall naming the seat; a
 peer proposes or signs an end without that seat only once it has waited this long

@@ -5,6 +5,7 @@ locks, sockets, platformdirs, plistlib, text streams)."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import io
 import logging
@@ -256,6 +257,42 @@ def test_windows_listener_is_exclusive(monkeypatch):
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR) == 0
     finally:
         sock.close()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_an_accepted_connection_sends_small_messages_at_once(host):
+    """Performance issue (#27): a socket made without naming TCP has protocol 0, so
+    asyncio's transport left Nagle's algorithm on for every connection a listener
+    accepted; a small message behind an unacknowledged one then waited for the other
+    side's delayed ACK (40 ms on Linux), a few times in every step of a deal. The
+    accepted side must have TCP_NODELAY like the dialling side."""
+    if host == "::1" and not socket.has_ipv6:
+        pytest.skip("no IPv6")
+    try:
+        listener = sockets.listening_socket(host, 0)
+    except OSError:
+        pytest.skip(f"cannot listen on {host}")
+    seen: dict[str, int] = {}
+
+    async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sock = writer.get_extra_info("socket")
+        seen["accepted"] = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        writer.close()
+
+    async def main() -> None:
+        server = await asyncio.start_server(accepted, sock=listener)
+        port = listener.getsockname()[1]
+        reader, writer = await asyncio.open_connection(host, port)
+        sock = writer.get_extra_info("socket")
+        seen["dialled"] = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        await reader.read()  # the server closes once it has looked
+        writer.close()
+        server.close()
+        await server.wait_closed()
+
+    asyncio.run(main())
+    assert seen["dialled"] != 0
+    assert seen["accepted"] != 0
 
 
 @pytest.fixture

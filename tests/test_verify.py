@@ -15,7 +15,7 @@ import pytest
 
 from p2p_rommy.cli import main
 from p2p_rommy.engine.moves import Discard
-from p2p_rommy.log.messages import MoveStep, Record, Step
+from p2p_rommy.log.messages import Ack, MoveStep, Record, Step
 from p2p_rommy.log.messages import decode as decode_log
 from p2p_rommy.log.transcript import (
     FRAME_START,
@@ -135,6 +135,41 @@ def test_records_out_of_place_are_damage(capsys, tmp_path, clean, change):
         records[first], records[second] = records[second], records[first]
     code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
     assert_damaged(out, code, "removed, repeated or reordered")
+
+
+@pytest.mark.parametrize("where", ["signature", "body"])
+def test_an_altered_ack_is_damage(capsys, tmp_path, clean, where):
+    """An ACK that is not exactly the envelope its seat owes is opened after all (issue
+    #27's shortcut): a flipped signature byte, or a changed body under the old
+    signature, is damage naming the record and the ACK."""
+    records = _records(clean)
+    acks = list(records[30].acks)
+    version, key, body, signature = msgpack.unpackb(acks[1])
+    if where == "signature":
+        signature = bytes([signature[0] ^ 0x01]) + signature[1:]
+    else:
+        ack = msgpack.unpackb(body)
+        ack["state"] = bytes(32)
+        body = msgpack.packb(ack)
+    acks[1] = msgpack.packb([version, key, body, signature])
+    records[30] = Record(records[30].step, tuple(acks))
+    code, out = run_verify(capsys, tmp_path, rebuild(clean, records))
+    assert_damaged(out, code, "record 31", "seat 2's ACK", "bad signature")
+
+
+def test_an_ack_of_another_state_signed_by_its_seat_names_the_seat(tmp_path, clean):
+    """A well-signed ACK that acknowledges another state is that seat's doing: the
+    shortcut's refusal falls back to the full check, which names it."""
+    _, identities = seeded_config("rummy", 3, HOUSE, SEED)
+    records = _records(clean)
+    acks = list(records[30].acks)
+    ack = decode_log(msgpack.unpackb(acks[2])[2])
+    assert isinstance(ack, Ack)
+    acks[2] = identities[2].sign(Ack(ack.game, ack.n, ack.seat, ack.step, bytes(32)).encode())
+    records[30] = Record(records[30].step, tuple(acks))
+    report = verify_transcript(rebuild(clean, records))
+    assert report.culprit == 2 and report.step == 31, report.text()
+    assert "ACKed another state" in (report.what or "")
 
 
 def test_acks_of_another_step_are_damage(capsys, tmp_path, clean):

@@ -60,7 +60,7 @@ from p2p_rommy.log.messages import (
 )
 from p2p_rommy.log.round_decks import RoundDecks, deck_due
 from p2p_rommy.log.tentative import STATE_DOMAIN, DeckAfter, RoundDeck, Tentative
-from p2p_rommy.wire.identity import Opened, open_envelope, roster_of
+from p2p_rommy.wire.identity import Opened, key_id, open_envelope, roster_of
 
 
 def shown_faces(move: Move) -> list[tuple[int, int]]:
@@ -93,6 +93,7 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         self.config = config
         self.game = config.game_id
         self.roster = roster_of(config.public_keys)
+        self._signers = [(key_id(public), public) for public in config.public_keys]
         self.state = new_game(config.rules, config.players, config.first_dealer)
         self.n = 0
         self.deck: RoundDeck | None = None

@@ -12,21 +12,23 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ConfigError, ProtocolError
 from p2p_rommy.i18n import N_, _, say_os_error, say_reason
 from p2p_rommy.limits import STALL_AFTER_S
-from p2p_rommy.lobby import Started
 from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.seated_replica import SeatedReplica
-from p2p_rommy.net.discovery import local_addresses
 from p2p_rommy.portable.sockets import listening_socket
 from p2p_rommy.seat.known_players import KnownPlayers
 from p2p_rommy.seat.session import Session
 from p2p_rommy.seat.storage import GameStore, SavedGame, check_private, private_dir
 from p2p_rommy.wire.identity import Entropy, Identity
+
+if TYPE_CHECKING:  # `rommy play` opens seats with no lobby and no mDNS: not imported
+    from p2p_rommy.lobby import Started
 
 
 def load_identity(data_dir: Path) -> Identity:
@@ -175,6 +177,8 @@ async def open_session(
     store.begin(started.genesis)
     addresses = dict(started.addresses)
     port = sock.getsockname()[1]
+    from p2p_rommy.net.addresses import local_addresses  # a network seat's: not `rommy play`'s
+
     addresses[seat] = [(a, port) for a in local_addresses(options.interface)]
     store.save_addresses(addresses)
     KnownPlayers(options.data_dir).remember((s.name, s.public_key) for s in config.seats)

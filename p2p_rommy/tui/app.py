@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # prompt_toolkit defines it for the type checker only
 from p2p_rommy.i18n import _
 from p2p_rommy.tui import render
 from p2p_rommy.tui.model import LABEL_KEYS, LABEL_PREFIX, ClientModel
+from p2p_rommy.tui.pacing import redraw_on_changes
 from p2p_rommy.tui.render import StyleText
 
 Palette = dict[str, str]
@@ -476,16 +477,14 @@ def build_app(
 
 
 def _redraw_on_events(app: Application[None], model: ClientModel) -> None:
-    """Redraw whenever the session says something changed (no polling)."""
-    changed = model.session.changed
+    """Redraw whenever the session says something changed (no polling); during a deal
+    its progress at a walk (`tui/pacing.py`)."""
 
-    async def watch() -> None:
-        while True:
-            await changed.wait()
-            changed.clear()
-            if model.new_game_wanted and model.ask_new_game():
-                app.exit()  # `n` came before the last step committed; it has now
-                return
-            app.invalidate()
+    def redraw() -> bool:
+        if model.new_game_wanted and model.ask_new_game():
+            app.exit()  # `n` came before the last step committed; it has now
+            return False
+        app.invalidate()
+        return True
 
-    app.create_background_task(watch())
+    app.create_background_task(redraw_on_changes(model.session.changed, model.dealt_so_far, redraw))

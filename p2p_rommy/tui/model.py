@@ -177,6 +177,28 @@ class ClientModel:
         return self.table.view
 
     @property
+    def dealing(self) -> bool:
+        """The round's own deck at work (the next round's, shuffled in the background
+        while this one is played, is not what the table waits on: SPEC §3.3)."""
+        due, state = self.table.due, self.table.state
+        return (
+            due is not None
+            and due.kind.deck
+            and state.phase in (Phase.ROUND_START, Phase.REVEAL, Phase.MATCH_OVER)
+        )
+
+    def dealt_so_far(self) -> int | None:
+        """During the deal, how many of this seat's cards it knows (what must be drawn at
+        once: `tui/pacing.py`); None outside a deal."""
+        if not self.dealing:
+            return None
+        view = self.view
+        hands = view.state.hands
+        if not hands:
+            return 0
+        return sum(1 for slot in hands[self.seat] if view.face(slot) is not None)
+
+    @property
     def seat(self) -> int:
         return self.table.seat
 
@@ -348,13 +370,7 @@ class ClientModel:
         now = self.session.clock()
         waiting = self.table.waiting
         due = self.table.due
-        # the round's own deck at work (the next round's, shuffled in the background
-        # while this one is played, is not what the table waits on: SPEC §3.3)
-        dealing = (
-            due is not None
-            and due.kind.deck
-            and state.phase in (Phase.ROUND_START, Phase.REVEAL, Phase.MATCH_OVER)
-        )
+        dealing = self.dealing
         left = self.deal_estimate.seconds_left(now, due)
         estimate = (
             ""

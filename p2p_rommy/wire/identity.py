@@ -181,6 +181,25 @@ def open_envelope(data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> Ope
     return Opened(seat, body, signature, bytes(data))
 
 
+def envelope_head(signer: bytes, body: bytes) -> bytes:
+    """The bytes of `body`'s envelope by key id `signer` before its 64 signature bytes:
+    the one encoding (`pack`) of [version, signer, body, signature] is this, then the
+    signature itself (`is_envelope_of`)."""
+    return pack([ENVELOPE_VERSION, signer, body, bytes(64)])[:-64]
+
+
+def is_envelope_of(data: bytes, head: bytes, public: bytes, body: bytes) -> bool:
+    """Whether `data` is exactly the envelope of `body` (its `envelope_head`) with a good
+    signature under `public`: what `open_envelope` would accept as that body by that
+    key, without decoding anything. False says nothing of why (open it to find out).
+    `rommy verify` knows each ACK's body before it reads it (issue #27)."""
+    return (
+        len(data) == len(head) + 64
+        and data.startswith(head)
+        and verify_signature(public, data[-64:], SIGNATURE_DOMAIN + body)
+    )
+
+
 def roster_of(public_keys: list[bytes]) -> dict[bytes, tuple[int, bytes]]:
     """Key id -> (seat, public key) for keys listed in seat order; a weak key is refused."""
     return {
