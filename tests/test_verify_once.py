@@ -55,7 +55,7 @@ def test_verify_opens_each_envelope_and_decodes_each_body_once(monkeypatch, clea
     for module in (verify_module, *replica_modules, seat_module, audit_module):
         counting(monkeypatch, module, "open_envelope", lambda data, roster: data, opened)
     # an ACK is compared with the envelope it must be and its signature checked, once
-    counting(monkeypatch, replica_module, "is_envelope_of", lambda data, *rest: data, opened)
+    counting(monkeypatch, certificates, "is_envelope_of", lambda data, *rest: data, opened)
     counting(monkeypatch, verify_module, "decode", lambda data, sender=None: data, decoded)
     for module in (buy_checks, certificates):
         counting(monkeypatch, module, "decode_log", lambda data, sender=None: data, decoded)
@@ -213,16 +213,17 @@ def test_a_record_s_acks_are_checked_without_decoding_them(monkeypatch, clean):
     signature checked: no ACK body is decoded on a clean transcript, and every ACK's
     signature is still checked once (`tests/test_verify.py` has the altered ones)."""
     decoded: list[str] = []
-    real_decode = replica_module.decode_log
-    monkeypatch.setattr(
-        replica_module,
-        "decode_log",
-        lambda data, sender=None: (
-            decoded.append(type(real := real_decode(data, sender)).__name__) or real
-        ),
-    )
+    for module in (buy_checks, certificates):  # the replica's parts that decode log bodies
+        real_decode = module.decode_log
+        monkeypatch.setattr(
+            module,
+            "decode_log",
+            lambda data, sender=None, real_decode=real_decode: (
+                decoded.append(type(real := real_decode(data, sender)).__name__) or real
+            ),
+        )
     checked: Counter[bytes] = Counter()
-    counting(monkeypatch, replica_module, "is_envelope_of", lambda data, *rest: data, checked)
+    counting(monkeypatch, certificates, "is_envelope_of", lambda data, *rest: data, checked)
     report = verify_transcript(clean)
     assert report.status == "fair", report.text()
     assert "Ack" not in decoded
