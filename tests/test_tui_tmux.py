@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from p2p_rommy.tui.model import LABELS
 
-SOCKET = f"rommy-tests-{os.getpid()}"
+SOCKET = Path(tempfile.gettempdir()) / f"rommy-tests-{os.getpid()}.tmux"
 """This test process's own tmux server (`tests/tmux.conf`): not the user's, nor shared
 with another test process, whose last session ending took the server down under the
 next session's start (an empty screen until the test timed out)."""
@@ -27,14 +28,19 @@ CONF = Path(__file__).with_name("tmux.conf")
 
 def _tmux(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["tmux", "-L", SOCKET, "-f", str(CONF), *args], capture_output=True, text=True, timeout=30
+        ["tmux", "-S", str(SOCKET), "-f", str(CONF), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
 
 
 def _kill_server() -> None:
-    if shutil.which("tmux") is not None:
+    """At the end of the test process: the server, and its socket (tmux leaves it)."""
+    if SOCKET.exists():
         with contextlib.suppress(subprocess.SubprocessError, OSError):
             _tmux("kill-server")
+        SOCKET.unlink(missing_ok=True)
 
 
 atexit.register(_kill_server)  # it stays up without sessions (exit-empty off)
