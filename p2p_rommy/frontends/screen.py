@@ -98,6 +98,13 @@ class Again:
         )
 
 
+AGAIN_SETTLE_S = 0.0
+"""How long a player coming back for a new game looks on once the table is seen (a
+plain join waits 1 s for a namesake or the real table beside an impostor): its name
+and creator's key are known, and a table that fails its proof is looked for again
+(`look_and_join_in_client`), so it joins at once (it waited ~1 s after the reopen)."""
+
+
 def reopened_lobby(
     config: GameConfig,
     identity: Identity,
@@ -264,7 +271,13 @@ async def look_and_join_in_client(
         while True:
             try:
                 ad, address = await choose_table(
-                    identity, options.interface, table, creator, wait, say=looking
+                    identity,
+                    options.interface,
+                    table,
+                    creator,
+                    wait,
+                    say=looking,
+                    settle=AGAIN_SETTLE_S if again is not None else 1.0,
                 )
                 break
             except NoTableYet as error:
