@@ -4,11 +4,14 @@ CI=true a missing tmux fails the test instead of skipping it."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -16,27 +19,92 @@ import pytest
 
 from p2p_rommy.tui.model import LABELS
 
+SOCKET = Path(tempfile.gettempdir()) / f"rommy-tests-{os.getpid()}.tmux"
+"""This test process's own tmux server (`tests/tmux.conf`): not the user's, nor shared
+with another test process, whose last session ending took the server down under the
+next session's start (an empty screen until the test timed out)."""
+CONF = Path(__file__).with_name("tmux.conf")
+
+
+def _tmux(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["tmux", "-S", str(SOCKET), "-f", str(CONF), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def _kill_server() -> None:
+    """At the end of the test process: the server, and its socket (tmux leaves it)."""
+    if SOCKET.exists():
+        with contextlib.suppress(subprocess.SubprocessError, OSError):
+            _tmux("kill-server")
+        SOCKET.unlink(missing_ok=True)
+
+
+atexit.register(_kill_server)  # it stays up without sessions (exit-empty off)
+
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=30).stdout
+    """A tmux command on this process's server; its output. A session that does not
+    start fails here with tmux's words, not later as an empty screen."""
+    done = _tmux(*args)
+    if args[0] == "new-session" and done.returncode != 0:
+        raise AssertionError(f"tmux {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout
 
 
 def screen(name: str) -> str:
-    return tmux("capture-pane", "-p", "-t", name)
+    """What session `name` shows; a session that is gone is an error saying so."""
+    done = _tmux("capture-pane", "-p", "-t", name)
+    if done.returncode != 0:
+        raise AssertionError(f"no screen to read: {done.stderr.strip()}")
+    return done.stdout
+
+
+def pane_dead(name: str) -> str | None:
+    """How the command in session `name` ended ("status 1"), None while it runs. The
+    pane is dead once its terminal closed; its status comes when tmux reaps the process
+    (a moment later, or not at all when it exited very early): waited for up to ~1 s."""
+    for _ in range(10):
+        shown = tmux("display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}")
+        dead, _, status = shown.strip().partition(" ")
+        if dead != "1":
+            return None
+        if status:
+            return f"status {status}"
+        time.sleep(POLL_S)
+    return "status unknown"
 
 
 POLL_S = 0.1
 """How often the screen is read while a test waits for it (a capture costs ~5 ms)."""
+FIRST_FRAME_S = 180.0
+"""How long a blank screen may wait for the app's first frame (Python's start and
+imports), whatever the test's own timeout: minutes on a loaded machine, ~1 s idle."""
 
 
 def wait_for(name: str, predicate, timeout: float = 180.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The screen once `predicate` holds on it. A blank screen waits for the first frame
+    up to `FIRST_FRAME_S`; a command that ended fails at once, with its last screen."""
+    started = time.monotonic()
+    while True:
         text = screen(name)
         if predicate(text):
             return text
+        ended = pane_dead(name)
+        if ended is not None:
+            text = screen(name)  # its last output, read after its end
+            if predicate(text):
+                return text
+            # with what scrolled off: tmux's "Pane is dead" line may push the error up
+            lines = tmux("capture-pane", "-p", "-t", name, "-S", "-100").rstrip("\n")
+            raise AssertionError(f"the command ended ({ended}); the screen was:\n{lines}")
+        waited = time.monotonic() - started
+        if waited > timeout and (text.strip() or waited > FIRST_FRAME_S):
+            raise AssertionError(f"timed out after {waited:.0f} s; the screen was:\n{text}")
         time.sleep(POLL_S)
-    raise AssertionError(f"timed out; the screen was:\n{screen(name)}")
 
 
 def press_until(name: str, key: str, predicate, timeout: float = 90.0) -> str:
@@ -105,6 +173,36 @@ def need_tmux() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("tmux is missing")
         pytest.skip("tmux is missing")
+
+
+def test_sessions_started_right_after_the_last_one_ended_all_start():
+    """The harness: a session started just after the server's last one was killed
+    failed now and then ("server exited unexpectedly": the server exited under it; ~2%
+    of starts, more under load), and the test then waited on an empty screen."""
+    need_tmux()
+    for attempt in range(200):
+        name = f"rommyquick{os.getpid()}x{attempt}"
+        tmux("new-session", "-d", "-s", name, "-x", "40", "-y", "5", "echo ready; sleep 30")
+        if attempt % 50 == 0:
+            wait_for(name, lambda t: "ready" in t, timeout=10)
+        tmux("kill-session", "-t", name)
+
+
+def test_a_command_that_fails_at_start_shows_why_at_once():
+    """The harness: a command that dies at start leaves its traceback on the screen and
+    the wait fails at once saying so (its pane closed: an empty screen, 180 s later)."""
+    need_tmux()
+    name = f"rommybroken{os.getpid()}"
+    command = f"{sys.executable} -c \"raise SystemExit('broken at start')\""
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    began = time.monotonic()
+    try:
+        with pytest.raises(AssertionError) as failed:
+            wait_for(name, lambda t: "Your turn" in t, timeout=30)
+    finally:
+        tmux("kill-session", "-t", name)
+    assert "broken at start" in str(failed.value) and "the command ended" in str(failed.value)
+    assert time.monotonic() - began < 10  # not the whole timeout
 
 
 def test_play_a_turn_in_tmux(tmp_path):

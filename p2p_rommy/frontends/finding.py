@@ -46,12 +46,14 @@ async def choose_table(
     creator: str | None,
     wait: float,
     say: Callable[[str], None] = say,
+    settle: float = 1.0,
 ) -> tuple[TableAd, str]:
     """The open table to join, by name and (if given) creator fingerprint. Tables whose
     host cannot prove the key their advert names are impostors and are passed over;
     tables of the same name by different creators are not guessed between. Returns the
     table and the address at which its host proved the key (all its addresses are tried
-    at once). Looks for up to `wait` seconds, and stops looking once one is seen."""
+    at once). Looks for up to `wait` seconds, and stops looking `settle` seconds after
+    one is seen (for another of the same name, or the real one beside an impostor)."""
 
     def wanted(ads: list[TableAd]) -> list[TableAd]:
         return [
@@ -70,7 +72,7 @@ async def choose_table(
             where=where, seconds=wait
         )
     )
-    ads = await find_tables(interface, wait, until=lambda ads: bool(wanted(ads)))
+    ads = await find_tables(interface, wait, until=lambda ads: bool(wanted(ads)), settle=settle)
     found = wanted(ads)
     other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]

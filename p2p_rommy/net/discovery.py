@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -95,14 +96,21 @@ def _interfaces(interface: str | None) -> list[str] | None:
 
 
 class Advertiser:
-    """Keeps one table advertised while it exists."""
+    """Keeps one table advertised while it exists. `probe=False` skips mDNS's probe for
+    the name (~1.1 s) on registering: only where the name is this seat's own already
+    (a table reopened for a new game: its name holds the creator's key fingerprint and
+    the last game's ad was withdrawn when that game started)."""
 
-    def __init__(self, interface: str | None) -> None:
+    def __init__(self, interface: str | None, probe: bool = True) -> None:
         self.interface = interface
+        self.probe = probe
         self.zeroconf: AsyncZeroconf | None = None
         self.info: AsyncServiceInfo | None = None
+        self._announcing: asyncio.Future[Any] | None = None
 
     async def advertise(self, ad: TableAd) -> None:
+        """Registered (it answers queries) on return; the first registration's
+        announcements (three, 225 ms apart) go on meanwhile, not waited for."""
         if self.zeroconf is None:
             interfaces = _interfaces(self.interface)
             self.zeroconf = (
@@ -119,12 +127,20 @@ class Advertiser:
             server=f"rommy-{ad.creator}.local.",
         )
         if self.info is None:
-            await (await self.zeroconf.async_register_service(info))
+            self._announcing = asyncio.ensure_future(
+                await self.zeroconf.async_register_service(
+                    info, cooperating_responders=not self.probe
+                )
+            )
         else:
             await (await self.zeroconf.async_update_service(info))
         self.info = info
 
     async def close(self) -> None:
+        if self._announcing is not None:
+            self._announcing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._announcing
         if self.zeroconf is not None:
             with contextlib.suppress(Exception):
                 if self.info is not None:

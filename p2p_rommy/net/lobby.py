@@ -110,7 +110,10 @@ class LobbyHost:
         on_change: Callable[[list[Member]], None] | None = None,
         advertise: bool = True,
         only: frozenset[bytes] | None = None,
+        probe: bool = True,
     ) -> None:
+        """`only`: the last game's players, for a table reopened for a new game; `probe`:
+        False there too, where the mDNS name is already this creator's (`Advertiser`)."""
         self.identity = identity
         self.settings = settings
         self.lobby = secrets.token_bytes(32)
@@ -127,7 +130,7 @@ class LobbyHost:
         self.connections: dict[bytes, Connection] = {}
         self.interface = interface
         self.on_change = on_change or (lambda members: None)
-        self.advertiser = Advertiser(interface) if advertise else None
+        self.advertiser = Advertiser(interface, probe) if advertise else None
         self.server: asyncio.Server | None = None
         self.port = 0
         self.admission = Admission()
