@@ -102,7 +102,7 @@ def module_name_is_parent(module: str, target: str) -> bool:
 ROOT_MODULES = {
     *("__init__", "__main__"),
     *("cli", "verify", "verify_words", "replay", "simulate", "bench", "doctor"),  # the commands
-    *("cards", "config", "errors", "i18n", "limits", "narrate"),  # values every layer shares
+    *("cards", "config", "errors", "i18n", "raw_words", "limits", "narrate"),  # shared values
 }
 
 

@@ -91,6 +91,8 @@ def _messages() -> list[type]:
     while todo:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
+        if not cls.__module__.startswith("p2p_rommy."):
+            continue  # a test's own message (tests/test_wire_message.py), not the game's
         if ("KIND" in vars(cls) and "/" in cls.KIND) or getattr(cls, "KIND", "") == "config":
             found.append(cls)
     return found
