@@ -179,13 +179,15 @@ class Judge:
         runs = self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
         best = float("inf")
         all_points = sum(self._face_points(f) * n for f, n in hand.items())
+        run_choices = list(combinations(runs, contract.runs))
         for chosen_sets in combinations(sets, contract.sets):
-            if not _fits(chosen_sets, hand):
+            used = _used(chosen_sets, hand)
+            if used is None:
                 continue  # no runs added make them fit
-            for chosen_runs in combinations(runs, contract.runs):
-                chosen = chosen_sets + chosen_runs
-                if not _fits(chosen, hand):
+            for chosen_runs in run_choices:
+                if not _fits_with(used, chosen_runs, hand):
                     continue
+                chosen = chosen_sets + chosen_runs
                 missing = sorted((m for g in chosen for m in g.missing), reverse=True)
                 cost = sum(missing[jokers:])
                 covered = sum(g.points for g in chosen)
@@ -392,6 +394,33 @@ class Judge:
                 suit = naturals[0].suit
                 fits |= {face_of(ACE if r == ACE_HIGH else r, suit) for r in targets}
         return frozenset(fits), joker
+
+
+def _used(groups: Sequence[Group], hand: Counter[int]) -> dict[int, int] | None:
+    """The hand's cards these groups use together (face -> count), or None if the hand
+    does not hold them all at once."""
+    used: dict[int, int] = {}
+    for group in groups:
+        for face in group.uses:
+            count = used.get(face, 0) + 1
+            if count > hand[face]:
+                return None
+            used[face] = count
+    return used
+
+
+def _fits_with(used: dict[int, int], groups: Sequence[Group], hand: Counter[int]) -> bool:
+    """`_fits` of these groups added to those that use `used` (which fit)."""
+    if len(groups) == 1:  # a group uses each of its faces once
+        return all(used.get(face, 0) < hand[face] for face in groups[0].uses)
+    more: dict[int, int] = {}
+    for group in groups:
+        for face in group.uses:
+            count = more.get(face, 0) + 1
+            if used.get(face, 0) + count > hand[face]:
+                return False
+            more[face] = count
+    return True
 
 
 def _fits(groups: Sequence[Group], hand: Counter[int]) -> bool:
