@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, Suit, composition
@@ -76,11 +77,11 @@ class Judge:
         state = view.state
         self.rules: RuleSet = state.rules
         self.deck = composition(self.rules.deck_size)
-        self.faces = tuple(face_of(c.rank, c.suit) for c in self.deck.cards)
+        self.faces, self.card_of, copies = _deck_faces(self.rules.deck_size)
+        """Each card's face, and a card id for each face (to cost a hand holding an
+        unseen card): the deck's, shared by every judge (read only)."""
         self.use_outs = use_outs
-        self.card_of = {f: c for c, f in reversed(list(enumerate(self.faces)))}
-        """A card id for each face (to cost a hand holding an unseen card)."""
-        total: Counter[int] = Counter(self.faces)
+        total: Counter[int] = Counter(copies)
         seen: list[int] = [card for _, card in view.hand()]
         for meld in state.melds:
             seen += [p.card for p in meld.cards]
@@ -394,6 +395,14 @@ class Judge:
                 suit = naturals[0].suit
                 fits |= {face_of(ACE if r == ACE_HIGH else r, suit) for r in targets}
         return frozenset(fits), joker
+
+
+@cache
+def _deck_faces(size: int) -> tuple[tuple[int, ...], dict[int, int], Counter[int]]:
+    """(each card's face, a card id for each face, each face's copies) of the deck of
+    `size` cards: what every judge's view starts from."""
+    faces = tuple(face_of(c.rank, c.suit) for c in composition(size).cards)
+    return faces, {f: c for c, f in reversed(list(enumerate(faces)))}, Counter(faces)
 
 
 def _used(groups: Sequence[Group], hand: Counter[int]) -> dict[int, int] | None:
