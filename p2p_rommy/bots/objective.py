@@ -185,8 +185,12 @@ class Judge:
             used = _used(chosen_sets, hand)
             if used is None:
                 continue  # no runs added make them fit
+            spent = {face for face, n in used.items() if n >= hand[face]}
             for chosen_runs in run_choices:
-                if not _fits_with(used, chosen_runs, hand):
+                if len(chosen_runs) == 1:  # a run uses faces of the hand, each once
+                    if not spent.isdisjoint(chosen_runs[0].uses):
+                        continue
+                elif not _fits_with(used, chosen_runs, hand):
                     continue
                 chosen = chosen_sets + chosen_runs
                 missing = sorted((m for g in chosen for m in g.missing), reverse=True)
@@ -420,8 +424,6 @@ def _used(groups: Sequence[Group], hand: Counter[int]) -> dict[int, int] | None:
 
 def _fits_with(used: dict[int, int], groups: Sequence[Group], hand: Counter[int]) -> bool:
     """`_fits` of these groups added to those that use `used` (which fit)."""
-    if len(groups) == 1:  # a group uses each of its faces once
-        return all(used.get(face, 0) < hand[face] for face in groups[0].uses)
     more: dict[int, int] = {}
     for group in groups:
         for face in group.uses:
