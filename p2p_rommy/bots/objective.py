@@ -327,14 +327,16 @@ class Judge:
     def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
         ace_high = self.rules.ace_high
         groups = []
+        suits: dict[int, list[bool]] = {}
+        for face, count in hand.items():  # every face but the joker's: ACE..KING of a suit
+            if count:
+                present = suits.get(face // 16)
+                if present is None:
+                    present = suits[face // 16] = [False] * (ACE_HIGH + 2)
+                present[face % 16] = True
         for index in range(len(SUITS)):
-            base = 16 * index
-            present = [False] * (ACE_HIGH + 2)
-            anything = False
-            for rank in range(ACE, KING + 1):
-                if hand.get(base + rank):
-                    present[rank] = anything = True
-            if not anything:
+            present = suits.get(index)
+            if present is None:
                 continue
             if ace_high and present[ACE]:
                 present[ACE_HIGH] = True
