@@ -167,8 +167,8 @@ class Replica:
         """Answers and seals for the window the next step may open, as `open_message`
         opened them: they move into that window when it opens (`OPENED_ANSWERS_KEPT`)."""
         self._end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
-        self._engine_hash: tuple[GameState, bytes] | None = None
-        """The last engine state hashed and its hash (`_state_digest`)."""
+        self._engine_hashes: list[tuple[GameState, bytes]] = []
+        """The last two engine states hashed and their hashes (`_state_digest`)."""
         self._settle()
         self.committed_hash = self.state_hash()
         """The committed state's hash (what the next step's `prev` holds), kept from the
@@ -206,10 +206,15 @@ class Replica:
         """`state_hash(self.state)`, encoded once per state: a state is a frozen value,
         and one commit asks for it several times (the next step's `prev`, each seat's
         end hash, every ACK's check)."""
-        cached = self._engine_hash
-        if cached is None or cached[0] is not self.state:
-            cached = self._engine_hash = (self.state, state_hash(self.state))
-        return cached[1]
+        state, kept = self.state, self._engine_hashes
+        for hashed, digest in kept:
+            if hashed is state:
+                return digest
+        digest = state_hash(state)
+        # two: a step's state after (validate) and the committed one before it (ACKs of
+        # an end, the next `prev`) are both asked for until the step commits
+        self._engine_hashes = [kept[-1], (state, digest)] if kept else [(state, digest)]
+        return digest
 
     def _due_deck(self) -> tuple[RoundDeck, DeckDue] | None:
         """The deck whose message is the next step, and what it is; None when the next
