@@ -11,9 +11,12 @@ from dataclasses import replace
 import pytest
 
 from p2p_rommy.sim import Fault, Spec, run_game
+from p2p_rommy.sim.one_process import one_process
 from p2p_rommy.sim.plan import FAULT_KINDS
 from p2p_rommy.sim.runner import Outcome, Simulation
 from p2p_rommy.sim.shrink import as_test, shrink
+from p2p_rommy.wire import identity
+from p2p_rommy.wire.identity import Identity
 
 CI_GAMES = 1000
 """Seeded games per CI run (the issue's floor)."""
@@ -90,6 +93,25 @@ def test_the_real_group_plays_the_same_game() -> None:
     toy, real = run_game(spec), run_game(replace(spec, real_group=True))
     assert toy.ok and real.ok
     assert (toy.steps, toy.end) == (real.steps, real.end) and toy.end == "over"
+
+
+def test_in_one_process_only_what_a_key_signed_is_known_good_under_that_key() -> None:
+    """The simulator remembers the signatures it made as verified (`sim/one_process.py`):
+    a signature made here verifies, and is remembered, only under its signer's key and
+    for exactly its bytes; another key or altered bytes are checked by libsodium and
+    refused; outside, `Identity.signature` and the check are the production ones."""
+    signing = Identity.signature
+    seat, other = Identity(bytes(range(32))), Identity(bytes(range(1, 33)))
+    with one_process():
+        made = seat.signature(b"message")
+        assert identity.verify_signature(seat.public_key, made, b"message")
+        assert not identity.verify_signature(other.public_key, made, b"message")
+        assert not identity.verify_signature(seat.public_key, made, b"messagf")
+        forged = bytes([made[0] ^ 1]) + made[1:]
+        assert not identity.verify_signature(seat.public_key, forged, b"message")
+    assert Identity.signature is signing
+    assert identity.verify_signature(seat.public_key, made, b"message")
+    assert not identity.verify_signature(other.public_key, made, b"message")
 
 
 def test_an_embedded_envelope_names_its_proposer_never_the_seat_it_carried() -> None:

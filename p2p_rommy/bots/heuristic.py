@@ -191,11 +191,11 @@ class HeuristicBot:
         judge = self._judge(view)
         if judge.faces[card] == JOKER:
             return take
+        if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
+            return draw  # (before any costing: a slip needs none, and costs draw no chance)
         hand = [c for _, c in view.hand()]
         base = judge.cost(hand)
         with_card = min(_without([*hand, card], i, judge) for i in range(len(hand)))
-        if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
-            return draw
         if self.settings.lookahead:
             stock = self._stock_value(judge, hand, base, judge.costed + LOOKAHEAD_HANDS)
             if stock is not None:

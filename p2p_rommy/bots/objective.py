@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, Suit, composition
@@ -76,11 +77,11 @@ class Judge:
         state = view.state
         self.rules: RuleSet = state.rules
         self.deck = composition(self.rules.deck_size)
-        self.faces = tuple(face_of(c.rank, c.suit) for c in self.deck.cards)
+        self.faces, self.card_of, copies = _deck_faces(self.rules.deck_size)
+        """Each card's face, and a card id for each face (to cost a hand holding an
+        unseen card): the deck's, shared by every judge (read only)."""
         self.use_outs = use_outs
-        self.card_of = {f: c for c, f in reversed(list(enumerate(self.faces)))}
-        """A card id for each face (to cost a hand holding an unseen card)."""
-        total: Counter[int] = Counter(self.faces)
+        total: Counter[int] = Counter(copies)
         seen: list[int] = [card for _, card in view.hand()]
         for meld in state.melds:
             seen += [p.card for p in meld.cards]
@@ -179,13 +180,19 @@ class Judge:
         runs = self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
         best = float("inf")
         all_points = sum(self._face_points(f) * n for f, n in hand.items())
+        run_choices = list(combinations(runs, contract.runs))
         for chosen_sets in combinations(sets, contract.sets):
-            if not _fits(chosen_sets, hand):
+            used = _used(chosen_sets, hand)
+            if used is None:
                 continue  # no runs added make them fit
-            for chosen_runs in combinations(runs, contract.runs):
-                chosen = chosen_sets + chosen_runs
-                if not _fits(chosen, hand):
+            spent = {face for face, n in used.items() if n >= hand[face]}
+            for chosen_runs in run_choices:
+                if len(chosen_runs) == 1:  # a run uses faces of the hand, each once
+                    if not spent.isdisjoint(chosen_runs[0].uses):
+                        continue
+                elif not _fits_with(used, chosen_runs, hand):
                     continue
+                chosen = chosen_sets + chosen_runs
                 missing = sorted((m for g in chosen for m in g.missing), reverse=True)
                 cost = sum(missing[jokers:])
                 covered = sum(g.points for g in chosen)
@@ -320,14 +327,16 @@ class Judge:
     def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
         ace_high = self.rules.ace_high
         groups = []
+        suits: dict[int, list[bool]] = {}
+        for face, count in hand.items():  # every face but the joker's: ACE..KING of a suit
+            if count:
+                present = suits.get(face // 16)
+                if present is None:
+                    present = suits[face // 16] = [False] * (ACE_HIGH + 2)
+                present[face % 16] = True
         for index in range(len(SUITS)):
-            base = 16 * index
-            present = [False] * (ACE_HIGH + 2)
-            anything = False
-            for rank in range(ACE, KING + 1):
-                if hand.get(base + rank):
-                    present[rank] = anything = True
-            if not anything:
+            present = suits.get(index)
+            if present is None:
                 continue
             if ace_high and present[ACE]:
                 present[ACE_HIGH] = True
@@ -392,6 +401,39 @@ class Judge:
                 suit = naturals[0].suit
                 fits |= {face_of(ACE if r == ACE_HIGH else r, suit) for r in targets}
         return frozenset(fits), joker
+
+
+@cache
+def _deck_faces(size: int) -> tuple[tuple[int, ...], dict[int, int], Counter[int]]:
+    """(each card's face, a card id for each face, each face's copies) of the deck of
+    `size` cards: what every judge's view starts from."""
+    faces = tuple(face_of(c.rank, c.suit) for c in composition(size).cards)
+    return faces, {f: c for c, f in reversed(list(enumerate(faces)))}, Counter(faces)
+
+
+def _used(groups: Sequence[Group], hand: Counter[int]) -> dict[int, int] | None:
+    """The hand's cards these groups use together (face -> count), or None if the hand
+    does not hold them all at once."""
+    used: dict[int, int] = {}
+    for group in groups:
+        for face in group.uses:
+            count = used.get(face, 0) + 1
+            if count > hand[face]:
+                return None
+            used[face] = count
+    return used
+
+
+def _fits_with(used: dict[int, int], groups: Sequence[Group], hand: Counter[int]) -> bool:
+    """`_fits` of these groups added to those that use `used` (which fit)."""
+    more: dict[int, int] = {}
+    for group in groups:
+        for face in group.uses:
+            count = more.get(face, 0) + 1
+            if used.get(face, 0) + count > hand[face]:
+                return False
+            more[face] = count
+    return True
 
 
 def _fits(groups: Sequence[Group], hand: Counter[int]) -> bool:

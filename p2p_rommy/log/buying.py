@@ -167,7 +167,7 @@ class Buying:
         """Whether a bot's call waits for its reaction time still (under `first`,
         counted from when the window opened on this seat's clock)."""
         player = self.player
-        if self.replica.config.rules.buy_priority != "first" or not isinstance(player, Reacts):
+        if self.replica.state.rules.buy_priority != "first" or not isinstance(player, Reacts):
             return False
         opened = self.windows.opened_at(window)
         if opened is None:  # it restarted inside the window: the clock starts now

@@ -52,9 +52,12 @@ class CommittedRecords(Sequence[Record]):
     def last_word(self, envelope: bytes) -> bool:
         """Whether `envelope` is the last committed step or one of its ACKs (a copy: the
         match's last word is sent again, SPEC §4.4)."""
-        if not len(self):
+        if self._recent:
+            last = self._recent[-1]  # (every message asks: the common case, at once)
+        elif len(self):
+            last = self[-1]
+        else:
             return False
-        last = self[-1]
         return envelope == last.step or envelope in last.acks
 
     @property

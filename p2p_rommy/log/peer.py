@@ -226,8 +226,11 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         """Whether `envelope` is the last committed step or one of its ACKs, or an ACK
         the pending step holds already: a copy (the match's last word is sent again)."""
         pending = self.pending
-        held = pending is not None and any(envelope == e for _, e in pending.acks.values())
-        return held or self.records.last_word(envelope)
+        if pending is not None:
+            for _, held in pending.acks.values():
+                if envelope == held:
+                    return True
+        return self.records.last_word(envelope)
 
     # --- receiving --------------------------------------------------------------------
 

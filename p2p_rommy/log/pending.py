@@ -48,8 +48,10 @@ class Pending:
     def missing(self, players: int, absent: tuple[int, ...] = ()) -> list[int]:
         """Seats whose ACK is not held (but those in `absent`, whom an end leaves out),
         the ones that refused the step first."""
-        missing = [s for s in range(players) if s not in self.acks and s not in absent]
-        missing.sort(key=lambda seat: seat not in self.nacks)
+        acks, nacks = self.acks, self.nacks
+        missing = [s for s in range(players) if s not in acks and s not in absent]
+        if nacks and len(missing) > 1:  # (without a NACK the sort keeps the order)
+            missing.sort(key=lambda seat: seat not in nacks)
         return missing
 
     def record(self, players: int) -> Record:

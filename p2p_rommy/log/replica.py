@@ -123,8 +123,8 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         """Answers and seals for the window the next step may open, as `open_message`
         opened them: they move into that window when it opens (`OPENED_ANSWERS_KEPT`)."""
         self._end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
-        self._engine_hash: tuple[GameState, bytes] | None = None
-        """The last engine state hashed and its hash (`_state_digest`)."""
+        self._engine_hashes: list[tuple[GameState, bytes]] = []
+        """The last two engine states hashed and their hashes (`_state_digest`)."""
         self._settle()
         self.committed_hash = self.state_hash()
         """The committed state's hash (what the next step's `prev` holds), kept from the
@@ -176,10 +176,15 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         memo, not state: it changes no answer."""
         if state is None:
             state = self.state
-        cached = self._engine_hash
-        if cached is None or cached[0] is not state:
-            cached = self._engine_hash = (state, state_hash(state))
-        return cached[1]
+        kept = self._engine_hashes
+        for hashed, digest in kept:
+            if hashed is state:
+                return digest
+        digest = state_hash(state)
+        # two: a step's state after (validate) and the committed one before it (ACKs of
+        # an end, the next `prev`) are both asked for until the step commits
+        self._engine_hashes = [kept[-1], (state, digest)] if kept else [(state, digest)]
+        return digest
 
     def due(self) -> Due | None:
         """Who must propose the next step, which kind, in words for people; None when

@@ -166,8 +166,9 @@ def find_opening(
 def _contract_search(
     candidates: Sequence[Candidate], contract: Contract, limit: int
 ) -> list[tuple[Candidate, ...]]:
-    sets = [c for c in candidates if c.kind is MeldKind.SET]
-    runs = [c for c in candidates if c.kind is MeldKind.RUN]
+    # each candidate with its slots (a frozenset built per access), made once here
+    sets = [(c, c.slots) for c in candidates if c.kind is MeldKind.SET]
+    runs = [(c, c.slots) for c in candidates if c.kind is MeldKind.RUN]
     needs = [sets] * contract.sets + [runs] * contract.runs
     found: list[tuple[Candidate, ...]] = []
 
@@ -181,10 +182,10 @@ def _contract_search(
         # Same kind as the previous level: keep indices increasing to skip permutations.
         begin = start if level > 0 and needs[level - 1] is pool else 0
         for index in range(begin, len(pool)):
-            candidate = pool[index]
-            if candidate.slots & used:
+            candidate, slots = pool[index]
+            if slots & used:
                 continue
-            search(level + 1, index + 1, used | candidate.slots, (*chosen, candidate))
+            search(level + 1, index + 1, used | slots, (*chosen, candidate))
             if len(found) >= limit:
                 return
 

@@ -7,7 +7,12 @@ seam for volume, like the fast group, that changes no result.
   4-seat lp game checked each envelope about seven times. Strict Ed25519 verification
   is a pure function of (key, signature, message), so the answer remembered for those
   exact bytes is the answer a fresh check gives; a forged or altered envelope is other
-  bytes and is checked (and refused) like any other.
+  bytes and is checked (and refused) like any other. So are the signatures this
+  process makes: a signature libsodium just made with a seat's key verifies under
+  that key (Ed25519 is correct), so (key, signature, message) is known good from the
+  moment it is made, and the seats' checks of the same bytes find it there. Every
+  signature is still a real one, and every other triple (an envelope claiming another
+  seat's key, altered bytes) is checked by libsodium.
 - **Decoded envelopes and messages are remembered** the same way: splitting an
   envelope into its fields and decoding a log or deck message body are functions of
   the bytes (and the sender a refusal names) whose answers are frozen values, and
@@ -36,13 +41,16 @@ from p2p_rommy.log import messages as log_messages
 from p2p_rommy.wire import identity
 
 SIGNATURES_KEPT = 1 << 16
-"""Verified (key, signature, message) answers remembered: a 4-seat lp game has ~10,000
-envelopes, each checked by every seat within a few steps of its arrival."""
+"""Good (key, signature, message) triples remembered (made or verified here): a 4-seat
+lp game has ~13,000 envelopes, each checked by every seat within a few steps of its
+making."""
 DECODED_KEPT = 1 << 14
 """Decoded envelopes and bodies remembered (of each kind): every seat decodes a body
 within a few steps of the first, and the checker after the game reads a transcript
 from its start, so this keeps the freshest ~1,500 steps of a 4-seat table."""
 
+_SIGNATURE = "signature"
+"""`Identity`'s method that signs (replaced on the class: its instances are frozen)."""
 _SHARES = "verify_shares"
 _SHARES_CHECKERS = (deck_seat, audit)
 """The modules that check share proofs (the deck seat, the round's audit)."""
@@ -73,6 +81,42 @@ def _remembering(verify: Callable[..., None]) -> Callable[..., None]:
     return verify_shares
 
 
+class _KnownSignatures:
+    """Strict Ed25519 verification that remembers the good answers: those it gave and
+    the signatures this process made (`signed`), at most `SIGNATURES_KEPT`."""
+
+    def __init__(self, verify: Callable[[bytes, bytes, bytes], bool]) -> None:
+        self._verify = verify
+        self._good: dict[tuple[bytes, bytes, bytes], None] = {}
+
+    def _remember(self, triple: tuple[bytes, bytes, bytes]) -> None:
+        good = self._good
+        if len(good) >= SIGNATURES_KEPT:
+            del good[next(iter(good))]
+        good[triple] = None
+
+    def verify(self, public_key: bytes, signature: bytes, message: bytes) -> bool:
+        triple = (public_key, signature, message)
+        if triple in self._good:
+            return True
+        if not self._verify(public_key, signature, message):
+            return False
+        self._remember(triple)
+        return True
+
+    def signing(
+        self, sign: Callable[[identity.Identity, bytes], bytes]
+    ) -> Callable[[identity.Identity, bytes], bytes]:
+        """`Identity.signature` that remembers what it signed as verified."""
+
+        def signature(signer: identity.Identity, message: bytes) -> bytes:
+            made = sign(signer, message)
+            self._remember((signer.public_key, made, message))
+            return made
+
+        return signature
+
+
 def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
     return [function(item) for item in items]
 
@@ -82,6 +126,7 @@ def one_process(threads: bool = True) -> Iterator[None]:
     """Inside: signatures checked and bodies decoded once per process (and the deck on
     one thread unless `threads`). The production functions are back on the way out."""
     verify, each = identity.verify_signature, parallel.each
+    sign = identity.Identity.signature
     fields, log_body, deck_body = (
         identity.envelope_fields,
         log_messages.decode_message,
@@ -91,7 +136,9 @@ def one_process(threads: bool = True) -> Iterator[None]:
     remembered = _remembering(shares)
     for module in _SHARES_CHECKERS:  # they import it by name
         setattr(module, _SHARES, remembered)
-    identity.verify_signature = functools.lru_cache(maxsize=SIGNATURES_KEPT)(verify)
+    known = _KnownSignatures(verify)
+    identity.verify_signature = known.verify
+    setattr(identity.Identity, _SIGNATURE, known.signing(sign))
     identity.envelope_fields = functools.lru_cache(maxsize=DECODED_KEPT)(fields)
     log_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(log_body)
     deck_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(deck_body)
@@ -101,6 +148,7 @@ def one_process(threads: bool = True) -> Iterator[None]:
         yield
     finally:
         identity.verify_signature, parallel.each = verify, each
+        setattr(identity.Identity, _SIGNATURE, sign)
         identity.envelope_fields = fields
         for module in _SHARES_CHECKERS:
             setattr(module, _SHARES, shares)

@@ -592,7 +592,7 @@ class Simulation:
         for sender, receiver in ((a, b), (b, a)):
             queued = link.outbox.pop(sender, deque())
             for envelope in queued:
-                self._transmit(sender, receiver, envelope)
+                self._transmit(link, sender, receiver, envelope)
         for seat, other in ((a, b), (b, a)):
             self._input(self.seats[seat], functools.partial(self._link_up, other))
 
@@ -614,11 +614,10 @@ class Simulation:
             if len(outbox) > OUTBOX_MAX:
                 outbox.clear()  # too far behind: `Mesh.send` drops the queue (catch-up resends)
             return
-        self._transmit(sender, receiver, envelope)
+        self._transmit(link, sender, receiver, envelope)
 
-    def _transmit(self, sender: int, receiver: int, envelope: bytes) -> None:
+    def _transmit(self, link: _Link, sender: int, receiver: int, envelope: bytes) -> None:
         spec, rng = self.spec, self.rng
-        link = self.links[(min(sender, receiver), max(sender, receiver))]
         if spec.loss and rng.random() < spec.loss:
             return
         arrival = self.now + rng.uniform(*LATENCY_S)
@@ -626,15 +625,21 @@ class Simulation:
             arrival = max(arrival, link.last.get(sender, 0.0))
             link.last[sender] = arrival
         copies = 2 if spec.duplicate and rng.random() < spec.duplicate else 1
-        deliver = functools.partial(self._deliver, sender, receiver, link.epoch, envelope)
+        deliver = functools.partial(self._deliver, link, sender, receiver, link.epoch, envelope)
         for copy in range(copies):
             self.at(arrival + copy * 0.001, deliver)
 
-    def _deliver(self, sender: int, receiver: int, epoch: int, envelope: bytes) -> None:
-        link = self.links[(min(sender, receiver), max(sender, receiver))]
+    def _deliver(
+        self, link: _Link, sender: int, receiver: int, epoch: int, envelope: bytes
+    ) -> None:
         if link.epoch != epoch:
             return
-        self._input(self.seats[receiver], lambda peer: peer.receive(envelope, self.now, sender))
+        seat = self.seats[receiver]
+        peer = seat.peer
+        if seat.state == "up" and not seat.paused and peer is not None:  # `_input` at once
+            self._call(seat, functools.partial(peer.receive, envelope, self.now, sender))
+            return
+        self._input(seat, lambda peer: peer.receive(envelope, self.now, sender))
 
     # --- invariants --------------------------------------------------------------------
 
