@@ -47,6 +47,13 @@ the last has not connected within this time (RFC 8305's "happy eyeballs")."""
 LOOK_FOR_TABLE_S = 20.0
 """`rommy join NAME` looks this long for the table before it gives up and suggests
 `rommy doctor` (it joins as soon as the table is found)."""
+JOIN_SETTLE_S = 1.0
+"""Once `rommy join NAME` sees its table, it looks on this long for a namesake or the
+real table beside an impostor before it chooses."""
+AGAIN_SETTLE_S = 0.0
+"""How long a player coming back for a new game (`n`) looks on once the table is seen:
+its name and creator's key are known, and a table that fails its proof is looked for
+again, so it joins at once (it waited `JOIN_SETTLE_S` after the reopen)."""
 ALONE_HINT_S = 20.0
 """A creator still alone at its table after this long is told to try `rommy doctor`."""
 DOCTOR_HEAR_S = 5.0

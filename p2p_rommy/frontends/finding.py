@@ -12,6 +12,7 @@ from p2p_rommy.errors import ConfigError
 from p2p_rommy.frontends.hints import nothing_found_hint
 from p2p_rommy.frontends.namesakes import did_you_mean
 from p2p_rommy.i18n import _
+from p2p_rommy.limits import JOIN_SETTLE_S
 from p2p_rommy.net.discovery import TableAd, find_tables
 from p2p_rommy.net.lobby import first_proven
 from p2p_rommy.wire.identity import Identity
@@ -46,7 +47,7 @@ async def choose_table(
     creator: str | None,
     wait: float,
     say: Callable[[str], None] = say,
-    settle: float = 1.0,
+    settle: float = JOIN_SETTLE_S,
 ) -> tuple[TableAd, str]:
     """The open table to join, by name and (if given) creator fingerprint. Tables whose
     host cannot prove the key their advert names are impostors and are passed over;

@@ -21,7 +21,7 @@ from p2p_rommy.frontends.hints import hint_when_alone
 from p2p_rommy.frontends.namesakes import warn_of_namesakes
 from p2p_rommy.frontends.saved_games import mark_over
 from p2p_rommy.i18n import _
-from p2p_rommy.limits import LOOK_FOR_TABLE_S
+from p2p_rommy.limits import AGAIN_SETTLE_S, JOIN_SETTLE_S, LOOK_FOR_TABLE_S
 from p2p_rommy.net.addresses import local_addresses, this_machine
 from p2p_rommy.net.lobby import LobbyHost, LobbyState, Started, TableSettings, join_table
 from p2p_rommy.rules.variants import RuleSet, ruleset
@@ -96,13 +96,6 @@ class Again:
             again=(self, players),
             waiting_for=creator,
         )
-
-
-AGAIN_SETTLE_S = 0.0
-"""How long a player coming back for a new game looks on once the table is seen (a
-plain join waits 1 s for a namesake or the real table beside an impostor): its name
-and creator's key are known, and a table that fails its proof is looked for again
-(`look_and_join_in_client`), so it joins at once (it waited ~1 s after the reopen)."""
 
 
 def reopened_lobby(
@@ -277,7 +270,7 @@ async def look_and_join_in_client(
                     creator,
                     wait,
                     say=looking,
-                    settle=AGAIN_SETTLE_S if again is not None else 1.0,
+                    settle=AGAIN_SETTLE_S if again is not None else JOIN_SETTLE_S,
                 )
                 break
             except NoTableYet as error:
