@@ -5,6 +5,7 @@ signed an end of the game without someone."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 
 from p2p_rommy import i18n
@@ -137,6 +138,12 @@ async def end_by_keys(loopback_table) -> tuple[list[str], list[str], list[str], 
         ):
             await asyncio.sleep(0.05)
     prompts = [models[2].prompt()]
+    # the clock says the stall limit has passed, but the view (taken before) has nobody
+    # to end the game without yet: `e` is not offered, since it would refuse
+    view = sessions[2].view
+    sessions[2].view = dataclasses.replace(view, ending=())
+    prompts.append(models[2].prompt())
+    sessions[2].view = view
     models[2].end_without_stalled()
     asked = [models[2].status]
     models[2].end_without_stalled()
@@ -162,6 +169,7 @@ def test_e_is_offered_on_every_waiting_screen_asks_first_and_the_end_says_who_si
     prompts, asked, one, two = asyncio.run(end_by_keys(loopback_table))
     gone = names[0]
     assert prompts[0].endswith(f": e ends the game without {gone}"), prompts  # not the proposer
+    assert prompts[1].startswith("Waiting for ") and " e " not in prompts[1], prompts
     assert asked[0] == f"End the game without {gone}? The scores so far stand. e again confirms"
     assert asked[1] == f"told the table; {names[1]} ends it with e, and your seat signs"
     assert asked[2].startswith(f"End the game without {gone}?")

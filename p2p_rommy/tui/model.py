@@ -389,13 +389,16 @@ class ClientModel:
                 name=self.names[waiting.seat], what=waiting.what.say(_)
             )
             stalled = self.session.clock() - waiting.since
+            # `e` is offered exactly when it works: when the peer, as the view was taken,
+            # may end the game without someone (not by this clock, which runs on between
+            # two views: `e` would then answer that nobody has waited long enough)
             ending = self.table.ending
-            if len(ending) > 1:  # two seats gone or more: e ends without all (SPEC §4.4)
+            if len(ending) > 1 or (ending and ending[0] != waiting.seat):  # SPEC §4.4
                 names = ", ".join(self.names[s] for s in ending)
                 line = _("Waiting {seconds} s for {name}: e ends the game without {names}").format(
                     seconds=f"{stalled:.0f}", name=self.names[waiting.seat], names=names
                 )
-            elif stalled >= self.table.stall_after:  # what is owed is in the log: it fits 80
+            elif ending:  # what is owed is in the log: it fits 80
                 line = _("Waiting {seconds} s for {name}: e ends the game without {name}").format(
                     seconds=f"{stalled:.0f}", name=self.names[waiting.seat]
                 )
