@@ -438,11 +438,4 @@ def _fits_with(used: dict[int, int], groups: Sequence[Group], hand: Counter[int]
 
 def _fits(groups: Sequence[Group], hand: Counter[int]) -> bool:
     """Whether the hand holds the cards of all these groups at once."""
-    used: dict[int, int] = {}
-    for group in groups:
-        for face in group.uses:
-            count = used.get(face, 0) + 1
-            if count > hand[face]:
-                return False
-            used[face] = count
-    return True
+    return _used(groups, hand) is not None
