@@ -266,12 +266,12 @@ def test_an_accepted_connection_sends_small_messages_at_once(host):
     accepted; a small message behind an unacknowledged one then waited for the other
     side's delayed ACK (40 ms on Linux), a few times in every step of a deal. The
     accepted side must have TCP_NODELAY like the dialling side."""
-    if host == "::1" and not socket.has_ipv6:
-        pytest.skip("no IPv6")
     try:
         listener = sockets.listening_socket(host, 0)
     except OSError:
-        pytest.skip(f"cannot listen on {host}")
+        if host != "::1" or os.environ.get("CI"):
+            raise  # CI's machine has IPv6 loopback: a skip there would hide a failure
+        pytest.skip("no IPv6 loopback on this machine")
     seen: dict[str, int] = {}
 
     async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
