@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -116,7 +117,7 @@ the OS's randomness (`secrets.token_bytes`, a seat's entropy by default, draws f
 
 def _ours() -> str | None:
     """The innermost frame of the package's code on the stack (file:function), if any."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         if f"{os.sep}p2p_rommy{os.sep}" in frame.f_code.co_filename:
             return f"{frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}"
