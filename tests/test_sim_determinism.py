@@ -8,11 +8,13 @@ game reads a clock or the OS's randomness, which is all that load could reach).
 The same few seeds are played in two fresh processes under different hash seeds, in
 opposite orders, and here after whatever this process ran before; every game's outcome
 and the digest of its committed log must agree. A second test watches the clocks and
-the OS's randomness during games: what load could reach. (Checked at length for issue
-31 by each game's events, simulated time, steps, faults and end: 800 seeds forward and backward
-under two hash seeds on a loaded machine, 400 campaign seeds split as xdist splits
-them after the other simulator tests, 40 seeds each alone in a fresh process: no
-difference; seed 696 plays 18 steps in every one.)"""
+the OS's randomness during games: what load could reach. (Checked at length for issue 31,
+comparing each game's events, simulated time, steps, faults and end: 800 seeds run
+forward and backward under two hash seeds on a loaded machine; 400 campaign seeds
+in a shuffled order against the same split over two xdist-like workers after the
+other simulator tests; 40 seeds each alone in a fresh process; ten after a whole
+4-seat lp match. No difference. Seed 696 plays 18 steps in all of them: its 17 was
+the game before a seat frozen on a cheat stayed to end the game without it.)"""
 
 from __future__ import annotations
 
