@@ -11,6 +11,7 @@ own beside the checks of a step (`log/replica.py`): it reads only the committed 
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 from p2p_rommy.config import GameConfig
@@ -117,7 +118,7 @@ class RoundDecks:
                 and not deck.dealt
             ):
                 deck.dealt = True
-                upcard = upcard_slot(self.config.rules, self.config.players)
+                upcard = upcard_slot(self.state.rules, self.config.players)
                 self.state = apply(self.state, StartRound(deck.seat.public[upcard]))
                 continue
             if self._round_over() and deck.seat.phase is DeckPhase.RUNNING and deck.seat.idle:
@@ -131,12 +132,12 @@ class RoundDecks:
     def _next_round_may_come(self) -> bool:
         """The round is being played and another may follow it (not the last of a
         fixed number of rounds; a match to a target score may end, SPEC §3.3)."""
-        rounds = self.config.rules.rounds
+        rounds = self.state.rules.rounds
         playing = self.state.phase in _PLAYING
         return playing and (rounds is None or self.state.round_index + 1 < rounds)
 
     def _params(self, round_no: int, dealer: int) -> DeckParams:
-        rules, players = self.config.rules, self.config.players
+        rules, players = self.state.rules, self.config.players
         return DeckParams(self.game, round_no, players, dealer, rules.deck_size)
 
     def _open_next(self, current: DeckParams) -> None:
@@ -157,7 +158,7 @@ class RoundDecks:
         self.next_deck = None
 
     def _start_deck(self) -> None:
-        rules, players = self.config.rules, self.config.players
+        rules, players = self.state.rules, self.config.players
         params = self._params(self.state.round_index, self.state.dealer)
         later, self.next_deck = self.next_deck, None
         if later is not None:  # shuffled in the background: its chain goes on, then the deal
@@ -245,8 +246,10 @@ _PLAYING = (Phase.DRAW, Phase.PLAY, Phase.BUY, Phase.REVEAL)
 """The phases of a round being played: the next round's deck may be open."""
 
 
+@functools.lru_cache(maxsize=64)
 def deck_due(due: DeckDue, round_no: int) -> Due:
-    """The deck's next message as a `Due`, in words for players."""
+    """The deck's next message as a `Due`, in words for players (frozen values, made
+    once for each: the log asks for the one due many times a step, issue #31)."""
     if due.kind == "commit":
         what = Phrase.of(N_("its sealed secret for round {round}'s shuffle"), round=round_no + 1)
         return Due(due.seat, DueKind.DECK_COMMIT, what)
