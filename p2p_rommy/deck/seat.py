@@ -264,9 +264,9 @@ class DeckSeat:
         self.deferred: list[DeferredProof] = []
         """Proofs of the shuffle before this seat's own, not yet verified (pipelining:
         SPEC §3.3); `check_deferred` verifies them, and nothing is shared before."""
-        self._due: dict[bool, DeckDue | None] = {}
-        """`due`'s answers (by `seeds_due`) for the seat as it is: emptied by every change
-        of phase, tasks, commitments or seeds (`_changed`)."""
+        self._due: tuple[DeckDue | None, DeckDue | None] | None = None
+        """`due`'s answers (without, with `seeds_due`) for the seat as it is: forgotten
+        at every change of phase, tasks, commitments or seeds."""
         self._new_pass(0, tuple(range(params.deck_size)))
 
     # --- requests from the game -------------------------------------------
@@ -316,7 +316,7 @@ class DeckSeat:
             raise ValueError("the round's deck work is not finished")
         self.check_deferred()
         self.phase = DeckPhase.SEEDS
-        self._due.clear()
+        self._due = None
         if self.identity is None:  # an observer has no seed to reveal
             return []
         p = self.params
@@ -348,14 +348,12 @@ class DeckSeat:
         over (`seeds_due`, which the game decides) the lowest seat yet to reveal its
         seed; None while the deck waits on the game.
 
-        Remembered until the seat changes (`_changed`): the log asks it many times for
-        every message (issue #31)."""
-        try:
-            return self._due[seeds_due]
-        except KeyError:
-            pass
-        due = self._due[seeds_due] = self._work_out_due(seeds_due)
-        return due
+        Remembered until the seat changes: the log asks it many times for every
+        message (issue #31)."""
+        known = self._due
+        if known is None:
+            known = self._due = (self._work_out_due(False), self._work_out_due(True))
+        return known[seeds_due]
 
     def _work_out_due(self, seeds_due: bool) -> DeckDue | None:
         players = self.params.players
@@ -469,7 +467,6 @@ class DeckSeat:
         other.messages = list(self.messages)
         other.unproven = list(self.unproven)
         other.deferred = list(self.deferred)
-        other._due = dict(self._due)
         return other
 
     def take(self, envelope: bytes, opened: Opened | None = None) -> None:
@@ -501,7 +498,7 @@ class DeckSeat:
         try:
             self._apply_message(opened, message)
         finally:
-            self._due.clear()  # whatever it changed (nothing, if it refused the message)
+            self._due = None  # whatever it changed (nothing, if it refused the message)
 
     def _apply_message(self, opened: Opened, message: DeckMessage) -> None:
         sender, step = opened.seat, len(self.transcript)
@@ -767,7 +764,7 @@ class DeckSeat:
             s for s in range(self.params.players) if any(s in st for _, _, st in items)
         )
         self.tasks.append(ShareTask(tuple(items), sequence))
-        self._due.clear()
+        self._due = None
         return self._advance()
 
     def _finish_shares(self, task: ShareTask, step: int) -> None:
@@ -803,7 +800,7 @@ class DeckSeat:
         shuffled.lookup = {point: label for label, point in enumerate(points)}
         self.passes.append(shuffled)
         self.tasks.append(ShuffleTask(shuffled))
-        self._due.clear()
+        self._due = None
 
     def _scalar(self, shuffle_pass: int) -> bytes:
         if shuffle_pass not in self._own_scalars:
