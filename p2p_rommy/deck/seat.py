@@ -22,6 +22,7 @@ a refused message raises `ProtocolError` and changes nothing.
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import secrets
 from collections import deque
@@ -760,9 +761,8 @@ class DeckSeat:
                     )
                 )
             self.assigned[position] = recipient
-        sequence = tuple(
-            s for s in range(self.params.players) if any(s in st for _, _, st in items)
-        )
+        stripping = {s for _, _, strippers in items for s in strippers}
+        sequence = tuple(s for s in range(self.params.players) if s in stripping)
         self.tasks.append(ShareTask(tuple(items), sequence))
         self._due = None
         return self._advance()
@@ -817,7 +817,7 @@ class DeckSeat:
         return self._own_inverses[shuffle_pass]
 
     def _strippers(self, recipient: int) -> tuple[int, ...]:
-        return tuple(s for s in range(self.params.players) if s != recipient)
+        return _strippers(self.params.players, recipient)
 
     def _pass_of(self, position: int) -> ShufflePass:
         for shuffled in self.passes:
@@ -830,6 +830,12 @@ class DeckSeat:
             return self.chain[position]
         shuffled = self._pass_of(position)
         return shuffled.final[position - shuffled.base]
+
+
+@functools.cache
+def _strippers(players: int, recipient: int) -> tuple[int, ...]:
+    """The seats that strip their layer from a card given to `recipient`: all others."""
+    return tuple(s for s in range(players) if s != recipient)
 
 
 def _task_copy(task: Task, passes: list[ShufflePass]) -> Task:
