@@ -353,7 +353,10 @@ class DeckSeat:
         message (issue #31)."""
         known = self._due
         if known is None:
-            known = self._due = (self._work_out_due(False), self._work_out_due(True))
+            without = self._work_out_due(False)
+            # the seeds come last: only a deck waiting on the game may owe one
+            seeds = without if without is not None else self._work_out_due(True)
+            known = self._due = (without, seeds)
         return known[seeds_due]
 
     def _work_out_due(self, seeds_due: bool) -> DeckDue | None:

@@ -91,25 +91,27 @@ def _remembering(verify: Callable[..., None]) -> Callable[..., None]:
 
 class _KnownSignatures:
     """Strict Ed25519 verification that remembers the good answers: those it gave and
-    the signatures this process made (`signed`), at most `SIGNATURES_KEPT`."""
+    the signatures this process made (`signed`), at most `SIGNATURES_KEPT`. A good
+    (key, signature, message) is kept as the message of (key, signature): a check
+    compares the message it is asked about with it, rather than hash it (a shuffle's
+    message is ~15 KiB, and every seat checks it)."""
 
     def __init__(self, verify: Callable[[bytes, bytes, bytes], bool]) -> None:
         self._verify = verify
-        self._good: dict[tuple[bytes, bytes, bytes], None] = {}
+        self._good: dict[tuple[bytes, bytes], bytes] = {}
 
-    def _remember(self, triple: tuple[bytes, bytes, bytes]) -> None:
+    def _remember(self, public_key: bytes, signature: bytes, message: bytes) -> None:
         good = self._good
         if len(good) >= SIGNATURES_KEPT:
             del good[next(iter(good))]
-        good[triple] = None
+        good[public_key, signature] = message
 
     def verify(self, public_key: bytes, signature: bytes, message: bytes) -> bool:
-        triple = (public_key, signature, message)
-        if triple in self._good:
+        if self._good.get((public_key, signature)) == message:
             return True
         if not self._verify(public_key, signature, message):
             return False
-        self._remember(triple)
+        self._remember(public_key, signature, message)
         return True
 
     def signing(
@@ -128,7 +130,7 @@ class _KnownSignatures:
                 if len(made_here) >= SIGNATURES_KEPT:
                     del made_here[next(iter(made_here))]
                 made_here[key] = made
-            self._remember((signer.public_key, made, message))
+            self._remember(signer.public_key, made, message)
             return made
 
         return signature
