@@ -21,13 +21,13 @@ a refused message raises `ProtocolError` and changes nothing.
 
 from __future__ import annotations
 
-import copy
 import enum
+import functools
 import hashlib
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 
 from p2p_rommy.deck import group, parallel
@@ -127,9 +127,23 @@ class ShareTask:
     items: tuple[tuple[int, int, tuple[int, ...]], ...]
     sequence: tuple[int, ...]
     cursor: int = 0
+    mine: dict[int, tuple[tuple[int, int], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """`items_for`'s answers, worked out once (a function of `items`: a fork's copy of
+    the task shares them)."""
 
-    def items_for(self, seat: int) -> list[tuple[int, int]]:
-        return [(position, recipient) for position, recipient, strip in self.items if seat in strip]
+    def items_for(self, seat: int) -> tuple[tuple[int, int], ...]:
+        """(position, recipient) of each item `seat` strips, in the task's order."""
+        found = self.mine.get(seat)
+        if found is None:
+            found = self.mine[seat] = tuple(
+                (position, recipient) for position, recipient, strip in self.items if seat in strip
+            )
+        return found
+
+    def copy(self) -> ShareTask:
+        return ShareTask(self.items, self.sequence, self.cursor, self.mine)
 
 
 @dataclass
@@ -251,6 +265,9 @@ class DeckSeat:
         self.deferred: list[DeferredProof] = []
         """Proofs of the shuffle before this seat's own, not yet verified (pipelining:
         SPEC §3.3); `check_deferred` verifies them, and nothing is shared before."""
+        self._due: tuple[DeckDue | None, DeckDue | None] | None = None
+        """`due`'s answers (without, with `seeds_due`) for the seat as it is: forgotten
+        at every change of phase, tasks, commitments or seeds."""
         self._new_pass(0, tuple(range(params.deck_size)))
 
     # --- requests from the game -------------------------------------------
@@ -300,6 +317,7 @@ class DeckSeat:
             raise ValueError("the round's deck work is not finished")
         self.check_deferred()
         self.phase = DeckPhase.SEEDS
+        self._due = None
         if self.identity is None:  # an observer has no seed to reveal
             return []
         p = self.params
@@ -329,7 +347,19 @@ class DeckSeat:
         """The one answer to "whose deck message is next": the lowest seat that has not
         committed; the shuffler or sharer at the head of the tasks; once the round is
         over (`seeds_due`, which the game decides) the lowest seat yet to reveal its
-        seed; None while the deck waits on the game."""
+        seed; None while the deck waits on the game.
+
+        Remembered until the seat changes: the log asks it many times for every
+        message (issue #31)."""
+        known = self._due
+        if known is None:
+            without = self._work_out_due(False)
+            # the seeds come last: only a deck waiting on the game may owe one
+            seeds = without if without is not None else self._work_out_due(True)
+            known = self._due = (without, seeds)
+        return known[seeds_due]
+
+    def _work_out_due(self, seeds_due: bool) -> DeckDue | None:
         players = self.params.players
         if self.phase is DeckPhase.COMMIT:
             return DeckDue(min(s for s in range(players) if s not in self.commitments), "commit")
@@ -406,15 +436,30 @@ class DeckSeat:
     def fork(self) -> DeckSeat:
         """An independent copy of this seat: a step is checked, and answered, on a copy,
         and the copy becomes the seat when the step commits (issue 28: a check changes
-        nothing). What is never written again is shared (a pass's labels, its decks'
-        tuples, the opened messages); every container a message writes is copied."""
-        other = copy.copy(self)
+        nothing). What is never written again is shared (a pass every seat has shuffled,
+        the other passes' labels and decks' tuples, the opened messages, this seat's
+        own scalars, which are functions of its seed); every container a message
+        writes is copied. Built by hand, not by `copy.copy`: the log forks a deck seat
+        for every step it checks or makes (issue #31)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        players = self.params.players
         passes = [
-            replace(shuffled, keys=dict(shuffled.keys), decks=list(shuffled.decks))
+            shuffled
+            if len(shuffled.decks) == players  # shuffled by all: never written again
+            else ShufflePass(
+                shuffled.index,
+                shuffled.base,
+                shuffled.cards,
+                shuffled.points,
+                dict(shuffled.keys),
+                list(shuffled.decks),
+                shuffled.lookup,
+            )
             for shuffled in self.passes
         ]
         other.passes = passes
-        other.tasks = deque(_task_copy(task, passes) for task in self.tasks)
+        other.tasks = deque([_task_copy(task, passes) for task in self.tasks])
         other.commitments = dict(self.commitments)
         other.commit_bodies = dict(self.commit_bodies)
         other.seeds = dict(self.seeds)
@@ -424,8 +469,6 @@ class DeckSeat:
         other.public = dict(self.public)
         other.transcript = list(self.transcript)
         other.messages = list(self.messages)
-        other._own_scalars = dict(self._own_scalars)
-        other._own_inverses = dict(self._own_inverses)
         other.unproven = list(self.unproven)
         other.deferred = list(self.deferred)
         return other
@@ -456,6 +499,12 @@ class DeckSeat:
         return [envelope, *self._advance()]
 
     def _apply(self, opened: Opened, message: DeckMessage) -> None:
+        try:
+            self._apply_message(opened, message)
+        finally:
+            self._due = None  # whatever it changed (nothing, if it refused the message)
+
+    def _apply_message(self, opened: Opened, message: DeckMessage) -> None:
         sender, step = opened.seat, len(self.transcript)
         p = self.params
         if (message.game, message.round_no, message.seat) != (p.game, p.round_no, sender):
@@ -580,7 +629,7 @@ class DeckSeat:
                 step,
             )
         wanted = task.items_for(sender)
-        got = [(item.position, item.recipient) for item in message.items]
+        got = tuple((item.position, item.recipient) for item in message.items)
         if got != wanted:
             raise ProtocolError(
                 sender, N_("the shares are not for the positions the game assigned"), step
@@ -715,10 +764,10 @@ class DeckSeat:
                     )
                 )
             self.assigned[position] = recipient
-        sequence = tuple(
-            s for s in range(self.params.players) if any(s in st for _, _, st in items)
-        )
+        stripping = {s for _, _, strippers in items for s in strippers}
+        sequence = tuple(s for s in range(self.params.players) if s in stripping)
         self.tasks.append(ShareTask(tuple(items), sequence))
+        self._due = None
         return self._advance()
 
     def _finish_shares(self, task: ShareTask, step: int) -> None:
@@ -754,6 +803,7 @@ class DeckSeat:
         shuffled.lookup = {point: label for label, point in enumerate(points)}
         self.passes.append(shuffled)
         self.tasks.append(ShuffleTask(shuffled))
+        self._due = None
 
     def _scalar(self, shuffle_pass: int) -> bytes:
         if shuffle_pass not in self._own_scalars:
@@ -770,7 +820,7 @@ class DeckSeat:
         return self._own_inverses[shuffle_pass]
 
     def _strippers(self, recipient: int) -> tuple[int, ...]:
-        return tuple(s for s in range(self.params.players) if s != recipient)
+        return _strippers(self.params.players, recipient)
 
     def _pass_of(self, position: int) -> ShufflePass:
         for shuffled in self.passes:
@@ -785,11 +835,17 @@ class DeckSeat:
         return shuffled.final[position - shuffled.base]
 
 
+@functools.cache
+def _strippers(players: int, recipient: int) -> tuple[int, ...]:
+    """The seats that strip their layer from a card given to `recipient`: all others."""
+    return tuple(s for s in range(players) if s != recipient)
+
+
 def _task_copy(task: Task, passes: list[ShufflePass]) -> Task:
     """`task` for a `fork`: a shuffle task on the fork's own copy of its pass."""
     if isinstance(task, ShuffleTask):
         return ShuffleTask(passes[task.shuffle_pass.index], task.cursor)
-    return replace(task)
+    return task.copy()
 
 
 def _shuffle_check(

@@ -16,7 +16,10 @@ seam for volume, like the fast group, that changes no result.
 - **Decoded envelopes and messages are remembered** the same way: splitting an
   envelope into its fields and decoding a log or deck message body are functions of
   the bytes (and the sender a refusal names) whose answers are frozen values, and
-  here every seat and the checker decode each body again. What is checked against a
+  here every seat and the checker decode each body again. The fields of an envelope
+  this process signs are known from its making (`Identity.sign` packs exactly them:
+  the codec's one encoding), so they are remembered then, within the limits a split
+  enforces. What is checked against a
   seat's own state (whose key signed it, its signature, what it says) is not
   remembered but done by each seat.
 - **Verified share proofs are remembered** as shuffle proofs already are in every
@@ -39,6 +42,7 @@ from p2p_rommy.deck import messages as deck_messages
 from p2p_rommy.deck import seat as deck_seat
 from p2p_rommy.log import messages as log_messages
 from p2p_rommy.wire import identity
+from p2p_rommy.wire.codec import MAX_BODY_BYTES
 
 SIGNATURES_KEPT = 1 << 16
 """Good (key, signature, message) triples remembered (made or verified here): a 4-seat
@@ -51,6 +55,10 @@ from its start, so this keeps the freshest ~1,500 steps of a 4-seat table."""
 
 _SIGNATURE = "signature"
 """`Identity`'s method that signs (replaced on the class: its instances are frozen)."""
+_SIGN = "sign"
+"""`Identity`'s method that makes an envelope."""
+_ENVELOPE_MAX = MAX_BODY_BYTES + 256
+"""The largest envelope `envelope_fields` splits (its `unpack` limit)."""
 _SHARES = "verify_shares"
 _SHARES_CHECKERS = (deck_seat, audit)
 """The modules that check share proofs (the deck seat, the round's audit)."""
@@ -83,38 +91,90 @@ def _remembering(verify: Callable[..., None]) -> Callable[..., None]:
 
 class _KnownSignatures:
     """Strict Ed25519 verification that remembers the good answers: those it gave and
-    the signatures this process made (`signed`), at most `SIGNATURES_KEPT`."""
+    the signatures this process made (`signed`), at most `SIGNATURES_KEPT`. A good
+    (key, signature, message) is kept as the message of (key, signature): a check
+    compares the message it is asked about with it, rather than hash it (a shuffle's
+    message is ~15 KiB, and every seat checks it)."""
 
     def __init__(self, verify: Callable[[bytes, bytes, bytes], bool]) -> None:
         self._verify = verify
-        self._good: dict[tuple[bytes, bytes, bytes], None] = {}
+        self._good: dict[tuple[bytes, bytes], bytes] = {}
 
-    def _remember(self, triple: tuple[bytes, bytes, bytes]) -> None:
+    def _remember(self, public_key: bytes, signature: bytes, message: bytes) -> None:
         good = self._good
         if len(good) >= SIGNATURES_KEPT:
             del good[next(iter(good))]
-        good[triple] = None
+        good[public_key, signature] = message
 
     def verify(self, public_key: bytes, signature: bytes, message: bytes) -> bool:
-        triple = (public_key, signature, message)
-        if triple in self._good:
+        if self._good.get((public_key, signature)) == message:
             return True
         if not self._verify(public_key, signature, message):
             return False
-        self._remember(triple)
+        self._remember(public_key, signature, message)
         return True
 
     def signing(
         self, sign: Callable[[identity.Identity, bytes], bytes]
     ) -> Callable[[identity.Identity, bytes], bytes]:
-        """`Identity.signature` that remembers what it signed as verified."""
+        """`Identity.signature` that remembers what it signed as verified, and the
+        signature itself: Ed25519 signatures are deterministic (RFC 8032, 5.1.6), so
+        the same key signing the same bytes again makes the same signature."""
+        made_here: dict[tuple[bytes, bytes], bytes] = {}
 
         def signature(signer: identity.Identity, message: bytes) -> bytes:
-            made = sign(signer, message)
-            self._remember((signer.public_key, made, message))
+            key = (signer.private_bytes, message)
+            made = made_here.get(key)
+            if made is None:
+                made = sign(signer, message)
+                if len(made_here) >= SIGNATURES_KEPT:
+                    del made_here[next(iter(made_here))]
+                made_here[key] = made
+            self._remember(signer.public_key, made, message)
             return made
 
         return signature
+
+
+class _EnvelopeFields:
+    """`envelope_fields` that remembers its answers (at most `DECODED_KEPT`), and those
+    of the envelopes `Identity.sign` makes here (`signing`)."""
+
+    def __init__(self, fields: Callable[[bytes], tuple[bytes, bytes, bytes]]) -> None:
+        self._fields = fields
+        self._known: dict[bytes, tuple[bytes, bytes, bytes]] = {}
+
+    def __call__(self, data: bytes) -> tuple[bytes, bytes, bytes]:
+        known = self._known.get(data)
+        if known is None:
+            known = self._fields(data)  # raises for a malformed one
+            self._keep(data, known)
+        return known
+
+    def _keep(self, data: bytes, fields: tuple[bytes, bytes, bytes]) -> None:
+        known = self._known
+        if len(known) >= DECODED_KEPT:
+            del known[next(iter(known))]
+        known[data] = fields
+
+    def signing(
+        self, sign: Callable[[identity.Identity, bytes], bytes]
+    ) -> Callable[[identity.Identity, bytes], bytes]:
+        """`Identity.sign` that remembers the fields of the envelope it makes: [version,
+        key id, body, signature] packed, so the signature is its last 64 bytes. Only
+        an envelope a split would accept (a bytes body, both within the limits)."""
+
+        def sign_envelope(signer: identity.Identity, body: bytes) -> bytes:
+            envelope = sign(signer, body)
+            if (
+                type(body) is bytes
+                and len(body) <= MAX_BODY_BYTES
+                and len(envelope) <= _ENVELOPE_MAX
+            ):
+                self._keep(envelope, (signer.key_id, body, envelope[-64:]))
+            return envelope
+
+        return sign_envelope
 
 
 def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
@@ -126,7 +186,7 @@ def one_process(threads: bool = True) -> Iterator[None]:
     """Inside: signatures checked and bodies decoded once per process (and the deck on
     one thread unless `threads`). The production functions are back on the way out."""
     verify, each = identity.verify_signature, parallel.each
-    sign = identity.Identity.signature
+    sign, sign_envelope = identity.Identity.signature, identity.Identity.sign
     fields, log_body, deck_body = (
         identity.envelope_fields,
         log_messages.decode_message,
@@ -139,7 +199,9 @@ def one_process(threads: bool = True) -> Iterator[None]:
     known = _KnownSignatures(verify)
     identity.verify_signature = known.verify
     setattr(identity.Identity, _SIGNATURE, known.signing(sign))
-    identity.envelope_fields = functools.lru_cache(maxsize=DECODED_KEPT)(fields)
+    remembered_fields = _EnvelopeFields(fields)
+    identity.envelope_fields = remembered_fields
+    setattr(identity.Identity, _SIGN, remembered_fields.signing(sign_envelope))
     log_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(log_body)
     deck_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(deck_body)
     if not threads:
@@ -149,6 +211,7 @@ def one_process(threads: bool = True) -> Iterator[None]:
     finally:
         identity.verify_signature, parallel.each = verify, each
         setattr(identity.Identity, _SIGNATURE, sign)
+        setattr(identity.Identity, _SIGN, sign_envelope)
         identity.envelope_fields = fields
         for module in _SHARES_CHECKERS:
             setattr(module, _SHARES, shares)

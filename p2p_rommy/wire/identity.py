@@ -41,8 +41,10 @@ SIGNATURE_DOMAIN = b"p2p-rommy/v1/envelope\x00"
 ENVELOPE_VERSION = "env1"
 
 
+@functools.lru_cache(maxsize=64)
 def key_id(public_key: bytes) -> bytes:
-    """16 bytes naming a public key: H(domain || key)[:16]."""
+    """16 bytes naming a public key: H(domain || key)[:16] (worked out once for the
+    table's few keys: every envelope names its signer's)."""
     return hashlib.sha256(KEY_ID_DOMAIN + public_key).digest()[:16]
 
 

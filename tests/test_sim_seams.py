@@ -1,0 +1,153 @@
+"""The simulator's seams for volume (`sim/toy_group.py`, `sim/one_process.py`) and the
+deck seat's remembered answers give the answers the plain computation gives (issue #31:
+they were made cheaper, and must change no game)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from p2p_rommy.deck import DeckParams, DeckPhase, DeckSeat, group
+from p2p_rommy.errors import ProtocolError
+from p2p_rommy.sim import toy_group as toy
+from p2p_rommy.sim.one_process import one_process
+from p2p_rommy.wire import identity
+from p2p_rommy.wire.codec import MAX_BODY_BYTES
+from p2p_rommy.wire.identity import Identity
+from tests.deck_table import DeckTable
+
+ORDER = group.ORDER
+
+
+def _scalars() -> list[bytes]:
+    draw = random.Random(31)
+    edges = [1, 2, ORDER - 1, ORDER, ORDER + 1, 2**252, 2**255, 2**256 - 1]
+    values = edges + [draw.randrange(1, 2**256) for _ in range(60)]
+    return [value.to_bytes(32, "little") for value in values]
+
+
+@pytest.mark.parametrize("name", ["scalar_mul", "scalar_add", "scalar_sub"])
+def test_the_toy_groups_scalar_arithmetic_is_libsodiums_byte_for_byte(name: str) -> None:
+    """Scalars are the integers mod l in both groups: a proof made under the toy group
+    holds the bytes libsodium would have computed, canonical or not."""
+    scalars = _scalars()
+    for a in scalars:
+        for b in scalars[::7]:
+            assert getattr(toy, name)(a, b) == getattr(group, name)(a, b), (a, b)
+    for a in scalars:
+        assert toy.scalar_reduce(a + a) == group.scalar_reduce(a + a)
+        if a != bytes(32):
+            assert toy.scalar_invert(a) == group.scalar_invert(a)
+
+
+def test_the_toy_groups_points_keep_the_equations_and_the_refusals() -> None:
+    """x -> x*B: multiplying, adding and summing agree with the integers mod l, and what
+    the real group refuses (no point, the identity, a zero scalar) is refused."""
+    three, five = (3).to_bytes(32, "little"), (5).to_bytes(32, "little")
+    point = toy.mul_base(three)
+    assert toy.mul(five, point) == toy.mul_base((15).to_bytes(32, "little"))
+    assert toy.add(point, point) == toy.mul_base((6).to_bytes(32, "little"))
+    assert toy.mul_sum([three, five], [point, point]) == toy.mul_base((24).to_bytes(32, "little"))
+    assert toy.sum_all([point, toy.mul_base((ORDER - 3).to_bytes(32, "little")), point]) == point
+    for bad in (bytes(32), ORDER.to_bytes(32, "little"), b"\x01" * 31, "x"):
+        assert not toy.is_point(bad)
+        with pytest.raises(group.GroupError):
+            toy.mul(three, bad)
+    with pytest.raises(group.GroupError):
+        toy.mul(ORDER.to_bytes(32, "little"), point)
+    with pytest.raises(group.GroupError):
+        toy.mul_base(bytes(32))
+    with pytest.raises(group.GroupError):
+        toy.add(point, toy.mul_base((ORDER - 3).to_bytes(32, "little")))
+    with pytest.raises(group.GroupError):
+        toy.sum_all([])
+
+
+def test_in_one_process_an_envelope_signed_here_splits_as_a_fresh_split_would() -> None:
+    """The fields of an envelope made here are remembered from its making: the same
+    (key id, body, signature) a split finds; one the split refuses is still refused;
+    signing again gives libsodium's signature; outside, the production functions."""
+    seat = Identity(bytes(range(32)))
+    split, sign = identity.envelope_fields, Identity.sign
+    fresh = seat.sign(b"body")
+    with one_process():
+        envelope = seat.sign(b"body")
+        assert envelope == fresh
+        assert identity.envelope_fields(envelope) == split(envelope)
+        assert identity.envelope_fields(envelope)[0] == seat.key_id
+        assert seat.signature(b"again") == seat.signature(b"again")
+        huge = seat.sign(bytes(MAX_BODY_BYTES + 1))
+        with pytest.raises(ProtocolError):
+            identity.envelope_fields(huge)
+    assert identity.envelope_fields is split and Identity.sign is sign
+    assert seat.signature(b"again") == Identity(bytes(range(32))).signature(b"again")
+
+
+def _seen(seat: DeckSeat) -> tuple[object, ...]:
+    """What a deck seat knows and owes, as plain values."""
+    return (
+        seat.phase,
+        seat.context,
+        [(p.index, dict(p.keys), list(p.decks)) for p in seat.passes],
+        [(type(task).__name__, task.cursor) for task in seat.tasks],
+        dict(seat.chain),
+        dict(seat.known),
+        dict(seat.public),
+        [opened.raw for opened in seat.transcript],
+        seat.due(False),
+        seat.due(True),
+    )
+
+
+def _deliver(table: DeckTable) -> int:
+    """`DeckTable.run`, each envelope taken first by a fork of its receiver: the fork
+    ends where the seat ends, and the seat is untouched by it; the remembered `due` is
+    the one worked out afresh after every message."""
+    taken = 0
+    while table.queue:
+        sender, envelope = table.queue.popleft()
+        for seat in table.seats:
+            if seat.seat == sender:
+                continue
+            before = _seen(seat)
+            copy = seat.fork()
+            copy.take(envelope)
+            assert _seen(seat) == before
+            seat.take(envelope)
+            assert _seen(copy) == _seen(seat)
+            for seeds_due in (False, True):
+                assert seat.due(seeds_due) == seat._work_out_due(seeds_due)
+            taken += 1
+            table.post(seat.seat, seat.advance())
+    return taken
+
+
+def test_a_deck_seats_fork_and_remembered_due_follow_every_message() -> None:
+    """Through commits, shuffles, shares, a rebuilt stock and seeds (issue #31: a fork
+    shares what is never written again, `due` is remembered until the seat changes)."""
+    table = DeckTable(DeckParams(bytes(32), 0, 3, 1, 12))
+    for seat in table.seats:
+        table.post(seat.seat, seat.start())
+    assert _deliver(table) > 0
+    for position in range(4):
+        for seat in table.seats:
+            table.post(seat.seat, seat.draw(position, position % 3))
+        _deliver(table)
+    for seat in table.seats:
+        table.post(seat.seat, seat.reveal(0, [0, 3]))
+    _deliver(table)
+    for seat in table.seats:
+        table.post(seat.seat, seat.rebuild(12, [table.seats[0].known[0], 7]))
+    _deliver(table)
+    for seat in table.seats:
+        table.post(seat.seat, seat.draw(12, 1))
+    _deliver(table)
+    for seat in table.seats:
+        table.post(seat.seat, seat.finish())
+    _deliver(table)
+    assert all(seat.phase is DeckPhase.DONE for seat in table.seats)
+    assert all(
+        seat.public == {0: table.seats[0].known[0], 3: table.seats[0].known[3]}
+        for seat in table.seats
+    )
