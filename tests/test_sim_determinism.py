@@ -31,8 +31,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-import pytest
-
 from p2p_rommy.sim.plan import Spec
 from p2p_rommy.sim.runner import Simulation
 
@@ -165,14 +163,6 @@ def test_a_game_reads_no_clock_and_no_randomness_but_its_seed() -> None:
     assert _reads((1, 12, 45), verify_share=0.0) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="OWNED BY log/ (for the lead): rommy verify's observer draws its deck seed "
-    "from secrets.token_bytes (log/round_decks.py, RoundDecks._new_deck_seat, both "
-    "branches); it never uses it (an observer commits to nothing), so no outcome "
-    "changes, but a simulated game then reads the OS's randomness. Drop this mark "
-    "when the observer's DeckSeat gets a fixed seed.",
-)
 def test_rommy_verify_reads_no_randomness_either() -> None:
     """The checker the simulator runs on every honest transcript (`verify_share`)."""
     assert _reads((1,), verify_share=1.0) == []

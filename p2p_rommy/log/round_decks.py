@@ -12,10 +12,10 @@ own beside the checks of a step (`log/replica.py`): it reads only the committed 
 from __future__ import annotations
 
 import functools
-import secrets
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import ALL, AuditReport, DeckParams, DeckPhase, DeckSeat, audit_round
+from p2p_rommy.deck.derive import SEED_BYTES
 from p2p_rommy.deck.seat import DeckDue, LateProof
 from p2p_rommy.engine.apply import apply, deal_layout, upcard_slot
 from p2p_rommy.engine.due import Due, DueKind
@@ -185,13 +185,18 @@ class RoundDecks:
         return []
 
     def _new_deck_seat(self, params: DeckParams) -> DeckSeat:
-        """An observer's deck seat: it checks every message and makes none."""
-        if self.replay_proofs:
-            return self.deck_seat_class(
-                params, -1, None, self.config.public_keys, eager=False, replay_proofs=True
-            )
+        """An observer's deck seat: it checks every message and makes none, so it
+        commits to no seed of its own and reads no randomness (a replay and a
+        simulated game are functions of their inputs)."""
+        unused = bytes(SEED_BYTES)
         return self.deck_seat_class(
-            params, -1, None, self.config.public_keys, secrets.token_bytes, eager=False
+            params,
+            -1,
+            None,
+            self.config.public_keys,
+            eager=False,
+            seed=unused,
+            replay_proofs=self.replay_proofs,
         )
 
     def _audit(self, deck: RoundDeck) -> None:
