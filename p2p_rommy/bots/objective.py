@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
-from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, Suit, composition
+from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, DeckComposition, Suit, composition
 from p2p_rommy.engine.view import View
-from p2p_rommy.rules.melds import MeldKind, card_value, joker_targets
+from p2p_rommy.rules.melds import Meld, MeldKind, card_value, joker_targets
 from p2p_rommy.rules.variants import RuleSet
 
 JOKER = 0
@@ -61,6 +61,8 @@ class Group:
     """Opening points of the meld once complete (Rommé)."""
     points: int
     """Penalty points of the faces it uses."""
+    mask: int
+    """The faces it uses as bits (``1 << face``; it uses each face at most once)."""
 
 
 class Judge:
@@ -106,6 +108,9 @@ class Judge:
         """Set groups by (rank, the hand's faces of it, cards it may lack)."""
         self._runs: dict[tuple[int, tuple[bool, ...], int, int], list[Group]] = {}
         """Run groups by (suit, the hand's ranks of it, cards it may lack, extension)."""
+        self._kept = _kept_groups(self.rules, use_outs)
+        """Groups built by every judge of these rules, by the same keys and the live
+        copies they were weighed by."""
         self.costed = 0
         """Hands costed so far (not found in the memo): the look-ahead's work budget."""
 
@@ -180,23 +185,36 @@ class Judge:
         runs = self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
         best = float("inf")
         all_points = sum(self._face_points(f) * n for f, n in hand.items())
-        run_choices = list(combinations(runs, contract.runs))
+        # Whether the hand holds chosen groups at once, by bit masks of faces in levels
+        # packed in one integer (`_use`): level k of `held` has the faces the hand holds
+        # more than k times, of a choice's the faces it uses more than k times; a choice
+        # fits when it uses no level beyond what is held.
+        depth = contract.sets + contract.runs
+        repeat = sum(1 << (64 * k) for k in range(depth))
+        held = 0
+        for face, count in hand.items():
+            held |= (1 << face) * sum(1 << (64 * k) for k in range(min(count, depth)))
+        run_choices = [
+            (
+                _use(chosen, repeat),
+                [m for g in chosen for m in g.missing],
+                sum(g.points for g in chosen),
+            )
+            for chosen in combinations(runs, contract.runs)
+        ]
         for chosen_sets in combinations(sets, contract.sets):
-            used = _used(chosen_sets, hand)
-            if used is None:
+            used = _use(chosen_sets, repeat)
+            if used & ~held:
                 continue  # no runs added make them fit
-            spent = {face for face, n in used.items() if n >= hand[face]}
-            for chosen_runs in run_choices:
-                if len(chosen_runs) == 1:  # a run uses faces of the hand, each once
-                    if not spent.isdisjoint(chosen_runs[0].uses):
-                        continue
-                elif not _fits_with(used, chosen_runs, hand):
+            free = _left(held, used, repeat)
+            set_missing = [m for g in chosen_sets for m in g.missing]
+            set_points = sum(g.points for g in chosen_sets)
+            for run_use, run_missing, run_points in run_choices:
+                if run_use & ~free:
                     continue
-                chosen = chosen_sets + chosen_runs
-                missing = sorted((m for g in chosen for m in g.missing), reverse=True)
+                missing = sorted(set_missing + run_missing, reverse=True)
                 cost = sum(missing[jokers:])
-                covered = sum(g.points for g in chosen)
-                cost += self.point * (all_points - covered)
+                cost += self.point * (all_points - (set_points + run_points))
                 best = min(best, cost)
         if best == float("inf"):
             best = MISSING * 3 * (contract.sets + contract.runs) + self.point * all_points
@@ -300,7 +318,13 @@ class Judge:
             key = (rank, tuple(faces), max_missing)
             found = self._sets.get(key)
             if found is None:
-                found = self._sets[key] = self._rank_sets(rank, faces, max_missing)
+                # Another judge may have built them: they depend on the rank's live copies.
+                outs = tuple(self.live.get(face_of(rank, s), 0) for s in SUITS)
+                kept_key = (0, *key, outs)
+                found = self._kept.get(kept_key)
+                if found is None:
+                    found = _keep(self._kept, kept_key, self._rank_sets(rank, faces, max_missing))
+                self._sets[key] = found
             groups += found
         return groups
 
@@ -321,7 +345,7 @@ class Judge:
             missing = tuple(self._miss(outs - i) for i in range(lack))
             value = rules.points(rank) * (len(chosen) + lack)
             points = sum(self._face_points(f) for f in chosen)
-            groups.append(Group(MeldKind.SET, chosen, missing, value, points))
+            groups.append(Group(MeldKind.SET, chosen, missing, value, points, _mask(chosen)))
         return groups
 
     def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
@@ -343,7 +367,15 @@ class Judge:
             key = (index, tuple(present), max_missing, extend)
             found = self._runs.get(key)
             if found is None:
-                found = self._runs[key] = self._suit_runs(index, present, max_missing, extend)
+                # Another judge may have built them: they depend on the suit's live copies.
+                outs = tuple(self.live.get(16 * index + r, 0) for r in range(ACE, KING + 1))
+                kept_key = (1, *key, outs)
+                found = self._kept.get(kept_key)
+                if found is None:
+                    found = _keep(
+                        self._kept, kept_key, self._suit_runs(index, present, max_missing, extend)
+                    )
+                self._runs[key] = found
             groups += found
         return groups
 
@@ -378,29 +410,79 @@ class Judge:
                 )
                 value = sum(card_value(r, rules) for r in ranks)
                 points = sum(self._face_points(f) for f in uses)
-                groups.append(Group(MeldKind.RUN, uses, missing, value, points))
+                groups.append(Group(MeldKind.RUN, uses, missing, value, points, _mask(uses)))
         return groups
 
     def _table_fits(self, view: View) -> tuple[frozenset[int], bool]:
         """Faces that one card could add to a meld on the table, and whether a joker can."""
-        state = view.state
         fits: set[int] = set()
         joker = False
-        for meld in state.melds:
-            targets = joker_targets(meld, self.deck, self.rules)
-            joker = joker or bool(targets)
-            naturals = [self.deck.card(p.card) for p in meld.cards]
-            naturals = [c for c in naturals if not c.is_joker]
-            if not naturals:
-                continue
-            if meld.kind is MeldKind.SET:
-                if len(meld.cards) < self.rules.set_max:
-                    held = {c.suit for c in naturals}
-                    fits |= {face_of(naturals[0].rank, s) for s in SUITS if s not in held}
-            else:
-                suit = naturals[0].suit
-                fits |= {face_of(ACE if r == ACE_HIGH else r, suit) for r in targets}
+        for meld in view.state.melds:
+            meld_fits, takes_joker = _meld_fits(meld, self.deck, self.rules)
+            joker = joker or takes_joker
+            fits |= meld_fits
         return frozenset(fits), joker
+
+
+GROUPS_KEPT = 50_000
+"""Groups kept for all judges of one ruleset (then they start afresh)."""
+_groups_kept: dict[tuple[int, bool], tuple[RuleSet, dict[tuple[object, ...], list[Group]]]] = {}
+
+
+def _kept_groups(rules: RuleSet, use_outs: bool) -> dict[tuple[object, ...], list[Group]]:
+    """The groups every judge of `rules` (the same object) and `use_outs` has built."""
+    key = (id(rules), use_outs)
+    kept = _groups_kept.get(key)
+    if kept is None or kept[0] is not rules:
+        if len(_groups_kept) >= 16:
+            _groups_kept.clear()
+        kept = _groups_kept[key] = (rules, {})
+    return kept[1]
+
+
+def _keep(
+    kept: dict[tuple[object, ...], list[Group]], key: tuple[object, ...], groups: list[Group]
+) -> list[Group]:
+    if len(kept) >= GROUPS_KEPT:
+        kept.clear()
+    kept[key] = groups
+    return groups
+
+
+MELD_FITS_KEPT = 4096
+"""`_meld_fits` answers kept (the melds of a few tables; then it starts afresh)."""
+_meld_fits_kept: dict[tuple[int, int], tuple[Meld, RuleSet, frozenset[int], bool]] = {}
+
+
+def _meld_fits(meld: Meld, deck: DeckComposition, rules: RuleSet) -> tuple[frozenset[int], bool]:
+    """The faces one card could add to `meld`, and whether a joker can: kept by the
+    meld's and the rules' identity (a table's melds are the same objects from one
+    state to the next, so every judge of a seat asks about the same ones)."""
+    key = (id(meld), id(rules))
+    kept = _meld_fits_kept.get(key)
+    if kept is not None and kept[0] is meld and kept[1] is rules:
+        return kept[2], kept[3]
+    targets = joker_targets(meld, deck, rules)
+    fits: frozenset[int] = frozenset()
+    naturals = [deck.card(p.card) for p in meld.cards]
+    naturals = [c for c in naturals if not c.is_joker]
+    if naturals:
+        if meld.kind is MeldKind.SET:
+            if len(meld.cards) < rules.set_max:
+                held = {c.suit for c in naturals}
+                fits = frozenset(face_of(naturals[0].rank, s) for s in SUITS if s not in held)
+        else:
+            suit = naturals[0].suit
+            fits = frozenset(face_of(ACE if r == ACE_HIGH else r, suit) for r in targets)
+    if len(_meld_fits_kept) >= MELD_FITS_KEPT:
+        _meld_fits_kept.clear()
+    _meld_fits_kept[key] = (meld, rules, fits, bool(targets))
+    return fits, bool(targets)
+
+
+def deck_faces(size: int) -> tuple[int, ...]:
+    """Each card's face in the deck of `size` cards (what a judge's `faces` holds)."""
+    return _deck_faces(size)[0]
 
 
 @cache
@@ -424,16 +506,40 @@ def _used(groups: Sequence[Group], hand: Counter[int]) -> dict[int, int] | None:
     return used
 
 
-def _fits_with(used: dict[int, int], groups: Sequence[Group], hand: Counter[int]) -> bool:
-    """`_fits` of these groups added to those that use `used` (which fit)."""
-    more: dict[int, int] = {}
+def _mask(faces: Sequence[int]) -> int:
+    mask = 0
+    for face in faces:
+        mask |= 1 << face
+    return mask
+
+
+LEVEL = (1 << 64) - 1
+"""One level of `_use`: a bit per face (faces are below 64)."""
+
+
+def _use(groups: Sequence[Group], repeat: int) -> int:
+    """The faces these groups use, packed by level: bit ``64 k + face`` is set when
+    they use the face more than k times (each group uses a face at most once;
+    `repeat` has bit ``64 k`` for every level kept)."""
+    used = 0
     for group in groups:
-        for face in group.uses:
-            count = more.get(face, 0) + 1
-            if used.get(face, 0) + count > hand[face]:
-                return False
-            more[face] = count
-    return True
+        used |= ((used << 64) & (group.mask * repeat)) | group.mask
+    return used
+
+
+def _left(held: int, used: int, repeat: int) -> int:
+    """What `held` leaves once `used` is taken, both packed by level as in `_use`:
+    a face held more than k + j times and used exactly j times is left more than k."""
+    left = 0
+    fewer = LEVEL  # faces used at least j times (j = 0: every face)
+    j = 0
+    while True:
+        more = (used >> (64 * j)) & LEVEL  # used more than j times
+        left |= (held >> (64 * j)) & ((fewer & ~more) * repeat)
+        if not more:
+            return left
+        fewer = more
+        j += 1
 
 
 def _fits(groups: Sequence[Group], hand: Counter[int]) -> bool:
