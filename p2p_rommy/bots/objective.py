@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from operator import attrgetter
 
 from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, DeckComposition, Suit, composition
 from p2p_rommy.engine.view import View
@@ -63,6 +64,8 @@ class Group:
     """Penalty points of the faces it uses."""
     mask: int
     """The faces it uses as bits (``1 << face``; it uses each face at most once)."""
+    order: tuple[float, int]
+    """How cheap it is to complete, the longer first of equals (`Judge._cheapest`)."""
 
 
 class Judge:
@@ -108,6 +111,8 @@ class Judge:
         """Set groups by (rank, the hand's faces of it, cards it may lack)."""
         self._runs: dict[tuple[int, tuple[bool, ...], int, int], list[Group]] = {}
         """Run groups by (suit, the hand's ranks of it, cards it may lack, extension)."""
+        self.face_points = _face_points(self.rules)
+        """Each face's penalty points (by the face's index)."""
         self._kept = _kept_groups(self.rules, use_outs)
         """Groups built by every judge of these rules, by the same keys and the live
         copies they were weighed by."""
@@ -169,7 +174,7 @@ class Judge:
         return self._contract_cost(faces)
 
     def _face_points(self, face: int) -> int:
-        return self.rules.points(0 if face == JOKER else face % 16)
+        return self.face_points[face]
 
     def _miss(self, outs: int) -> float:
         if outs <= 0:
@@ -184,16 +189,17 @@ class Judge:
         sets = self._cheapest(self._set_groups(hand, 2), contract.sets)
         runs = self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
         best = float("inf")
-        all_points = sum(self._face_points(f) * n for f, n in hand.items())
+        face_points = self.face_points
+        all_points = sum(face_points[f] * n for f, n in hand.items())
         # Whether the hand holds chosen groups at once, by bit masks of faces in levels
         # packed in one integer (`_use`): level k of `held` has the faces the hand holds
         # more than k times, of a choice's the faces it uses more than k times; a choice
         # fits when it uses no level beyond what is held.
         depth = contract.sets + contract.runs
-        repeat = sum(1 << (64 * k) for k in range(depth))
+        repeat = _repeat(depth)
         held = 0
         for face, count in hand.items():
-            held |= (1 << face) * sum(1 << (64 * k) for k in range(min(count, depth)))
+            held |= (1 << face) * _repeat(min(count, depth))
         run_choices = [
             (
                 _use(chosen, repeat),
@@ -223,7 +229,7 @@ class Judge:
     def _cheapest(self, groups: list[Group], need: int) -> list[Group]:
         if need == 0:
             return []
-        ranked = sorted(groups, key=lambda g: (sum(g.missing), -len(g.uses)))
+        ranked = sorted(groups, key=_ORDER)
         return ranked[: max(KEEP_PER_KIND, need)]
 
     def _points_cost(self, faces: tuple[int, ...]) -> float:
@@ -234,7 +240,8 @@ class Judge:
         groups = [g for g in groups if g.value > 0]
         groups.sort(key=lambda g: (sum(g.missing) / g.value, -g.value))
         groups = groups[:14]
-        all_points = sum(self._face_points(f) * n for f, n in hand.items())
+        face_points = self.face_points
+        all_points = sum(face_points[f] * n for f, n in hand.items())
         best = MISSING * 6 + self.point * all_points
         steps = 0
 
@@ -345,7 +352,17 @@ class Judge:
             missing = tuple(self._miss(outs - i) for i in range(lack))
             value = rules.points(rank) * (len(chosen) + lack)
             points = sum(self._face_points(f) for f in chosen)
-            groups.append(Group(MeldKind.SET, chosen, missing, value, points, _mask(chosen)))
+            groups.append(
+                Group(
+                    MeldKind.SET,
+                    chosen,
+                    missing,
+                    value,
+                    points,
+                    _mask(chosen),
+                    (sum(missing), -len(chosen)),
+                )
+            )
         return groups
 
     def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
@@ -410,7 +427,17 @@ class Judge:
                 )
                 value = sum(card_value(r, rules) for r in ranks)
                 points = sum(self._face_points(f) for f in uses)
-                groups.append(Group(MeldKind.RUN, uses, missing, value, points, _mask(uses)))
+                groups.append(
+                    Group(
+                        MeldKind.RUN,
+                        uses,
+                        missing,
+                        value,
+                        points,
+                        _mask(uses),
+                        (sum(missing), -len(uses)),
+                    )
+                )
         return groups
 
     def _table_fits(self, view: View) -> tuple[frozenset[int], bool]:
@@ -422,6 +449,25 @@ class Judge:
             joker = joker or takes_joker
             fits |= meld_fits
         return frozenset(fits), joker
+
+
+_ORDER = attrgetter("order")
+_face_points_kept: dict[int, tuple[RuleSet, tuple[int, ...]]] = {}
+
+
+def _face_points(rules: RuleSet) -> tuple[int, ...]:
+    """Each face's points under `rules` (kept by the rules' identity)."""
+    kept = _face_points_kept.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    points = tuple(
+        rules.points(0 if face == JOKER else face % 16) if face % 16 <= KING else 0
+        for face in range(64)
+    )  # (no card has a face of rank 14 or 15)
+    if len(_face_points_kept) >= 16:
+        _face_points_kept.clear()
+    _face_points_kept[id(rules)] = (rules, points)
+    return points
 
 
 GROUPS_KEPT = 50_000
@@ -511,6 +557,13 @@ def _mask(faces: Sequence[int]) -> int:
     for face in faces:
         mask |= 1 << face
     return mask
+
+
+@cache
+def _repeat(depth: int) -> int:
+    """Bit 64 k for every level k below `depth`: a face's mask times it is the face at
+    every level."""
+    return sum(1 << (64 * k) for k in range(depth))
 
 
 LEVEL = (1 << 64) - 1
