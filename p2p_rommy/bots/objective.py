@@ -107,10 +107,11 @@ class Judge:
         when another player may go out soon, to throw the high cards first)."""
         self.table_fits, self.table_takes_joker = self._table_fits(view)
         self._memo: dict[tuple[int, ...], float] = {}
-        self._sets: dict[tuple[int, tuple[int, ...], int], list[Group]] = {}
-        """Set groups by (rank, the hand's faces of it, cards it may lack)."""
-        self._runs: dict[tuple[int, tuple[bool, ...], int, int], list[Group]] = {}
-        """Run groups by (suit, the hand's ranks of it, cards it may lack, extension)."""
+        self._sets: dict[tuple[int, int, int], list[Group]] = {}
+        """Set groups by (rank, the hand's suits of it as bits, cards it may lack)."""
+        self._runs: dict[tuple[int, int, int, int], list[Group]] = {}
+        """Run groups by (suit, the hand's ranks of it as bits, cards it may lack,
+        extension)."""
         self.face_points = _face_points(self.rules)
         """Each face's penalty points (by the face's index)."""
         self._kept = _kept_groups(self.rules, use_outs)
@@ -196,6 +197,7 @@ class Judge:
         # more than k times, of a choice's the faces it uses more than k times; a choice
         # fits when it uses no level beyond what is held.
         depth = contract.sets + contract.runs
+        point = self.point
         repeat = _repeat(depth)
         held = 0
         for face, count in hand.items():
@@ -220,8 +222,9 @@ class Judge:
                     continue
                 missing = sorted(set_missing + run_missing, reverse=True)
                 cost = sum(missing[jokers:])
-                cost += self.point * (all_points - (set_points + run_points))
-                best = min(best, cost)
+                cost += point * (all_points - (set_points + run_points))
+                if cost < best:
+                    best = cost
         if best == float("inf"):
             best = MISSING * 3 * (contract.sets + contract.runs) + self.point * all_points
         return best
@@ -317,21 +320,24 @@ class Judge:
     # --- groups ------------------------------------------------------------------
 
     def _set_groups(self, hand: Counter[int], max_missing: int) -> list[Group]:
-        by_rank: dict[int, list[int]] = {}
+        by_rank: dict[int, int] = {}  # rank -> its suits in the hand, as bits (face // 16)
         for face in hand:
-            by_rank.setdefault(face % 16, []).append(face)
+            rank = face & 15
+            by_rank[rank] = by_rank.get(rank, 0) | 1 << (face >> 4)
         groups = []
-        for rank, faces in by_rank.items():
-            key = (rank, tuple(faces), max_missing)
-            found = self._sets.get(key)
+        sets = self._sets
+        for rank, suits in by_rank.items():
+            key = (rank, suits, max_missing)
+            found = sets.get(key)
             if found is None:
+                faces = [rank + 16 * s for s in range(4) if suits >> s & 1]
                 # Another judge may have built them: they depend on the rank's live copies.
                 outs = tuple(self.live.get(face_of(rank, s), 0) for s in SUITS)
                 kept_key = (0, *key, outs)
                 found = self._kept.get(kept_key)
                 if found is None:
                     found = _keep(self._kept, kept_key, self._rank_sets(rank, faces, max_missing))
-                self._sets[key] = found
+                sets[key] = found
             groups += found
         return groups
 
@@ -368,22 +374,20 @@ class Judge:
     def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
         ace_high = self.rules.ace_high
         groups = []
-        suits: dict[int, list[bool]] = {}
+        suits = [0, 0, 0, 0]  # each suit's ranks in the hand, as bits
         for face, count in hand.items():  # every face but the joker's: ACE..KING of a suit
             if count:
-                present = suits.get(face // 16)
-                if present is None:
-                    present = suits[face // 16] = [False] * (ACE_HIGH + 2)
-                present[face % 16] = True
-        for index in range(len(SUITS)):
-            present = suits.get(index)
-            if present is None:
+                suits[face >> 4] |= 1 << (face & 15)
+        runs = self._runs
+        for index, ranks in enumerate(suits):
+            if not ranks:
                 continue
-            if ace_high and present[ACE]:
-                present[ACE_HIGH] = True
-            key = (index, tuple(present), max_missing, extend)
-            found = self._runs.get(key)
+            if ace_high and ranks >> ACE & 1:
+                ranks |= 1 << ACE_HIGH
+            key = (index, ranks, max_missing, extend)
+            found = runs.get(key)
             if found is None:
+                present = [bool(ranks >> r & 1) for r in range(ACE_HIGH + 2)]
                 # Another judge may have built them: they depend on the suit's live copies.
                 outs = tuple(self.live.get(16 * index + r, 0) for r in range(ACE, KING + 1))
                 kept_key = (1, *key, outs)
@@ -392,7 +396,7 @@ class Judge:
                     found = _keep(
                         self._kept, kept_key, self._suit_runs(index, present, max_missing, extend)
                     )
-                self._runs[key] = found
+                runs[key] = found
             groups += found
         return groups
 
