@@ -474,8 +474,11 @@ def _face_points(rules: RuleSet) -> tuple[int, ...]:
     return points
 
 
-GROUPS_KEPT = 50_000
-"""Groups kept for all judges of one ruleset (then they start afresh)."""
+GROUPS_KEPT = 4096
+"""Groups kept for all judges of one ruleset, then they start afresh (a game of lp
+keeps about 1,500 per seat, some 1 kB each)."""
+RULESETS_KEPT = 8
+"""Rulesets whose groups are kept at once (each seat of a simulated table has its own)."""
 _groups_kept: dict[tuple[int, bool], tuple[RuleSet, dict[tuple[object, ...], list[Group]]]] = {}
 
 
@@ -484,7 +487,7 @@ def _kept_groups(rules: RuleSet, use_outs: bool) -> dict[tuple[object, ...], lis
     key = (id(rules), use_outs)
     kept = _groups_kept.get(key)
     if kept is None or kept[0] is not rules:
-        if len(_groups_kept) >= 16:
+        if len(_groups_kept) >= RULESETS_KEPT:
             _groups_kept.clear()
         kept = _groups_kept[key] = (rules, {})
     return kept[1]

@@ -73,7 +73,7 @@ def _candidate_melds(
     return found
 
 
-VALID_KEPT = 50_000
+VALID_KEPT = 8192
 """`_valid` answers kept per ruleset (then it starts afresh)."""
 _valid_kept: dict[
     tuple[int, int], tuple[RuleSet, DeckComposition, dict[tuple[object, ...], bool]]
@@ -88,7 +88,7 @@ def _valid(
     by the identity of the rules and the deck."""
     kept = _valid_kept.get((id(rules), id(deck)))
     if kept is None or kept[0] is not rules or kept[1] is not deck:
-        if len(_valid_kept) >= 16:
+        if len(_valid_kept) >= 8:
             _valid_kept.clear()
         kept = _valid_kept[(id(rules), id(deck))] = (rules, deck, {})
     memo = kept[2]
