@@ -31,7 +31,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from p2p_rommy.bots.objective import JOKER, MISSING, POINT, Judge
+from p2p_rommy.bots.objective import JOKER, MISSING, POINT, Judge, deck_faces
 from p2p_rommy.cards import ACE, KING, composition
 from p2p_rommy.engine.legal import legal_moves
 from p2p_rommy.engine.moves import (
@@ -188,11 +188,11 @@ class HeuristicBot:
         card = None if top is None else state.faces[top]
         if take is None or card is None:
             return draw
-        judge = self._judge(view)
-        if judge.faces[card] == JOKER:
+        if deck_faces(state.rules.deck_size)[card] == JOKER:
             return take
         if self.settings.mistakes and self.rng.random() < self.settings.mistakes:
             return draw  # (before any costing: a slip needs none, and costs draw no chance)
+        judge = self._judge(view)
         hand = [c for _, c in view.hand()]
         base = judge.cost(hand)
         with_card = min(_without([*hand, card], i, judge) for i in range(len(hand)))

@@ -24,10 +24,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from operator import attrgetter
 
-from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, Suit, composition
+from p2p_rommy.cards import ACE, ACE_HIGH, KING, QUEEN, DeckComposition, Suit, composition
 from p2p_rommy.engine.view import View
-from p2p_rommy.rules.melds import MeldKind, card_value, joker_targets
+from p2p_rommy.rules.melds import Meld, MeldKind, card_value, joker_targets
 from p2p_rommy.rules.variants import RuleSet
 
 JOKER = 0
@@ -61,6 +62,10 @@ class Group:
     """Opening points of the meld once complete (Rommé)."""
     points: int
     """Penalty points of the faces it uses."""
+    mask: int
+    """The faces it uses as bits (``1 << face``; it uses each face at most once)."""
+    order: tuple[float, int]
+    """How cheap it is to complete, the longer first of equals (`Judge._cheapest`)."""
 
 
 class Judge:
@@ -102,10 +107,16 @@ class Judge:
         when another player may go out soon, to throw the high cards first)."""
         self.table_fits, self.table_takes_joker = self._table_fits(view)
         self._memo: dict[tuple[int, ...], float] = {}
-        self._sets: dict[tuple[int, tuple[int, ...], int], list[Group]] = {}
-        """Set groups by (rank, the hand's faces of it, cards it may lack)."""
-        self._runs: dict[tuple[int, tuple[bool, ...], int, int], list[Group]] = {}
-        """Run groups by (suit, the hand's ranks of it, cards it may lack, extension)."""
+        self._sets: dict[tuple[int, int, int], list[Group]] = {}
+        """Set groups by (rank, the hand's suits of it as bits, cards it may lack)."""
+        self._runs: dict[tuple[int, int, int, int], list[Group]] = {}
+        """Run groups by (suit, the hand's ranks of it as bits, cards it may lack,
+        extension)."""
+        self.face_points = _face_points(self.rules)
+        """Each face's penalty points (by the face's index)."""
+        self._kept = _kept_groups(self.rules, use_outs)
+        """Groups built by every judge of these rules, by the same keys and the live
+        copies they were weighed by."""
         self.costed = 0
         """Hands costed so far (not found in the memo): the look-ahead's work budget."""
 
@@ -164,7 +175,7 @@ class Judge:
         return self._contract_cost(faces)
 
     def _face_points(self, face: int) -> int:
-        return self.rules.points(0 if face == JOKER else face % 16)
+        return self.face_points[face]
 
     def _miss(self, outs: int) -> float:
         if outs <= 0:
@@ -179,25 +190,41 @@ class Judge:
         sets = self._cheapest(self._set_groups(hand, 2), contract.sets)
         runs = self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
         best = float("inf")
-        all_points = sum(self._face_points(f) * n for f, n in hand.items())
-        run_choices = list(combinations(runs, contract.runs))
+        face_points = self.face_points
+        all_points = sum(face_points[f] * n for f, n in hand.items())
+        # Whether the hand holds chosen groups at once, by bit masks of faces in levels
+        # packed in one integer (`_use`): level k of `held` has the faces the hand holds
+        # more than k times, of a choice's the faces it uses more than k times; a choice
+        # fits when it uses no level beyond what is held.
+        depth = contract.sets + contract.runs
+        point = self.point
+        repeat = _repeat(depth)
+        held = 0
+        for face, count in hand.items():
+            held |= (1 << face) * _repeat(min(count, depth))
+        run_choices = [
+            (
+                _use(chosen, repeat),
+                [m for g in chosen for m in g.missing],
+                sum(g.points for g in chosen),
+            )
+            for chosen in combinations(runs, contract.runs)
+        ]
         for chosen_sets in combinations(sets, contract.sets):
-            used = _used(chosen_sets, hand)
-            if used is None:
+            used = _use(chosen_sets, repeat)
+            if used & ~held:
                 continue  # no runs added make them fit
-            spent = {face for face, n in used.items() if n >= hand[face]}
-            for chosen_runs in run_choices:
-                if len(chosen_runs) == 1:  # a run uses faces of the hand, each once
-                    if not spent.isdisjoint(chosen_runs[0].uses):
-                        continue
-                elif not _fits_with(used, chosen_runs, hand):
+            free = _left(held, used, repeat)
+            set_missing = [m for g in chosen_sets for m in g.missing]
+            set_points = sum(g.points for g in chosen_sets)
+            for run_use, run_missing, run_points in run_choices:
+                if run_use & ~free:
                     continue
-                chosen = chosen_sets + chosen_runs
-                missing = sorted((m for g in chosen for m in g.missing), reverse=True)
+                missing = sorted(set_missing + run_missing, reverse=True)
                 cost = sum(missing[jokers:])
-                covered = sum(g.points for g in chosen)
-                cost += self.point * (all_points - covered)
-                best = min(best, cost)
+                cost += point * (all_points - (set_points + run_points))
+                if cost < best:
+                    best = cost
         if best == float("inf"):
             best = MISSING * 3 * (contract.sets + contract.runs) + self.point * all_points
         return best
@@ -205,7 +232,7 @@ class Judge:
     def _cheapest(self, groups: list[Group], need: int) -> list[Group]:
         if need == 0:
             return []
-        ranked = sorted(groups, key=lambda g: (sum(g.missing), -len(g.uses)))
+        ranked = sorted(groups, key=_ORDER)
         return ranked[: max(KEEP_PER_KIND, need)]
 
     def _points_cost(self, faces: tuple[int, ...]) -> float:
@@ -216,7 +243,8 @@ class Judge:
         groups = [g for g in groups if g.value > 0]
         groups.sort(key=lambda g: (sum(g.missing) / g.value, -g.value))
         groups = groups[:14]
-        all_points = sum(self._face_points(f) * n for f, n in hand.items())
+        face_points = self.face_points
+        all_points = sum(face_points[f] * n for f, n in hand.items())
         best = MISSING * 6 + self.point * all_points
         steps = 0
 
@@ -292,15 +320,24 @@ class Judge:
     # --- groups ------------------------------------------------------------------
 
     def _set_groups(self, hand: Counter[int], max_missing: int) -> list[Group]:
-        by_rank: dict[int, list[int]] = {}
+        by_rank: dict[int, int] = {}  # rank -> its suits in the hand, as bits (face // 16)
         for face in hand:
-            by_rank.setdefault(face % 16, []).append(face)
+            rank = face & 15
+            by_rank[rank] = by_rank.get(rank, 0) | 1 << (face >> 4)
         groups = []
-        for rank, faces in by_rank.items():
-            key = (rank, tuple(faces), max_missing)
-            found = self._sets.get(key)
+        sets = self._sets
+        for rank, suits in by_rank.items():
+            key = (rank, suits, max_missing)
+            found = sets.get(key)
             if found is None:
-                found = self._sets[key] = self._rank_sets(rank, faces, max_missing)
+                faces = [rank + 16 * s for s in range(4) if suits >> s & 1]
+                # Another judge may have built them: they depend on the rank's live copies.
+                outs = tuple(self.live.get(face_of(rank, s), 0) for s in SUITS)
+                kept_key = (0, *key, outs)
+                found = self._kept.get(kept_key)
+                if found is None:
+                    found = _keep(self._kept, kept_key, self._rank_sets(rank, faces, max_missing))
+                sets[key] = found
             groups += found
         return groups
 
@@ -321,29 +358,45 @@ class Judge:
             missing = tuple(self._miss(outs - i) for i in range(lack))
             value = rules.points(rank) * (len(chosen) + lack)
             points = sum(self._face_points(f) for f in chosen)
-            groups.append(Group(MeldKind.SET, chosen, missing, value, points))
+            groups.append(
+                Group(
+                    MeldKind.SET,
+                    chosen,
+                    missing,
+                    value,
+                    points,
+                    _mask(chosen),
+                    (sum(missing), -len(chosen)),
+                )
+            )
         return groups
 
     def _run_groups(self, hand: Counter[int], max_missing: int, extend: int) -> list[Group]:
         ace_high = self.rules.ace_high
         groups = []
-        suits: dict[int, list[bool]] = {}
+        suits = [0, 0, 0, 0]  # each suit's ranks in the hand, as bits
         for face, count in hand.items():  # every face but the joker's: ACE..KING of a suit
             if count:
-                present = suits.get(face // 16)
-                if present is None:
-                    present = suits[face // 16] = [False] * (ACE_HIGH + 2)
-                present[face % 16] = True
-        for index in range(len(SUITS)):
-            present = suits.get(index)
-            if present is None:
+                suits[face >> 4] |= 1 << (face & 15)
+        runs = self._runs
+        for index, ranks in enumerate(suits):
+            if not ranks:
                 continue
-            if ace_high and present[ACE]:
-                present[ACE_HIGH] = True
-            key = (index, tuple(present), max_missing, extend)
-            found = self._runs.get(key)
+            if ace_high and ranks >> ACE & 1:
+                ranks |= 1 << ACE_HIGH
+            key = (index, ranks, max_missing, extend)
+            found = runs.get(key)
             if found is None:
-                found = self._runs[key] = self._suit_runs(index, present, max_missing, extend)
+                present = [bool(ranks >> r & 1) for r in range(ACE_HIGH + 2)]
+                # Another judge may have built them: they depend on the suit's live copies.
+                outs = tuple(self.live.get(16 * index + r, 0) for r in range(ACE, KING + 1))
+                kept_key = (1, *key, outs)
+                found = self._kept.get(kept_key)
+                if found is None:
+                    found = _keep(
+                        self._kept, kept_key, self._suit_runs(index, present, max_missing, extend)
+                    )
+                runs[key] = found
             groups += found
         return groups
 
@@ -378,29 +431,111 @@ class Judge:
                 )
                 value = sum(card_value(r, rules) for r in ranks)
                 points = sum(self._face_points(f) for f in uses)
-                groups.append(Group(MeldKind.RUN, uses, missing, value, points))
+                groups.append(
+                    Group(
+                        MeldKind.RUN,
+                        uses,
+                        missing,
+                        value,
+                        points,
+                        _mask(uses),
+                        (sum(missing), -len(uses)),
+                    )
+                )
         return groups
 
     def _table_fits(self, view: View) -> tuple[frozenset[int], bool]:
         """Faces that one card could add to a meld on the table, and whether a joker can."""
-        state = view.state
         fits: set[int] = set()
         joker = False
-        for meld in state.melds:
-            targets = joker_targets(meld, self.deck, self.rules)
-            joker = joker or bool(targets)
-            naturals = [self.deck.card(p.card) for p in meld.cards]
-            naturals = [c for c in naturals if not c.is_joker]
-            if not naturals:
-                continue
-            if meld.kind is MeldKind.SET:
-                if len(meld.cards) < self.rules.set_max:
-                    held = {c.suit for c in naturals}
-                    fits |= {face_of(naturals[0].rank, s) for s in SUITS if s not in held}
-            else:
-                suit = naturals[0].suit
-                fits |= {face_of(ACE if r == ACE_HIGH else r, suit) for r in targets}
+        for meld in view.state.melds:
+            meld_fits, takes_joker = _meld_fits(meld, self.deck, self.rules)
+            joker = joker or takes_joker
+            fits |= meld_fits
         return frozenset(fits), joker
+
+
+_ORDER = attrgetter("order")
+_face_points_kept: dict[int, tuple[RuleSet, tuple[int, ...]]] = {}
+
+
+def _face_points(rules: RuleSet) -> tuple[int, ...]:
+    """Each face's points under `rules` (kept by the rules' identity)."""
+    kept = _face_points_kept.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    points = tuple(
+        rules.points(0 if face == JOKER else face % 16) if face % 16 <= KING else 0
+        for face in range(64)
+    )  # (no card has a face of rank 14 or 15)
+    if len(_face_points_kept) >= 16:
+        _face_points_kept.clear()
+    _face_points_kept[id(rules)] = (rules, points)
+    return points
+
+
+GROUPS_KEPT = 4096
+"""Groups kept for all judges of one ruleset, then they start afresh (a game of lp
+keeps about 1,500 per seat, some 1 kB each)."""
+RULESETS_KEPT = 8
+"""Rulesets whose groups are kept at once (each seat of a simulated table has its own)."""
+_groups_kept: dict[tuple[int, bool], tuple[RuleSet, dict[tuple[object, ...], list[Group]]]] = {}
+
+
+def _kept_groups(rules: RuleSet, use_outs: bool) -> dict[tuple[object, ...], list[Group]]:
+    """The groups every judge of `rules` (the same object) and `use_outs` has built."""
+    key = (id(rules), use_outs)
+    kept = _groups_kept.get(key)
+    if kept is None or kept[0] is not rules:
+        if len(_groups_kept) >= RULESETS_KEPT:
+            _groups_kept.clear()
+        kept = _groups_kept[key] = (rules, {})
+    return kept[1]
+
+
+def _keep(
+    kept: dict[tuple[object, ...], list[Group]], key: tuple[object, ...], groups: list[Group]
+) -> list[Group]:
+    if len(kept) >= GROUPS_KEPT:
+        kept.clear()
+    kept[key] = groups
+    return groups
+
+
+MELD_FITS_KEPT = 4096
+"""`_meld_fits` answers kept (the melds of a few tables; then it starts afresh)."""
+_meld_fits_kept: dict[tuple[int, int], tuple[Meld, RuleSet, frozenset[int], bool]] = {}
+
+
+def _meld_fits(meld: Meld, deck: DeckComposition, rules: RuleSet) -> tuple[frozenset[int], bool]:
+    """The faces one card could add to `meld`, and whether a joker can: kept by the
+    meld's and the rules' identity (a table's melds are the same objects from one
+    state to the next, so every judge of a seat asks about the same ones)."""
+    key = (id(meld), id(rules))
+    kept = _meld_fits_kept.get(key)
+    if kept is not None and kept[0] is meld and kept[1] is rules:
+        return kept[2], kept[3]
+    targets = joker_targets(meld, deck, rules)
+    fits: frozenset[int] = frozenset()
+    naturals = [deck.card(p.card) for p in meld.cards]
+    naturals = [c for c in naturals if not c.is_joker]
+    if naturals:
+        if meld.kind is MeldKind.SET:
+            if len(meld.cards) < rules.set_max:
+                held = {c.suit for c in naturals}
+                fits = frozenset(face_of(naturals[0].rank, s) for s in SUITS if s not in held)
+        else:
+            suit = naturals[0].suit
+            fits = frozenset(face_of(ACE if r == ACE_HIGH else r, suit) for r in targets)
+    if len(_meld_fits_kept) >= MELD_FITS_KEPT:
+        _meld_fits_kept.clear()
+    _meld_fits_kept[key] = (meld, rules, fits, bool(targets))
+    return fits, bool(targets)
+
+
+def deck_faces(size: int) -> tuple[int, ...]:
+    """Each card's face in the deck of `size` cards (what a judge's `faces` holds)."""
+    return _deck_faces(size)[0]
 
 
 @cache
@@ -424,16 +559,47 @@ def _used(groups: Sequence[Group], hand: Counter[int]) -> dict[int, int] | None:
     return used
 
 
-def _fits_with(used: dict[int, int], groups: Sequence[Group], hand: Counter[int]) -> bool:
-    """`_fits` of these groups added to those that use `used` (which fit)."""
-    more: dict[int, int] = {}
+def _mask(faces: Sequence[int]) -> int:
+    mask = 0
+    for face in faces:
+        mask |= 1 << face
+    return mask
+
+
+@cache
+def _repeat(depth: int) -> int:
+    """Bit 64 k for every level k below `depth`: a face's mask times it is the face at
+    every level."""
+    return sum(1 << (64 * k) for k in range(depth))
+
+
+LEVEL = (1 << 64) - 1
+"""One level of `_use`: a bit per face (faces are below 64)."""
+
+
+def _use(groups: Sequence[Group], repeat: int) -> int:
+    """The faces these groups use, packed by level: bit ``64 k + face`` is set when
+    they use the face more than k times (each group uses a face at most once;
+    `repeat` has bit ``64 k`` for every level kept)."""
+    used = 0
     for group in groups:
-        for face in group.uses:
-            count = more.get(face, 0) + 1
-            if used.get(face, 0) + count > hand[face]:
-                return False
-            more[face] = count
-    return True
+        used |= ((used << 64) & (group.mask * repeat)) | group.mask
+    return used
+
+
+def _left(held: int, used: int, repeat: int) -> int:
+    """What `held` leaves once `used` is taken, both packed by level as in `_use`:
+    a face held more than k + j times and used exactly j times is left more than k."""
+    left = 0
+    fewer = LEVEL  # faces used at least j times (j = 0: every face)
+    j = 0
+    while True:
+        more = (used >> (64 * j)) & LEVEL  # used more than j times
+        left |= (held >> (64 * j)) & ((fewer & ~more) * repeat)
+        if not more:
+            return left
+        fewer = more
+        j += 1
 
 
 def _fits(groups: Sequence[Group], hand: Counter[int]) -> bool:

@@ -657,6 +657,8 @@ def _check_faces(state: GameState, shown: Iterable[tuple[int, int]]) -> None:
         return
     if len(set(fresh)) != len(fresh):
         raise IllegalMove(N_("two slots claim the same physical card"))
+    if not any(card in state.faces for card in fresh):
+        return  # shown nowhere, not even in a retired slot (the usual case)
     retired = set(state.retired)
     public = {
         face for slot, face in enumerate(state.faces) if face is not None and slot not in retired

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import cache
 
 from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.i18n import N_, Phrase
@@ -44,17 +45,29 @@ class Due:
     left: int = 0
 
 
+_BUY_WHAT = Phrase.of(N_("the result of the Køb!"))
+_MOVE_WHAT = Phrase.of(N_("its move"))
+_REVEAL_WHAT = Phrase.of(N_("its hand at the end of the round"))
+
+
+@cache
+def _due(seat: int, kind: DueKind) -> Due:
+    """The same value every time it is asked for (it is asked for at every step)."""
+    what = {DueKind.BUY: _BUY_WHAT, DueKind.MOVE: _MOVE_WHAT, DueKind.REVEAL: _REVEAL_WHAT}
+    return Due(seat, kind, what[kind])
+
+
 def rules_due(state: GameState) -> Due | None:
     """What the rules ask for next: the seat in turn's move (draw or play), the result
     of the open Køb! window (proposed by the seat in turn), the next hand to show at the
     end of a round; None before a deal and once the match is over."""
-    if state.phase is Phase.BUY:
-        return Due(state.turn, DueKind.BUY, Phrase.of(N_("the result of the Køb!")))
-    if state.phase in (Phase.DRAW, Phase.PLAY):
-        return Due(state.turn, DueKind.MOVE, Phrase.of(N_("its move")))
-    if state.phase is Phase.REVEAL:
-        what = Phrase.of(N_("its hand at the end of the round"))
-        return Due(state.pending_reveals()[0], DueKind.REVEAL, what)
+    phase = state.phase
+    if phase is Phase.BUY:
+        return _due(state.turn, DueKind.BUY)
+    if phase is Phase.DRAW or phase is Phase.PLAY:
+        return _due(state.turn, DueKind.MOVE)
+    if phase is Phase.REVEAL:
+        return _due(state.pending_reveals()[0], DueKind.REVEAL)
     return None
 
 

@@ -20,7 +20,8 @@ STATE_HASH_DOMAIN = b"p2p-rommy/v1/state-hash\x00"
 
 
 def state_fields(state: GameState) -> list[object]:
-    """The public state as plain values in the pinned field order."""
+    """The public state as plain values in the pinned field order (msgpack writes a
+    tuple as the array a list would be, so the state's tuples go in as they are)."""
     return [
         STATE_ENCODING_VERSION,
         state.rules.variant,
@@ -31,31 +32,31 @@ def state_fields(state: GameState) -> list[object]:
         state.dealer,
         state.phase.value,
         state.turn,
-        list(state.faces),
-        list(state.stock),
-        list(state.discard),
-        [list(hand) for hand in state.hands],
+        state.faces,
+        state.stock,
+        state.discard,
+        state.hands,
         [
             [meld.kind.value, meld.owner, [[p.slot, p.card, p.rank] for p in meld.cards]]
             for meld in state.melds
         ],
-        list(state.retired),
-        list(state.opened),
-        list(state.buys),
+        state.retired,
+        state.opened,
+        state.buys,
         state.offer,
         state.discarder,
-        list(state.buy_eligible),
+        state.buy_eligible,
         state.taken_discard,
         state.opened_this_turn,
         state.new_melds_this_turn,
-        list(state.swapped_jokers),
+        state.swapped_jokers,
         state.rebuilds_since_progress,
         None if state.round_end is None else state.round_end.value,
         state.closer,
         state.closer_at_once,
-        list(state.revealed),
-        list(state.scores),
-        [list(scores) for scores in state.round_scores],
+        state.revealed,
+        state.scores,
+        state.round_scores,
     ]
 
 

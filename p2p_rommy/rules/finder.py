@@ -31,10 +31,29 @@ class Candidate:
         return frozenset(p.slot for p in self.cards)
 
 
+_Asked = tuple[tuple[tuple[int, int], ...], DeckComposition, RuleSet, list["Candidate"]]
+_last_candidates: list[_Asked] = []
+
+
 def candidate_melds(
     hand: Sequence[tuple[int, int]], deck: DeckComposition, rules: RuleSet
 ) -> list[Candidate]:
-    """Valid melds from (slot, card id) pairs, sets first then runs, deterministic."""
+    """Valid melds from (slot, card id) pairs, sets first then runs, deterministic.
+
+    The last answer is kept: a bot asks for the same hand's melds twice in a turn (its
+    legal moves list the openings, then it picks among them)."""
+    held = tuple(hand)
+    for last_hand, last_deck, last_rules, found in _last_candidates:
+        if last_hand == held and last_deck is deck and last_rules is rules:
+            return list(found)
+    found = _candidate_melds(held, deck, rules)
+    _last_candidates[:] = [(held, deck, rules, found)]
+    return list(found)
+
+
+def _candidate_melds(
+    hand: Sequence[tuple[int, int]], deck: DeckComposition, rules: RuleSet
+) -> list[Candidate]:
     naturals = sorted((slot, cid) for slot, cid in hand if not deck.card(cid).is_joker)
     jokers = sorted((slot, cid) for slot, cid in hand if deck.card(cid).is_joker)
     found: list[Candidate] = []
@@ -47,12 +66,43 @@ def candidate_melds(
         key = (kind, ordered)
         if key in seen:
             continue
-        try:
-            check_meld(kind, ordered, deck, rules)
-        except IllegalMove:
+        if not _valid(kind, ordered, deck, rules):
             continue
         seen.add(key)
         found.append(Candidate(kind, ordered))
+    return found
+
+
+VALID_KEPT = 8192
+"""`_valid` answers kept per ruleset (then it starts afresh)."""
+_valid_kept: dict[
+    tuple[int, int], tuple[RuleSet, DeckComposition, dict[tuple[object, ...], bool]]
+] = {}
+
+
+def _valid(
+    kind: MeldKind, ordered: tuple[Placed, ...], deck: DeckComposition, rules: RuleSet
+) -> bool:
+    """Whether `check_meld` passes these cards: kept by their cards and ranks (a meld's
+    validity does not depend on the slots), as a hand's melds come up turn after turn;
+    by the identity of the rules and the deck."""
+    kept = _valid_kept.get((id(rules), id(deck)))
+    if kept is None or kept[0] is not rules or kept[1] is not deck:
+        if len(_valid_kept) >= 8:
+            _valid_kept.clear()
+        kept = _valid_kept[(id(rules), id(deck))] = (rules, deck, {})
+    memo = kept[2]
+    key = (kind, tuple([(p.card, p.rank) for p in ordered]))
+    found = memo.get(key)
+    if found is None:
+        try:
+            check_meld(kind, ordered, deck, rules)
+            found = True
+        except IllegalMove:
+            found = False
+        if len(memo) >= VALID_KEPT:
+            memo.clear()
+        memo[key] = found
     return found
 
 
