@@ -30,8 +30,6 @@ thread, so a test or a simulator drives many peers on one logical clock.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import STALL_AFTER_S
@@ -150,8 +148,9 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         if self.frozen:
             return []
         waits = waiting_all(self.replica, self.pending, self.buy_windows, self.progress_at)
+        heard = self.heard
         return [
-            replace(w, since=self.heard[w.seat]) if self.heard.get(w.seat, w.since) > w.since else w
+            Waiting(w.seat, w.what, heard[w.seat]) if heard.get(w.seat, w.since) > w.since else w
             for w in waits
         ]
 

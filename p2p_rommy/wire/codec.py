@@ -12,6 +12,7 @@ comparison or a transcript, and cannot be blamed on their signer (SPEC §3.9).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,9 +28,20 @@ MAX_CONTAINER = 4096
 MAX_DEPTH = 8
 
 
+_PACKERS = threading.local()
+"""Each thread's own `msgpack.Packer` (one is not safe to share between threads)."""
+
+
 def pack(value: object) -> bytes:
-    """msgpack, str for text and bin for bytes (the only encoder this project uses)."""
-    data: bytes = msgpack.packb(value, use_bin_type=True)
+    """msgpack, str for text and bin for bytes (the only encoder this project uses).
+    The same bytes as `msgpack.packb(value, use_bin_type=True)`, from a packer kept per
+    thread: `packb` makes a new one, and its buffer, for every value (a peer packs each
+    message it signs and each it receives, to check its one encoding)."""
+    try:
+        packer = _PACKERS.packer
+    except AttributeError:
+        packer = _PACKERS.packer = msgpack.Packer(use_bin_type=True)
+    data: bytes = packer.pack(value)  # resets itself, also when it raises
     return data
 
 
