@@ -7,6 +7,8 @@ holds the canonical message neither freezes nor keeps "evidence" against its sig
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import msgpack
 import pytest
 from hypothesis import given, settings
@@ -112,3 +114,19 @@ def test_longer_forms_and_repeated_keys_are_not_values():
     with pytest.raises(ProtocolError, match="canonical"):
         unpack(b"\xcc\x05")  # 5 as a uint8
     assert unpack(pack({"a": [1, b"x", "y"]})) == {"a": [1, b"x", "y"]}
+
+
+def test_pack_gives_msgpacks_bytes_after_a_failure_and_on_every_thread():
+    """`pack` keeps a packer per thread: the same bytes as `msgpack.packb`, also right
+    after a value it could not pack, and from threads packing at once."""
+    values = [{"kind": "x", "n": 2**40, "b": b"\x00" * 300}, [1, "æ", None, True], "y" * 40]
+    with pytest.raises(TypeError):
+        pack([1, object()])
+    assert [pack(v) for v in values] == [msgpack.packb(v, use_bin_type=True) for v in values]
+
+    def packs(seed: int) -> bool:
+        mine = [[seed, i, b"z" * (seed * 50 + i)] for i in range(300)]
+        return all(pack(v) == msgpack.packb(v, use_bin_type=True) for v in mine)
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(packs, range(8)))

@@ -8,7 +8,7 @@ from typing import Annotated, ClassVar
 import pytest
 
 from p2p_rommy.errors import ProtocolError
-from p2p_rommy.wire.codec import array, blob, integer, pack, text, unpack
+from p2p_rommy.wire.codec import SchemaError, array, blob, fixed, integer, pack, text, unpack
 from p2p_rommy.wire.message import In, Key, Message, Out
 
 
@@ -131,3 +131,23 @@ def test_a_config_of_another_version_is_refused_by_the_class_decoder_too():
     body["house"] = body["house"][:1]
     with pytest.raises(ProtocolError, match="not in canonical form"):
         GameConfig.decode(pack(body))
+
+
+def test_an_error_names_the_nested_item_it_is_about():
+    """`array` and `fixed` check their items unnamed and name the one that fails
+    afterwards: the reason names the item's place exactly, however deep."""
+    check = fixed(text(8), array(fixed(integer(0, 5), blob(2)), 4), blob(3))
+    assert check(["a", [[1, b"xx"], [2, b"yy"]], b"abc"], "e") == (
+        "a",
+        ((1, b"xx"), (2, b"yy")),
+        b"abc",
+    )
+    for value, reason in [
+        (["a", [[1, b"xx"], [9, b"yy"]], b"abc"], "e[1][1][0] must be a whole number from 0 to 5"),
+        (["a", [[1, b"xx"], [2, b"y"]], b"abc"], "e[1][1][1] must be 2 bytes"),
+        (["a", [[1, b"xx"], [1]], b"abc"], "e[1][1] must be a list of 2 items"),
+        (["a", [[1, b"xx"]], b"ab"], "e[2] must be 3 bytes"),
+    ]:
+        with pytest.raises(SchemaError) as refused:
+            check(value, "e")
+        assert str(refused.value) == reason

@@ -182,6 +182,11 @@ class BuyWindows:
         different answer for one of them that comes late (a seat still in the window
         holds both and sends them to all) is proof here too (`Buying.on_answer`)."""
         closed = {w for w in (*self._answers, *self._seals) if w <= committed and w != still_open}
+        if len(closed) <= BUY_WINDOWS_KEPT and not any(
+            w <= committed and w != still_open
+            for w in (*self._answered, *self._calls, *self._sealed)
+        ):
+            return  # nothing to forget (most commits): every window held is kept as it is
         recent = set(sorted(closed)[-BUY_WINDOWS_KEPT:]) if BUY_WINDOWS_KEPT else set()
 
         def kept(w: int) -> bool:

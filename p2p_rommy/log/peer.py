@@ -30,8 +30,6 @@ thread, so a test or a simulator drives many peers on one logical clock.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from p2p_rommy.engine.view import Player
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.limits import STALL_AFTER_S
@@ -150,8 +148,9 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         if self.frozen:
             return []
         waits = waiting_all(self.replica, self.pending, self.buy_windows, self.progress_at)
+        heard = self.heard
         return [
-            replace(w, since=self.heard[w.seat]) if self.heard.get(w.seat, w.since) > w.since else w
+            Waiting(w.seat, w.what, heard[w.seat]) if heard.get(w.seat, w.since) > w.since else w
             for w in waits
         ]
 
@@ -235,29 +234,28 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
     # --- receiving --------------------------------------------------------------------
 
     def _receive(self, envelope: bytes, now: float, via: int | None) -> None:
-        source = source_name(via)
         if self._last_committed(envelope):
             return  # the match's last word again (SPEC §4.4): known, opened when it came
         try:
             _, message = self.replica.open_message(envelope)
         except ProtocolError as error:
-            self.refuse(f"from {source}: {error}")
+            self.refuse(f"from {source_name(via)}: {error}")
             return
         if message.game != self.replica.game:
             kind = type(message).__name__.lower()
-            self.refuse(f"from {source}: seat {message.seat}'s {kind} for another game")
+            self.refuse(f"from {source_name(via)}: seat {message.seat}'s {kind} for another game")
             return
         if self.frozen:
             if isinstance(message, Step) and isinstance(message.body, EndStep):
                 if self.named_alone(message.body.absent):
-                    self._on_end(message, message.body, envelope, now, source)
+                    self._on_end(message, message.body, envelope, now, source_name(via))
             elif isinstance(message, Step):
                 self._compare_evidence(message, envelope)
             elif isinstance(message, Ack) and self._ends_culprit(message):
                 self._on_ack(message, envelope, now)
                 self.try_commit(now)
             elif isinstance(message, Chat):  # "I agree to end the game without ..."
-                self._on_chat(message, source, now)
+                self._on_chat(message, source_name(via), now)
             elif isinstance(message, Sync) and self.syncing.may_ask(message.seat, now):
                 self._answer_frozen(message)  # a restarted seat learns the proof
             return
@@ -269,9 +267,9 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         elif isinstance(message, Nack):
             self._on_nack(message, now)
         elif isinstance(message, Chat):
-            self._on_chat(message, source, now)
+            self._on_chat(message, source_name(via), now)
         elif isinstance(message, Sync):
-            self._on_sync(message, now, source)
+            self._on_sync(message, now, source_name(via))
         else:
             if message.seat in self.buy_windows.unanswered(message.window, (message.seat,)):
                 self.came_back(message.seat, now)

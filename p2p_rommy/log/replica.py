@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
+from dataclasses import dataclass
 
 from p2p_rommy.config import GameConfig
 from p2p_rommy.deck import AuditReport, DeckSeat
+from p2p_rommy.deck.seat import DeckDue
 from p2p_rommy.engine.apply import apply, new_game
 from p2p_rommy.engine.due import Due, rules_due
 from p2p_rommy.engine.encoding import state_hash
@@ -125,6 +127,8 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         self._end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
         self._engine_hashes: list[tuple[GameState, bytes]] = []
         """The last two engine states hashed and their hashes (`_state_digest`)."""
+        self._said: _Said | None = None
+        """What the committed state says, each part once asked (`_memo`)."""
         self._settle()
         self.committed_hash = self.state_hash()
         """The committed state's hash (what the next step's `prev` holds), kept from the
@@ -148,11 +152,17 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
     def state_hash(self) -> bytes:
         """The hash every seat ACKs: step number, engine state, both decks' transcript
         contexts (the round's, then the next round's; SPEC §4.4)."""
-        return self._hash_after(self.n, self.state, None)
+        said = self._memo()
+        if said.hash is None:
+            said.hash = self._hash_after(self.n, self.state, None)
+        return said.hash
 
     def _hash_after(self, n: int, state: GameState, deck: DeckAfter | None) -> bytes:
         """`state_hash` as it would be after a step `n` that leads to `state` and moves
-        `deck` on (nothing is changed to compute it)."""
+        `deck` on (nothing is changed to compute it). Never an end's hash (`_end_hash`):
+        the two hash inputs of different lengths (two 32-byte deck contexts after the
+        engine state's digest, against ``ended`` and the seats left out), so an ACK that
+        carries this one is known as no end's without working those out."""
         current = self.deck.seat.context if self.deck is not None else b""
         later = self.next_deck.seat.context if self.next_deck is not None else b""
         if deck is not None:
@@ -186,10 +196,39 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         self._engine_hashes = [kept[-1], (state, digest)] if kept else [(state, digest)]
         return digest
 
+    def _memo(self) -> _Said:
+        """What the committed state says (its hash, what is due), each part worked out
+        once: every call into a peer, each ACK and each tick asks, and only a commit
+        changes the answers (the decks' seats change in place only inside `commit`,
+        which forgets them). A memo, not state: it changes no answer (a test that sets
+        `state` or a deck has them worked out again)."""
+        said = self._said
+        if (
+            said is None
+            or said.state is not self.state
+            or said.deck is not self.deck
+            or said.next_deck is not self.next_deck
+        ):
+            said = self._said = _Said(self.state, self.deck, self.next_deck)
+        return said
+
+    def _due_deck(self) -> tuple[RoundDeck, DeckDue] | None:
+        """`RoundDecks._due_deck`, worked out once per committed state (`_memo`)."""
+        said = self._memo()
+        if not said.target_known:
+            said.target, said.target_known = super()._due_deck(), True
+        return said.target
+
     def due(self) -> Due | None:
         """Who must propose the next step, which kind, in words for people; None when
         the game is over (or the table waits on nobody's step: a deck between rounds).
         The one answer to "what is due": the peer, stall reports and the client read it."""
+        said = self._memo()
+        if not said.due_known:
+            said.due, said.due_known = self._work_out_due(), True
+        return said.due
+
+    def _work_out_due(self) -> Due | None:
         if self.ended is not None:
             return None
         target = self._due_deck()
@@ -365,9 +404,16 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
 
     def commit(self) -> None:
         """Make the validated step part of the game, then derive what follows."""
-        tentative = self.tentative
-        if tentative is None:
+        if self.tentative is None:
             raise ValueError("nothing to commit")
+        self._said = None
+        try:
+            self._commit(self.tentative)
+        except BaseException:
+            self._said = None  # the decks' seats may have changed in place
+            raise
+
+    def _commit(self, tentative: Tentative) -> None:
         before = self.state
         self.state = tentative.state
         self.n = tentative.n
@@ -397,11 +443,27 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         elif before.phase is not Phase.BUY:
             self._open_window()
         self._settle()
+        self._said = None  # the decks' seats changed in place
         self.committed_hash = self.state_hash()
         if self._ahead:  # only the window the next step may open is ahead now
             self._ahead = {
                 raw: kept for raw, kept in self._ahead.items() if kept[1].window > self.n
             }
+
+
+@dataclass(slots=True)
+class _Said:
+    """What one committed state says (`Replica._memo`), each part once asked: the state
+    hash, the deck whose message is next (`target`) and what is due."""
+
+    state: GameState
+    deck: RoundDeck | None
+    next_deck: RoundDeck | None
+    hash: bytes | None = None
+    target: tuple[RoundDeck, DeckDue] | None = None
+    target_known: bool = False
+    due: Due | None = None
+    due_known: bool = False
 
 
 class Observer(Replica):

@@ -190,8 +190,18 @@ class SeatedReplica(Replica):
     @property
     def deferred(self) -> bool:
         """A shuffle proof this seat shuffled on and has yet to verify (pipelining),
-        in either open deck or in the step in flight's copy of one."""
-        return any(seat.deferred for seat in self._deck_seats())
+        in either open deck or in the step in flight's copy of one (`_deck_seats`; asked
+        after every call into the peer, so read without building that list)."""
+        deck, later, tentative = self.deck, self.next_deck, self.tentative
+        return bool(
+            (deck is not None and deck.seat.deferred)
+            or (later is not None and later.seat.deferred)
+            or (
+                tentative is not None
+                and tentative.deck is not None
+                and tentative.deck.seat.deferred
+            )
+        )
 
     def _deck_seats(self) -> list[DeckSeat]:
         """The open decks' seats, then the step in flight's copy of one (it holds the

@@ -58,7 +58,18 @@ class Votes(Voting):
             self.refuse(f"seat {ack.seat}: an ACK of step {ack.n}, too far ahead")
             return
         pending = self.pending
-        if ack.n == self.replica.n + 1 and ack.state in self.replica.end_hashes():
+        if (
+            pending is not None
+            and ack.n == pending.n
+            and ack.state == pending.tentative.hash
+            and pending.tentative.kind != "end"
+        ):
+            # the common case, the state this seat holds for the step in flight: never an
+            # end's (`Replica._hash_after`), so the end hashes need not be worked out for it
+            if ack.seat in pending.nacks:
+                return  # it refused this step: an ACK of it now contradicts its own NACK
+            held = pending.acks
+        elif ack.n == self.replica.n + 1 and ack.state in self.replica.end_hashes():
             # an ACK of an end, which may come before the end itself: kept apart from
             # the ACKs of the step the end replaces (a seat may sign both)
             if pending is not None and pending.tentative.hash == ack.state:

@@ -256,7 +256,7 @@ class Voting:
             )
             return
         self.came_back(step.seat, now)  # the step the table waited for, perhaps late
-        acks, nack = self._take_early(step.n)
+        acks, nack = self._take_early(step.n, tentative.hash)
         self.pending = Pending(step, envelope, tentative, acks)
         self.progress_at = now
         self._ack()
@@ -276,13 +276,18 @@ class Voting:
         self._out.append(Acked(pending.n, pending.envelope, envelope))  # on disk first
         self.send(envelope)
 
-    def _take_early(self, n: int) -> tuple[Held, tuple[int, str] | None]:
-        """The votes held for the next step `n`, which has come. An ACK that came while
-        this seat was further behind could not be known as an end's then; it is now (by
-        its state hash), and goes with the ACKs of that end, not this step's."""
+    def _take_early(self, n: int, state: bytes) -> tuple[Held, tuple[int, str] | None]:
+        """The votes held for the next step `n`, which has come and leads to `state`. An
+        ACK that came while this seat was further behind could not be known as an end's
+        then; it is now (by its state hash), and goes with the ACKs of that end, not this
+        step's (an ACK of `state` is no end's: `Replica._hash_after`)."""
         acks, nack = self.early.take(n)
-        ends = self.replica.end_hashes()
+        ends: dict[bytes, tuple[int, ...]] | None = None
         for seat, (vote, envelope) in list(acks.items()):
+            if vote.state == state:
+                continue
+            if ends is None:
+                ends = self.replica.end_hashes()
             if vote.state in ends:
                 del acks[seat]
                 self.early.end_acks(n, vote.state).setdefault(seat, (vote, envelope))
@@ -299,7 +304,7 @@ class Voting:
         if tentative.kind == "end":
             acks = self.early.take_end(step.n, tentative.hash)
         else:
-            acks, _ = self._take_early(step.n)
+            acks, _ = self._take_early(step.n, tentative.hash)
         nacks = replaced.nacks if replaced is not None else {}
         self.pending = Pending(step, envelope, tentative, acks, nacks)
         self.progress_at = now

@@ -11,6 +11,11 @@ from p2p_rommy.log.pending import Pending
 from p2p_rommy.log.replica import Replica
 from p2p_rommy.log.stalls import Waiting
 
+_CONFIRM = Phrase.of(N_("its confirmation of the last move"))
+_REFUSED = Phrase.of(N_("its confirmation of the last move (it refused the move)"))
+_ANSWER = Phrase.of(N_("its answer to Køb!"))
+"""What a waited-for seat owes, in words (asked at every tick: made once)."""
+
 
 def waiting_for(
     replica: Replica, pending: Pending | None, windows: BuyWindows, since: float
@@ -36,10 +41,8 @@ def waiting_all(
             if pending is not None
             else [s for s in range(players) if s not in absent]
         )
-        refused = Phrase.of(N_("its confirmation of the last move (it refused the move)"))
-        confirm = Phrase.of(N_("its confirmation of the last move"))
         return [
-            Waiting(s, refused if pending is not None and s in pending.nacks else confirm, since)
+            Waiting(s, _REFUSED if pending is not None and s in pending.nacks else _CONFIRM, since)
             for s in missing
         ]
     window = replica.window
@@ -49,8 +52,7 @@ def waiting_all(
         unanswered = windows.unsealed(window.number, eligible) if sealed(replica.state) else []
         unanswered = unanswered or windows.unanswered(window.number, owed)
         if unanswered:
-            what = Phrase.of(N_("its answer to Køb!"))
-            return [Waiting(s, what, since) for s in unanswered]
+            return [Waiting(s, _ANSWER, since) for s in unanswered]
     due = replica.due()
     if due is None:
         return []

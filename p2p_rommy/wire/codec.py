@@ -12,7 +12,8 @@ comparison or a transcript, and cannot be blamed on their signer (SPEC §3.9).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,9 +28,20 @@ MAX_CONTAINER = 4096
 MAX_DEPTH = 8
 
 
+_PACKERS = threading.local()
+"""Each thread's own `msgpack.Packer` (one is not safe to share between threads)."""
+
+
 def pack(value: object) -> bytes:
-    """msgpack, str for text and bin for bytes (the only encoder this project uses)."""
-    data: bytes = msgpack.packb(value, use_bin_type=True)
+    """msgpack, str for text and bin for bytes (the only encoder this project uses).
+    The same bytes as `msgpack.packb(value, use_bin_type=True)`, from a packer kept per
+    thread: `packb` makes a new one, and its buffer, for every value (a peer packs each
+    message it signs and each it receives, to check its one encoding)."""
+    try:
+        packer = _PACKERS.packer
+    except AttributeError:
+        packer = _PACKERS.packer = msgpack.Packer(use_bin_type=True)
+    data: bytes = packer.pack(value)  # resets itself, also when it raises
     return data
 
 
@@ -37,9 +49,14 @@ def _no_ext(code: int, data: bytes) -> object:
     raise ValueError(f"ext type {code} is not allowed")
 
 
+_BYTES_LIKE = (bytes, bytearray, memoryview)
+"""What `unpack` takes (a tuple: ``bytes | bytearray | memoryview`` would build a union
+at every call)."""
+
+
 def unpack(data: bytes, sender: int | str | None = None, max_bytes: int = MAX_BODY_BYTES) -> Any:
     """Decode one msgpack value within the limits, or raise `ProtocolError`."""
-    if not isinstance(data, bytes | bytearray | memoryview):
+    if not isinstance(data, _BYTES_LIKE):
         raise ProtocolError(sender, N_("not bytes"))
     if len(data) > max_bytes:
         raise ProtocolError(
@@ -83,9 +100,9 @@ def _check_depth_and_types(value: object, sender: int | str | None) -> None:
     containers are descended into."""
     if isinstance(value, float):
         raise ProtocolError(sender, N_("floats are not allowed"))
-    stack: list[tuple[list[Any] | dict[Any, Any], int]] = []
-    if isinstance(value, list | dict):
-        stack.append((value, 1))
+    if not isinstance(value, _CONTAINERS):
+        return
+    stack: list[tuple[list[Any] | dict[Any, Any], int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         children = item if isinstance(item, list) else item.values()
@@ -150,6 +167,8 @@ def text(max_len: int) -> Check:
 
 
 def array(item: Check, max_len: int = MAX_CONTAINER, min_len: int = 0) -> Check:
+    """A list of items that each pass `item` (named ``name[index]`` in an error)."""
+
     def check(value: Any, name: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or not min_len <= len(value) <= max_len:
             raise SchemaError(
@@ -157,7 +176,11 @@ def array(item: Check, max_len: int = MAX_CONTAINER, min_len: int = 0) -> Check:
                     name=name, min_len=min_len, max_len=max_len
                 )
             )
-        return tuple(item(element, f"{name}[{index}]") for index, element in enumerate(value))
+        try:
+            return tuple([item(element, name) for element in value])
+        except Exception:
+            _named(((item, element) for element in value), name)
+            raise
 
     return check
 
@@ -184,16 +207,32 @@ def int_array(low: int, high: int, max_len: int = MAX_CONTAINER, min_len: int = 
     return check
 
 
+def _named(checks: Iterable[tuple[Check, Any]], name: str) -> None:
+    """Check items again, each named ``name[index]``, when one failed unnamed: the first
+    that fails raises its error with its name. (`array` and `fixed` check their items
+    unnamed, since a check's name only words its error, and naming each of a shuffle's
+    hundreds of points costs more than checking it; every check is a function of its
+    value, so the same item fails again, and only its error's words change.)"""
+    for index, (check, value) in enumerate(checks):
+        check(value, f"{name}[{index}]")
+
+
 def fixed(*items: Check) -> Check:
-    """A list of exactly these fields, in order (a tuple on the wire)."""
+    """A list of exactly these fields, in order (a tuple on the wire; an error names
+    its item ``name[index]``)."""
+
+    count = len(items)
 
     def check_all(value: Any, name: str) -> tuple[Any, ...]:
-        if not isinstance(value, list) or len(value) != len(items):
+        if not isinstance(value, list) or len(value) != count:
             raise SchemaError(
-                N_("{name} must be a list of {value} items").format(name=name, value=len(items))
+                N_("{name} must be a list of {value} items").format(name=name, value=count)
             )
-        pairs = enumerate(zip(items, value, strict=True))
-        return tuple(check(v, f"{name}[{i}]") for i, (check, v) in pairs)
+        try:
+            return tuple([check(v, name) for check, v in zip(items, value, strict=True)])
+        except Exception:
+            _named(zip(items, value, strict=True), name)
+            raise
 
     return check_all
 
