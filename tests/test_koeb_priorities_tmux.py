@@ -72,6 +72,20 @@ def buy_late(
                     text = screen(name)
                     bought = len(hand_of(text)) == size + 2
                 outcomes.append(bought)
+                # A capture can catch tmux mid-redraw: the hand already redrawn, the log
+                # pane not yet. The Køb! line comes with the same view, so read again
+                # until it shows (CI under load once saw the hand without the line).
+                line_until = time.monotonic() + 5
+                while (
+                    bought
+                    and time.monotonic() < line_until
+                    and not any(
+                        "(Køb!)" in line and line.strip("│ ") not in said
+                        for line in text.splitlines()
+                    )
+                ):
+                    time.sleep(0.1)
+                    text = screen(name)
                 said += [
                     line.strip("│ ")
                     for line in text.splitlines()
