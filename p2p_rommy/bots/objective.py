@@ -199,9 +199,7 @@ class Judge:
         depth = contract.sets + contract.runs
         point = self.point
         repeat = _repeat(depth)
-        held = 0
-        for face, count in hand.items():
-            held |= (1 << face) * _repeat(min(count, depth))
+        held = _held(hand, depth)
         run_choices = [
             (
                 _use(chosen, repeat),
@@ -546,19 +544,6 @@ def _deck_faces(size: int) -> tuple[tuple[int, ...], dict[int, int], Counter[int
     return faces, {f: c for c, f in reversed(list(enumerate(faces)))}, Counter(faces)
 
 
-def _used(groups: Sequence[Group], hand: Counter[int]) -> dict[int, int] | None:
-    """The hand's cards these groups use together (face -> count), or None if the hand
-    does not hold them all at once."""
-    used: dict[int, int] = {}
-    for group in groups:
-        for face in group.uses:
-            count = used.get(face, 0) + 1
-            if count > hand[face]:
-                return None
-            used[face] = count
-    return used
-
-
 def _mask(faces: Sequence[int]) -> int:
     mask = 0
     for face in faces:
@@ -602,6 +587,17 @@ def _left(held: int, used: int, repeat: int) -> int:
         j += 1
 
 
+def _held(hand: Counter[int], depth: int) -> int:
+    """The hand's faces packed by level as in `_use`, up to `depth` levels: bit
+    ``64 k + face`` is set when the hand holds the face more than k times."""
+    held = 0
+    for face, count in hand.items():
+        held |= (1 << face) * _repeat(min(count, depth))
+    return held
+
+
 def _fits(groups: Sequence[Group], hand: Counter[int]) -> bool:
-    """Whether the hand holds the cards of all these groups at once."""
-    return _used(groups, hand) is not None
+    """Whether the hand holds the cards of all these groups at once (each group uses
+    a face at most once, so `len(groups)` levels count every use)."""
+    depth = len(groups)
+    return not _use(groups, _repeat(depth)) & ~_held(hand, depth)
