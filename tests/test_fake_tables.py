@@ -66,7 +66,10 @@ def test_the_impostor_of_a_table_is_passed_over_and_the_real_one_joined():
         try:
             await asyncio.sleep(3)
             joiner = Identity.generate()
-            ad, address = await choose_table(joiner, LOCAL, name, None, 3.0)
+            # Both tables must be heard before the choice: a joiner stops looking
+            # `settle` after the first it hears, and the impostor's answer may come
+            # first (CI saw only the impostor's within the default 1 s, ~1 run in 8).
+            ad, address = await choose_table(joiner, LOCAL, name, None, 6.0, settle=4.0)
             assert ad.creator == fingerprint(host.identity.public_key)
             seen: list[LobbyState] = []
             joining = asyncio.create_task(
