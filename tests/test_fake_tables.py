@@ -28,8 +28,9 @@ def settings(table: str) -> TableSettings:
     return TableSettings(table, "rummy", rules.house.values, rules.max_players)
 
 
-async def real_table(table: str) -> LobbyHost:
-    host = LobbyHost(Identity.generate(), "Ann", settings(table), [(LOCAL, 1)], LOCAL, None)
+async def real_table(table: str, identity: Identity | None = None) -> LobbyHost:
+    identity = identity or Identity.generate()
+    host = LobbyHost(identity, "Ann", settings(table), [(LOCAL, 1)], LOCAL, None)
     await host.listen(LOCAL)
     return host
 
@@ -66,10 +67,8 @@ def test_the_impostor_of_a_table_is_passed_over_and_the_real_one_joined():
         try:
             await asyncio.sleep(3)
             joiner = Identity.generate()
-            # Both tables must be heard before the choice: a joiner stops looking
-            # `settle` after the first it hears, and the impostor's answer may come
-            # first (CI saw only the impostor's within the default 1 s, ~1 run in 8).
-            ad, address = await choose_table(joiner, LOCAL, name, None, 6.0, settle=4.0)
+            # Whichever answers first, the joiner looks on past the impostor.
+            ad, address = await choose_table(joiner, LOCAL, name, None, 6.0)
             assert ad.creator == fingerprint(host.identity.public_key)
             seen: list[LobbyState] = []
             joining = asyncio.create_task(
@@ -93,6 +92,44 @@ def test_the_impostor_of_a_table_is_passed_over_and_the_real_one_joined():
             with contextlib.suppress(asyncio.CancelledError):
                 await impostor
             await host.close()
+
+    asyncio.run(go())
+
+
+def test_a_joiner_that_hears_only_the_impostor_looks_on_until_the_real_table_is_back():
+    """The impostor answers first and alone (the real table has closed and opens again
+    2 s later, as `n` does): the joiner passes it over and joins the real table within
+    its wait, instead of refusing after the 1 s settle."""
+
+    async def go() -> None:
+        name = "Saturday impostor test"
+        creator = Identity.generate()
+        first = await real_table(name, creator)
+        impostor = asyncio.create_task(impersonate(LOCAL, name))
+        again: LobbyHost | None = None
+        try:
+            await asyncio.sleep(3)  # the impostor has copied the advert
+            await first.close()
+            await asyncio.sleep(1)
+            said: list[str] = []
+            looking = asyncio.create_task(
+                choose_table(Identity.generate(), LOCAL, name, None, 10.0, said.append)
+            )
+            await asyncio.sleep(3)
+            assert not looking.done(), "refused before the real table was back"
+            assert any("passed over" in line for line in said)
+            again = await real_table(name, creator)
+            ad, address = await asyncio.wait_for(looking, 10)
+            assert address == LOCAL
+            assert (ad.port, ad.lobby) == (again.port, again.lobby)
+            assert ad.creator == fingerprint(creator.public_key)
+        finally:
+            impostor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await impostor
+            await first.close()
+            if again is not None:
+                await again.close()
 
     asyncio.run(go())
 

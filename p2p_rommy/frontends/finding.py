@@ -5,6 +5,7 @@ front-ends (`frontends/tables.py`, `frontends/screen.py`), so it sits below both
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 
 from p2p_rommy.config import PROTOCOL_VERSION
@@ -73,8 +74,47 @@ async def choose_table(
             where=where, seconds=wait
         )
     )
-    ads = await find_tables(interface, wait, until=lambda ads: bool(wanted(ads)), settle=settle)
-    found = wanted(ads)
+    deadline = time.monotonic() + wait
+    passed: set[tuple[tuple[str, ...], int]] = set()
+    while True:
+        left = max(0.0, deadline - time.monotonic())
+
+        def fresh(ads: list[TableAd]) -> list[TableAd]:
+            return [ad for ad in wanted(ads) if (ad.addresses, ad.port) not in passed]
+
+        ads = await find_tables(interface, left, until=lambda ads: bool(fresh(ads)), settle=settle)
+        found = fresh(ads)
+        if not found and passed:
+            break  # only the tables passed over are left: refused below
+        found = _one_table(found, ads, where, wait, interface, table)
+        for ad in found:
+            address, seen = await first_proven(
+                identity, ad.addresses, ad.port, ad.lobby, ad.creator
+            )
+            if address is not None:
+                return ad, address
+            passed.add((ad.addresses, ad.port))
+            for address, proven in seen.items():
+                say(_passed_over(ad, address, proven))
+        if time.monotonic() >= deadline:
+            break
+        # An impostor (or a closed table's stale advert) may answer before the real
+        # table does: look on for the rest of the wait, past the ones passed over.
+    raise ConfigError(
+        _("no table{where} proves the creator's key it advertises; not joining").format(where=where)
+    )
+
+
+def _one_table(
+    found: list[TableAd],
+    ads: list[TableAd],
+    where: str,
+    wait: float,
+    interface: str | None,
+    table: str | None,
+) -> list[TableAd]:
+    """The adverts of the one table asked for, of this protocol version; a clear error
+    when there is none (or only another version's) or several creators' of that name."""
     other = sorted({ad.version for ad in found if ad.version != PROTOCOL_VERSION})
     found = [ad for ad in found if ad.version == PROTOCOL_VERSION]
     if not found and other:
@@ -107,30 +147,24 @@ async def choose_table(
                 "on their screen and join with the table's name and --creator FINGERPRINT"
             ).format(where=where, listed=listed)
         )
-    for ad in found:
-        address, seen = await first_proven(identity, ad.addresses, ad.port, ad.lobby, ad.creator)
-        if address is not None:
-            return ad, address
-        for address, proven in seen.items():
-            say(
-                (
-                    _(
-                        "passed over a table {table!r} at {address}: it claims the creator "
-                        "{creator} but proves the key {proven} (an impostor, or a table "
-                        "that has closed)"
-                    )
-                    if proven
-                    else _(
-                        "passed over a table {table!r} at {address}: it claims the creator "
-                        "{creator} but proves no key (an impostor, or a table that has closed)"
-                    )
-                ).format(
-                    table=inert(ad.table),
-                    address=f"{address}:{ad.port}",
-                    creator=inert(ad.creator),
-                    proven=proven,
-                )
-            )
-    raise ConfigError(
-        _("no table{where} proves the creator's key it advertises; not joining").format(where=where)
+    return found
+
+
+def _passed_over(ad: TableAd, address: str, proven: str | None) -> str:
+    return (
+        _(
+            "passed over a table {table!r} at {address}: it claims the creator "
+            "{creator} but proves the key {proven} (an impostor, or a table "
+            "that has closed)"
+        )
+        if proven
+        else _(
+            "passed over a table {table!r} at {address}: it claims the creator "
+            "{creator} but proves no key (an impostor, or a table that has closed)"
+        )
+    ).format(
+        table=inert(ad.table),
+        address=f"{address}:{ad.port}",
+        creator=inert(ad.creator),
+        proven=proven,
     )
