@@ -393,12 +393,13 @@ class Simulation:
         if sent:
             seat.exposed = len(peer.records)
         self._send(seat.index, sent)
-        if peer.frozen and peer.ending_frozen(self.now):
+        frozen, replica = peer.frozen, peer.replica  # (each read once: every event asks)
+        if frozen and peer.ending_frozen(self.now):
             pass  # `Session._handle`: the table may still end without the seat it named
-        elif (peer.replica.over or peer.frozen or peer.alone) and seat.done_at is None:
+        elif seat.done_at is None and (frozen or replica.over or peer.alone):
             seat.done_at = self.now
             self.at(self.now, functools.partial(self._exit, seat, seat.incarnation))
-        elif peer.replica.deferred:
+        elif replica.deferred:
             life = seat.incarnation
             self.at(self.now, lambda: self._deferred(seat, life))
 
