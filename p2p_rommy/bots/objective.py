@@ -109,6 +109,10 @@ class Judge:
         self._memo: dict[tuple[int, ...], float] = {}
         self._sets: dict[tuple[int, int, int], list[Group]] = {}
         """Set groups by (rank, the hand's suits of it as bits, cards it may lack)."""
+        self._rank_outs: dict[int, tuple[int, ...]] = {}
+        self._suit_outs: dict[int, tuple[int, ...]] = {}
+        """Each rank's, and each suit's, live copies (by suit, by rank) once asked: the
+        keys of the groups every judge of these rules shares (`live` is fixed)."""
         self._runs: dict[tuple[int, int, int, int], list[Group]] = {}
         """Run groups by (suit, the hand's ranks of it as bits, cards it may lack,
         extension)."""
@@ -347,7 +351,10 @@ class Judge:
             if found is None:
                 faces = [rank + 16 * s for s in range(4) if suits >> s & 1]
                 # Another judge may have built them: they depend on the rank's live copies.
-                outs = tuple(self.live.get(face_of(rank, s), 0) for s in SUITS)
+                outs = self._rank_outs.get(rank)
+                if outs is None:
+                    outs = tuple(self.live.get(face_of(rank, s), 0) for s in SUITS)
+                    self._rank_outs[rank] = outs
                 kept_key = (0, *key, outs)
                 found = self._kept.get(kept_key)
                 if found is None:
@@ -404,7 +411,10 @@ class Judge:
             if found is None:
                 present = [bool(ranks >> r & 1) for r in range(ACE_HIGH + 2)]
                 # Another judge may have built them: they depend on the suit's live copies.
-                outs = tuple(self.live.get(16 * index + r, 0) for r in range(ACE, KING + 1))
+                outs = self._suit_outs.get(index)
+                if outs is None:
+                    outs = tuple(self.live.get(16 * index + r, 0) for r in range(ACE, KING + 1))
+                    self._suit_outs[index] = outs
                 kept_key = (1, *key, outs)
                 found = self._kept.get(kept_key)
                 if found is None:
