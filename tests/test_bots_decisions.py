@@ -211,6 +211,22 @@ def test_hurried_leaves_the_bot_it_was_given_as_it_was():
     assert quick.call_after_s(3) < bot.call_after_s(3)
 
 
+def test_a_reaction_time_is_the_windows_own_whatever_was_asked_before():
+    """The last time drawn is kept (the peer asks at every call while a window is
+    open): asked again, or after another window, or with another span, each answer is
+    the one a fresh bot gives."""
+
+    def fresh(window: int, span: tuple[float, float] | None = None) -> float:
+        return Reacting(HeuristicBot("easy"), "easy", 7, span).call_after_s(window)
+
+    bot = Reacting(HeuristicBot("easy"), "easy", 7)
+    asked = [bot.call_after_s(w) for w in (3, 3, 4, 3)]
+    assert asked == [fresh(3), fresh(3), fresh(4), fresh(3)]
+    assert fresh(3) != fresh(4)
+    bot.span = BOTS_ONLY_REACTION_S
+    assert bot.call_after_s(3) == fresh(3, BOTS_ONLY_REACTION_S) != fresh(3)
+
+
 def romme_dealer(hand: str) -> OpenTable:
     """Rommé, 3 players, dealer 0 holds 14 cards and starts by discarding."""
     return scripted_table(

@@ -192,3 +192,40 @@ def test_a_checked_deck_step_is_answered_on_its_copy_and_the_answer_waits_for_co
                 return
         replica.restore(record.step, record.acks)
     pytest.fail("the checking seat never owed a deck message after another's step")
+
+
+def test_every_committed_hash_is_worked_out_afresh(monkeypatch):
+    """A replica keeps its last `_hash_after` answers with their inputs (issue #31: the
+    hash a step's check worked out is asked again once it commits); every seat's
+    committed hash after every commit of a game (deals, moves, Køb!, round ends, the
+    next round's deck) is still the one SPEC §4.4 gives for what it holds then."""
+    from p2p_rommy.engine.encoding import state_hash
+    from p2p_rommy.log.replica import Replica
+    from p2p_rommy.log.tentative import STATE_DOMAIN
+    from p2p_rommy.sim import Spec, run_game
+
+    def afresh(replica: Replica) -> bytes:
+        current = replica.deck.seat.context if replica.deck is not None else b""
+        later = replica.next_deck.seat.context if replica.next_deck is not None else b""
+        return hashlib.sha256(
+            STATE_DOMAIN
+            + replica.game
+            + replica.n.to_bytes(8, "big")
+            + state_hash(replica.state)
+            + current.ljust(32, b"\0")
+            + later.ljust(32, b"\0")
+        ).digest()
+
+    checked = []
+    commit = Replica._commit
+
+    def checking(replica: Replica, tentative) -> None:
+        commit(replica, tentative)
+        if replica.ended is None:
+            assert replica.committed_hash == afresh(replica), replica.n
+            checked.append(replica.n)
+
+    monkeypatch.setattr(Replica, "_commit", checking)
+    outcome = run_game(Spec(seed=3, variant="lp", players=3, house=(), bot="easy"), 0.0)
+    assert not outcome.violations
+    assert len(checked) > 600 and max(checked) == outcome.steps

@@ -109,6 +109,10 @@ class Judge:
         self._memo: dict[tuple[int, ...], float] = {}
         self._sets: dict[tuple[int, int, int], list[Group]] = {}
         """Set groups by (rank, the hand's suits of it as bits, cards it may lack)."""
+        self._rank_outs: dict[int, tuple[int, ...]] = {}
+        self._suit_outs: dict[int, tuple[int, ...]] = {}
+        """Each rank's, and each suit's, live copies (by suit, by rank) once asked: the
+        keys of the groups every judge of these rules shares (`live` is fixed)."""
         self._runs: dict[tuple[int, int, int, int], list[Group]] = {}
         """Run groups by (suit, the hand's ranks of it as bits, cards it may lack,
         extension)."""
@@ -201,12 +205,9 @@ class Judge:
         repeat = _repeat(depth)
         held = _held(hand, depth)
         run_choices = [
-            (
-                _use(chosen, repeat),
-                [m for g in chosen for m in g.missing],
-                sum(g.points for g in chosen),
-            )
+            (use, [m for g in chosen for m in g.missing], sum(g.points for g in chosen))
             for chosen in combinations(runs, contract.runs)
+            if not (use := _use(chosen, repeat)) & ~held  # (else they fit beside no sets)
         ]
         for chosen_sets in combinations(sets, contract.sets):
             used = _use(chosen_sets, repeat)
@@ -280,18 +281,28 @@ class Judge:
             return full if not group.missing else full * (1 - PARTIAL_KEEP)
 
         scored = sorted(((saving(g), g) for g in groups), key=lambda pair: -pair[0])
+        # each group's faces with their counts (a group uses a face at most once, but
+        # counted as `Counter` would), worked out once rather than at every node
+        needs = [tuple(Counter(g.uses).items()) for _, g in scored]
         best_saved = 0.0
         best_partials: list[float] = []
         nodes = 0
 
         def search(
-            start: int, left: Counter[int], saved: float, partials: tuple[float, ...]
+            start: int,
+            left: dict[int, int],
+            held: int,
+            saved: float,
+            partials: tuple[float, ...],
         ) -> None:
+            # `left` holds positive counts only, in the hand's order (as `Counter`'s
+            # subtraction leaves them, so `loose` adds in the same order); `held` is
+            # its faces as bits. Adding an int 0 (no fits, no jokers) changes no sum.
             nonlocal best_saved, best_partials, nodes
             nodes += 1
-            loose = sum(weight[f] * n for f, n in left.items() if f in fits)
-            upgrade = sorted(partials, reverse=True)[:jokers]
-            here = saved + loose + sum(upgrade)
+            loose = sum(weight[f] * n for f, n in left.items() if f in fits) if fits else 0
+            upgrade = sum(sorted(partials, reverse=True)[:jokers]) if jokers else 0
+            here = saved + loose + upgrade
             if here > best_saved:
                 best_saved, best_partials = here, list(partials)
             if nodes > 600:
@@ -300,13 +311,23 @@ class Judge:
                 gain, group = scored[index]
                 if gain <= 0:
                     break
-                need = Counter(group.uses)
-                if any(left[f] < n for f, n in need.items()):
+                if group.mask & ~held:
+                    continue  # a face it uses is not left
+                need = needs[index]
+                if any(left[f] < n for f, n in need):
                     continue
+                rest = dict(left)
+                rest_held = held
+                for f, n in need:
+                    if rest[f] == n:
+                        del rest[f]
+                        rest_held &= ~(1 << f)
+                    else:
+                        rest[f] -= n
                 extra = (gain / (1 - PARTIAL_KEEP) * PARTIAL_KEEP,) if group.missing else ()
-                search(index + 1, left - need, saved + gain, partials + extra)
+                search(index + 1, rest, rest_held, saved + gain, partials + extra)
 
-        search(0, hand, 0.0, ())
+        search(0, dict(hand), _mask(hand), 0.0, ())
         cost = total - best_saved
         spare = jokers - min(jokers, len(best_partials))
         if spare:
@@ -330,7 +351,10 @@ class Judge:
             if found is None:
                 faces = [rank + 16 * s for s in range(4) if suits >> s & 1]
                 # Another judge may have built them: they depend on the rank's live copies.
-                outs = tuple(self.live.get(face_of(rank, s), 0) for s in SUITS)
+                outs = self._rank_outs.get(rank)
+                if outs is None:
+                    outs = tuple(self.live.get(face_of(rank, s), 0) for s in SUITS)
+                    self._rank_outs[rank] = outs
                 kept_key = (0, *key, outs)
                 found = self._kept.get(kept_key)
                 if found is None:
@@ -387,7 +411,10 @@ class Judge:
             if found is None:
                 present = [bool(ranks >> r & 1) for r in range(ACE_HIGH + 2)]
                 # Another judge may have built them: they depend on the suit's live copies.
-                outs = tuple(self.live.get(16 * index + r, 0) for r in range(ACE, KING + 1))
+                outs = self._suit_outs.get(index)
+                if outs is None:
+                    outs = tuple(self.live.get(16 * index + r, 0) for r in range(ACE, KING + 1))
+                    self._suit_outs[index] = outs
                 kept_key = (1, *key, outs)
                 found = self._kept.get(kept_key)
                 if found is None:
@@ -544,7 +571,7 @@ def _deck_faces(size: int) -> tuple[tuple[int, ...], dict[int, int], Counter[int
     return faces, {f: c for c, f in reversed(list(enumerate(faces)))}, Counter(faces)
 
 
-def _mask(faces: Sequence[int]) -> int:
+def _mask(faces: Iterable[int]) -> int:
     mask = 0
     for face in faces:
         mask |= 1 << face

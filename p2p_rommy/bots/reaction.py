@@ -35,6 +35,9 @@ class Reacting:
         """The level's reaction range, uniform between these (seconds): the heuristic
         levels' own (easy 1.2-2.6 s, normal 0.8-1.8 s, hard 0.5-1.2 s), else
         `BOT_REACTION_LOW_S` to `BOT_REACTION_HIGH_S` (or `span`, given: `hurried`)."""
+        self._drawn: tuple[int, tuple[float, float], float] | None = None
+        """The last (window, span, reaction time) drawn: the peer asks at every call
+        while the window is open, and seeding a `Random` from a string is not cheap."""
 
     def choose(self, view: View) -> Move:
         return self.inner.choose(view)
@@ -45,8 +48,13 @@ class Reacting:
     def call_after_s(self, window: int) -> float:
         """This bot's reaction time in `window`: drawn from its seed and the window, the
         same on every run (a replay reacts alike)."""
-        low, high = self.span
-        return random.Random(f"{self.seed}/{window}").uniform(low, high)
+        drawn, span = self._drawn, self.span
+        if drawn is not None and drawn[0] == window and drawn[1] == span:
+            return drawn[2]
+        low, high = span
+        after = random.Random(f"{self.seed}/{window}").uniform(low, high)
+        self._drawn = (window, span, after)
+        return after
 
 
 def hurried(player: Player) -> Player:

@@ -10,7 +10,6 @@ cite the rule documents in ``shared/rules/`` and the decisions in
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TypedDict, TypeVar
 
 from p2p_rommy.cards import DeckComposition, composition
@@ -28,7 +27,7 @@ from p2p_rommy.engine.moves import (
 )
 from p2p_rommy.engine.phases import MOVE_NAMES, PHASE_HINTS, PHASE_MOVES
 from p2p_rommy.engine.scoring import hand_points, match_over, round_scores
-from p2p_rommy.engine.state import GameState, Phase, RoundEnd
+from p2p_rommy.engine.state import GameState, Phase, RoundEnd, changed
 from p2p_rommy.errors import ConfigError, IllegalMove
 from p2p_rommy.i18n import N_
 from p2p_rommy.rules.melds import (
@@ -163,7 +162,7 @@ def _start_round(state: GameState, move: StartRound) -> GameState:
     faces: list[int | None] = [None] * size
     faces[upcard] = move.upcard
     starts = dealer if rules.dealer_starts else (dealer + 1) % n
-    return replace(
+    return changed(
         state,
         phase=Phase.PLAY if rules.dealer_starts else Phase.DRAW,
         turn=starts,
@@ -216,7 +215,7 @@ def _draw_stock(state: GameState, move: DrawStock) -> GameState:
         if state.phase is Phase.REVEAL:
             return state
     slot = state.stock[0]
-    drawn = replace(
+    drawn = changed(
         state,
         stock=state.stock[1:],
         hands=_with_hand(state.hands, seat, (*state.hands[seat], slot)),
@@ -224,8 +223,8 @@ def _draw_stock(state: GameState, move: DrawStock) -> GameState:
     )
     eligible = _buy_eligible(drawn)
     if eligible:
-        return replace(drawn, phase=Phase.BUY, buy_eligible=eligible)
-    return replace(drawn, offer=None, discarder=None)
+        return changed(drawn, phase=Phase.BUY, buy_eligible=eligible)
+    return changed(drawn, offer=None, discarder=None)
 
 
 def _rebuild_stock(state: GameState) -> GameState:
@@ -246,14 +245,14 @@ def _rebuild_stock(state: GameState) -> GameState:
         return _end_round(state, RoundEnd.STALLED)
     if rules.empty_stock == "turn_over":
         # The bottom of a face-up pile turned over is the top of the new stock.
-        return replace(
+        return changed(
             state,
             stock=pool,
             discard=keep,
             rebuilds_since_progress=state.rebuilds_since_progress + 1,
         )
     first = len(state.faces)
-    return replace(
+    return changed(
         state,
         faces=state.faces + (None,) * len(pool),
         stock=tuple(range(first, first + len(pool))),
@@ -303,12 +302,12 @@ def _resolve_buy(state: GameState, move: ResolveBuy) -> GameState:
     for seat in move.claims:
         if seat not in state.buy_eligible:
             raise IllegalMove(N_("seat {seat} may not buy this card"), seat=seat + 1)
-    closed = replace(state, phase=Phase.PLAY, buy_eligible=(), offer=None, discarder=None)
+    closed = changed(state, phase=Phase.PLAY, buy_eligible=(), offer=None, discarder=None)
     if not move.claims:
         return closed
     winner = buy_order(state, move.claims)[0]
     card, penalty = state.discard[-1], state.stock[0]
-    return replace(
+    return changed(
         closed,
         discard=state.discard[:-1],
         stock=state.stock[1:],
@@ -333,7 +332,7 @@ def _take_discard(state: GameState, move: TakeDiscard) -> GameState:
     if not state.discard:
         raise IllegalMove(N_("the discard pile is empty: draw from the stock"))
     slot = state.discard[-1]
-    return replace(
+    return changed(
         state,
         discard=state.discard[:-1],
         hands=_with_hand(state.hands, seat, (*state.hands[seat], slot)),
@@ -378,7 +377,7 @@ def _lay_down(state: GameState, move: LayDown) -> GameState:
     laid = {card.slot for card in placed}
     hand = tuple(slot for slot in state.hands[seat] if slot not in laid)
     check_not_stranded(state, hand)
-    after = replace(
+    after = changed(
         state,
         hands=_with_hand(state.hands, seat, hand),
         melds=state.melds + tuple(melds),
@@ -454,7 +453,7 @@ def _lay_off(state: GameState, move: LayOff) -> GameState:
     hand = tuple(slot for slot in state.hands[seat] if slot != move.card.slot)
     check_not_stranded(state, hand)
     opening = not state.opened[seat]
-    after = replace(
+    after = changed(
         state,
         hands=_with_hand(state.hands, seat, hand),
         melds=_with(state.melds, move.meld, grown),
@@ -483,7 +482,7 @@ def _swap_joker(state: GameState, move: SwapJoker) -> GameState:
     melds = _with(state.melds, move.meld, swapped)
     hand = (*(s for s in state.hands[seat] if s != move.card.slot), move.joker_slot)
     must_play = (move.joker_slot,) if rules.swapped_joker_must_be_played else ()
-    return replace(
+    return changed(
         state,
         hands=_with_hand(state.hands, seat, hand),
         melds=melds,
@@ -509,7 +508,7 @@ def _discard(state: GameState, move: Discard) -> GameState:
     if unplayed_swapped_joker(state) is not None:
         raise IllegalMove(N_("house rule: the joker you swapped must be laid down this turn"))
     hand = tuple(slot for slot in state.hands[seat] if slot != move.slot)
-    after = replace(
+    after = changed(
         state,
         hands=_with_hand(state.hands, seat, hand),
         discard=(*state.discard, move.slot),
@@ -518,7 +517,7 @@ def _discard(state: GameState, move: Discard) -> GameState:
     if not hand:
         return _end_round(after, RoundEnd.WENT_OUT, closer=seat)
     nxt = state.next_seat(seat)
-    return replace(
+    return changed(
         after,
         turn=nxt,
         phase=Phase.DRAW,
@@ -558,7 +557,7 @@ def _after_play(state: GameState, seat: int) -> GameState:
 
 
 def _end_round(state: GameState, reason: RoundEnd, closer: int | None = None) -> GameState:
-    ended = replace(
+    ended = changed(
         state,
         phase=Phase.REVEAL,
         round_end=reason,
@@ -580,7 +579,7 @@ def _reveal_hand(state: GameState, move: RevealHand) -> GameState:
     if sorted(slots) != sorted(state.hands[seat]):
         raise IllegalMove(N_("show exactly the cards in your hand"))
     _check_faces(state, move.cards)
-    shown = replace(
+    shown = changed(
         state,
         faces=_with_faces(state.faces, move.cards),
         revealed=_with(state.revealed, seat, True),
@@ -599,14 +598,14 @@ def _score_if_revealed(state: GameState) -> GameState:
     scores = tuple(old + new for old, new in zip(state.scores, scored, strict=True))
     played = state.round_index + 1
     if match_over(rules, played, scores):
-        return replace(
+        return changed(
             state,
             phase=Phase.MATCH_OVER,
             scores=scores,
             round_scores=(*state.round_scores, scored),
         )
     dealer = state.next_seat(state.dealer)
-    return replace(
+    return changed(
         state,
         phase=Phase.ROUND_START,
         scores=scores,

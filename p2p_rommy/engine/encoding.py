@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import hashlib
 
-import msgpack
-
 from p2p_rommy.engine.state import GameState
+from p2p_rommy.wire.codec import pack
 
 STATE_ENCODING_VERSION = "p2p-rommy/state/v1"
 STATE_HASH_DOMAIN = b"p2p-rommy/v1/state-hash\x00"
@@ -61,9 +60,9 @@ def state_fields(state: GameState) -> list[object]:
 
 
 def encode_state(state: GameState) -> bytes:
-    """The canonical bytes of the public state."""
-    data: bytes = msgpack.packb(state_fields(state), use_bin_type=True)
-    return data
+    """The canonical bytes of the public state (`pack`: the bytes `msgpack.packb` gives
+    with `use_bin_type`, from a packer kept per thread rather than one made per call)."""
+    return pack(state_fields(state))
 
 
 def state_hash(state: GameState) -> bytes:

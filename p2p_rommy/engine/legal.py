@@ -8,7 +8,7 @@ that). Every listed move has been checked by `apply`, so nothing listed is refus
 
 from __future__ import annotations
 
-from p2p_rommy.cards import ACE, ACE_HIGH
+from p2p_rommy.cards import ACE, ACE_HIGH, DeckComposition
 from p2p_rommy.engine.apply import (
     apply,
     check_may_build,
@@ -32,7 +32,7 @@ from p2p_rommy.engine.state import GameState, Phase
 from p2p_rommy.engine.view import View
 from p2p_rommy.errors import IllegalMove
 from p2p_rommy.rules.finder import candidate_melds, find_opening
-from p2p_rommy.rules.melds import MeldKind, Placed, joker_targets, lay_off
+from p2p_rommy.rules.melds import Meld, MeldKind, Placed, joker_targets, lay_off
 
 OPENINGS_LISTED = 4
 """How many different openings to list when the seat has not opened yet."""
@@ -122,12 +122,16 @@ def _lay_offs(view: View, hand: list[tuple[int, int]]) -> list[LayOff]:
     moves: list[LayOff] = []
     for index, meld in enumerate(state.melds):
         targets = joker_targets(meld, deck, rules)
+        # a set takes only its own rank (`check_meld`): a natural card of another is
+        # never listed, so it is not built only to be refused
+        rank = _set_rank(meld, deck) if meld.kind is MeldKind.SET else None
         for slot, card_id in hand:
             card = deck.card(card_id)
             if card.is_joker:
                 moves += [LayOff(seat, index, Placed(slot, card_id, r)) for r in targets]
             elif meld.kind is MeldKind.SET:
-                moves.append(LayOff(seat, index, Placed(slot, card_id, card.rank)))
+                if rank is None or card.rank == rank:
+                    moves.append(LayOff(seat, index, Placed(slot, card_id, card.rank)))
             else:
                 moves += [
                     LayOff(seat, index, Placed(slot, card_id, r))
@@ -135,6 +139,15 @@ def _lay_offs(view: View, hand: list[tuple[int, int]]) -> list[LayOff]:
                     if r in targets
                 ]
     return moves
+
+
+def _set_rank(meld: Meld, deck: DeckComposition) -> int | None:
+    """The rank of a set's natural cards (None if it had none: then nothing is assumed)."""
+    for placed in meld.cards:
+        card = deck.card(placed.card)
+        if not card.is_joker:
+            return card.rank
+    return None
 
 
 def _swaps(view: View, hand: list[tuple[int, int]]) -> list[Move]:

@@ -58,6 +58,9 @@ class Buying:
         self.trouble = trouble
         self._decided: tuple[int, bool] | None = None
         """(window, the bot's decision) once it has decided (it is asked once)."""
+        self._reacts: tuple[Player | None, Reacts | None] = (None, None)
+        """(`player`, it again if it `Reacts`): a protocol's `isinstance` is slow, and
+        every call into the peer asks while a window is open."""
 
     def _open(self) -> int | None:
         """The open window this seat may answer in and has not, or None."""
@@ -166,14 +169,23 @@ class Buying:
     def _reacting(self, window: int, now: float) -> bool:
         """Whether a bot's call waits for its reaction time still (under `first`,
         counted from when the window opened on this seat's clock)."""
-        player = self.player
-        if self.replica.state.rules.buy_priority != "first" or not isinstance(player, Reacts):
+        player = self._reacting_player()
+        if self.replica.state.rules.buy_priority != "first" or player is None:
             return False
         opened = self.windows.opened_at(window)
         if opened is None:  # it restarted inside the window: the clock starts now
             self.windows.opened(window, now)
             opened = now
         return now - opened < player.call_after_s(window)
+
+    def _reacting_player(self) -> Reacts | None:
+        """`player` if it has a reaction time (`Reacts`), else None."""
+        player = self.player
+        known, reacts = self._reacts
+        if player is not known:
+            reacts = player if isinstance(player, Reacts) else None
+            self._reacts = (player, reacts)
+        return reacts
 
     def on_answer(self, answer: BuyAnswer | BuySeal, envelope: bytes) -> list[Event]:
         """Another seat's answer (or seal): held for its window, dropped if it came too

@@ -127,6 +127,10 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         self._end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
         self._engine_hashes: list[tuple[GameState, bytes]] = []
         """The last two engine states hashed and their hashes (`_state_digest`)."""
+        self._hashed: list[tuple[int, GameState, bytes, bytes, bytes]] = []
+        """The last two `_hash_after` answers with their inputs (n, the state, both deck
+        contexts): a step's hash worked out when it was checked is asked again for the
+        committed state once it commits, the same inputs most of the time."""
         self._said: _Said | None = None
         """What the committed state says, each part once asked (`_memo`)."""
         self._settle()
@@ -170,7 +174,16 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
                 later = deck.seat.context
             else:
                 current = deck.seat.context
-        return hashlib.sha256(
+        kept = self._hashed
+        for hashed in kept:
+            if (
+                hashed[1] is state
+                and hashed[0] == n
+                and hashed[2] == current
+                and hashed[3] == later
+            ):
+                return hashed[4]
+        digest = hashlib.sha256(
             STATE_DOMAIN
             + self.game
             + n.to_bytes(8, "big")
@@ -178,6 +191,12 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
             + current.ljust(32, b"\0")
             + later.ljust(32, b"\0")
         ).digest()
+        self._hashed = (
+            [kept[-1], (n, state, current, later, digest)]
+            if kept
+            else [(n, state, current, later, digest)]
+        )
+        return digest
 
     def _state_digest(self, state: GameState | None = None) -> bytes:
         """`state_hash(state)` (the committed state's by default), encoded once per state:

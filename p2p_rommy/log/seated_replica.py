@@ -218,6 +218,8 @@ class SeatedReplica(Replica):
 
     def check_deferred(self) -> None:
         """Verify it now (`CheatDetected` naming its shuffler if it fails)."""
+        if not self.deferred:
+            return  # nothing taken on trust (most steps): no list of seats to build
         verified: set[int] = set()
         for seat in self._deck_seats():
             # a copy holds the proofs its seat held when it was made: verified once

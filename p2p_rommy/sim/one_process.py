@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
@@ -69,7 +70,7 @@ R = TypeVar("R")
 
 def _remembering(verify: Callable[..., None]) -> Callable[..., None]:
     """`verify_shares` that checks each (context, key, inputs, outputs, proof) once."""
-    verified: dict[tuple[object, ...], None] = {}
+    verified: OrderedDict[tuple[object, ...], None] = OrderedDict()
 
     def verify_shares(
         context: proofs.SharesContext,
@@ -83,7 +84,7 @@ def _remembering(verify: Callable[..., None]) -> Callable[..., None]:
             return
         verify(context, key, inputs, outputs, proof)  # raises for a bad one
         if len(verified) >= DECODED_KEPT:
-            del verified[next(iter(verified))]
+            verified.popitem(last=False)
         verified[fingerprint] = None
 
     return verify_shares
@@ -98,12 +99,12 @@ class _KnownSignatures:
 
     def __init__(self, verify: Callable[[bytes, bytes, bytes], bool]) -> None:
         self._verify = verify
-        self._good: dict[tuple[bytes, bytes], bytes] = {}
+        self._good: OrderedDict[tuple[bytes, bytes], bytes] = OrderedDict()
 
     def _remember(self, public_key: bytes, signature: bytes, message: bytes) -> None:
         good = self._good
         if len(good) >= SIGNATURES_KEPT:
-            del good[next(iter(good))]
+            good.popitem(last=False)
         good[public_key, signature] = message
 
     def verify(self, public_key: bytes, signature: bytes, message: bytes) -> bool:
@@ -120,7 +121,7 @@ class _KnownSignatures:
         """`Identity.signature` that remembers what it signed as verified, and the
         signature itself: Ed25519 signatures are deterministic (RFC 8032, 5.1.6), so
         the same key signing the same bytes again makes the same signature."""
-        made_here: dict[tuple[bytes, bytes], bytes] = {}
+        made_here: OrderedDict[tuple[bytes, bytes], bytes] = OrderedDict()
 
         def signature(signer: identity.Identity, message: bytes) -> bytes:
             key = (signer.private_bytes, message)
@@ -128,7 +129,7 @@ class _KnownSignatures:
             if made is None:
                 made = sign(signer, message)
                 if len(made_here) >= SIGNATURES_KEPT:
-                    del made_here[next(iter(made_here))]
+                    made_here.popitem(last=False)
                 made_here[key] = made
             self._remember(signer.public_key, made, message)
             return made
@@ -142,7 +143,7 @@ class _EnvelopeFields:
 
     def __init__(self, fields: Callable[[bytes], tuple[bytes, bytes, bytes]]) -> None:
         self._fields = fields
-        self._known: dict[bytes, tuple[bytes, bytes, bytes]] = {}
+        self._known: OrderedDict[bytes, tuple[bytes, bytes, bytes]] = OrderedDict()
 
     def __call__(self, data: bytes) -> tuple[bytes, bytes, bytes]:
         known = self._known.get(data)
@@ -154,7 +155,7 @@ class _EnvelopeFields:
     def _keep(self, data: bytes, fields: tuple[bytes, bytes, bytes]) -> None:
         known = self._known
         if len(known) >= DECODED_KEPT:
-            del known[next(iter(known))]
+            known.popitem(last=False)
         known[data] = fields
 
     def signing(

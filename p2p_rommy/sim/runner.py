@@ -243,6 +243,9 @@ class Simulation:
         self.last_fault_end = max((f.at + f.duration for f in spec.faults), default=0.0)
         self.moved_at = 0.0
         """When an honest seat last committed a step."""
+        self.all_exited = False
+        """Every honest seat has exited (`_finished`, asked where a seat exits: it is
+        the one way there, and "exited" is for good)."""
 
     # --- scheduling ------------------------------------------------------------------
 
@@ -273,7 +276,7 @@ class Simulation:
             self.now = when
             outcome.events += 1
             action()
-            if self._finished():
+            if self.all_exited:
                 break
         outcome.sim_time = self.now
         outcome.adversary_acted = any(s.adversary.acted for s in self.seats if s.adversary)
@@ -390,12 +393,13 @@ class Simulation:
         if sent:
             seat.exposed = len(peer.records)
         self._send(seat.index, sent)
-        if peer.frozen and peer.ending_frozen(self.now):
+        frozen, replica = peer.frozen, peer.replica  # (each read once: every event asks)
+        if frozen and peer.ending_frozen(self.now):
             pass  # `Session._handle`: the table may still end without the seat it named
-        elif (peer.replica.over or peer.frozen or peer.alone) and seat.done_at is None:
+        elif seat.done_at is None and (frozen or replica.over or peer.alone):
             seat.done_at = self.now
             self.at(self.now, functools.partial(self._exit, seat, seat.incarnation))
-        elif peer.replica.deferred:
+        elif replica.deferred:
             life = seat.incarnation
             self.at(self.now, lambda: self._deferred(seat, life))
 
@@ -411,11 +415,14 @@ class Simulation:
         """The round's seed, then every committed record, durable (`Session._call_and_store`)."""
         peer = seat.peer
         assert peer is not None
-        for deck in peer.replica.open_decks:
+        replica = peer.replica
+        for deck in (replica.deck, replica.next_deck):  # `open_decks`, without the list
+            if deck is None:
+                continue
             round_no = deck.seat.params.round_no
             if round_no not in seat.saved_rounds:
                 seat.saved_rounds.add(round_no)
-                if peer.replica.seeds.get(round_no) != deck.seat.seed.value:
+                if replica.seeds.get(round_no) != deck.seat.seed.value:
                     seat.disk.save_secret(f"seed/{round_no}", deck.seat.seed.value)
         for event in out:  # in order: a record, then the next ACK (`_call_and_store`)
             if isinstance(event, Committed):
@@ -443,6 +450,7 @@ class Simulation:
             self.at(self.now + LINGER_POLL_S, functools.partial(self._exit, seat, life))
             return
         seat.state = "exited"
+        self.all_exited = self._finished()
         self._refresh_links(graceful=True)
 
     def _halt(self, seat: _Seat) -> None:
