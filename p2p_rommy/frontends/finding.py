@@ -57,6 +57,9 @@ async def choose_table(
     at once). Looks for up to `wait` seconds, and stops looking `settle` seconds after
     one is seen (for another of the same name, or the real one beside an impostor)."""
 
+    passed: set[tuple[tuple[str, ...], int]] = set()
+    """The adverts (addresses, port) whose host did not prove the creator's key."""
+
     def wanted(ads: list[TableAd]) -> list[TableAd]:
         return [
             ad
@@ -64,6 +67,7 @@ async def choose_table(
             if ad.open
             and (table is None or ad.table == table)
             and (creator is None or ad.creator == creator)
+            and (ad.addresses, ad.port) not in passed
         ]
 
     where = (_(" named {table!r}").format(table=table) if table else "") + (
@@ -75,15 +79,10 @@ async def choose_table(
         )
     )
     deadline = time.monotonic() + wait
-    passed: set[tuple[tuple[str, ...], int]] = set()
     while True:
         left = max(0.0, deadline - time.monotonic())
-
-        def fresh(ads: list[TableAd]) -> list[TableAd]:
-            return [ad for ad in wanted(ads) if (ad.addresses, ad.port) not in passed]
-
-        ads = await find_tables(interface, left, until=lambda ads: bool(fresh(ads)), settle=settle)
-        found = fresh(ads)
+        ads = await find_tables(interface, left, until=lambda ads: bool(wanted(ads)), settle=settle)
+        found = wanted(ads)
         if not found and passed:
             break  # only the tables passed over are left: refused below
         found = _one_table(found, ads, where, wait, interface, table)
