@@ -74,7 +74,11 @@ DEPARTURE_GRACE_S = 3.0
 END_CONFIRM_S = 10.0
 """How long after `e` a second `e` confirms ending the game without a player."""
 RESYNC_S = 1.5
-"""Without progress for this long, a peer asks everyone for what it may have missed."""
+"""Without progress for this long, a peer asks the seats the table waits for for what it
+may have missed."""
+RESYNC_ALL_S = 4.5
+"""Without progress for this long, a peer asks every seat (one it waits for may be gone
+while the others went on)."""
 ASK_AGAIN_S = 5.0
 """A seat that has not answered an ask (it may have been lost) is asked again after this."""
 CATCH_UP_REASK_S = 1.0

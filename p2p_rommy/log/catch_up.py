@@ -25,6 +25,7 @@ from p2p_rommy.limits import (
     ASKS_KEPT,
     CATCH_UP_ASKS,
     CATCH_UP_REASK_S,
+    RESYNC_ALL_S,
     RESYNC_S,
 )
 from p2p_rommy.log.messages import Record
@@ -98,15 +99,27 @@ class CatchUp:
             return True
         return False
 
-    def resync(self, now: float, progress_at: float, committed: int) -> list[int]:
-        """After `RESYNC_S` without progress or an ask, ask again every seat with no ask
-        open for `ASK_AGAIN_S` (an ask whose answer was lost); the seats to send it to."""
-        if min(now - progress_at, now - self._last_resync) < RESYNC_S:
+    def resync(
+        self, now: float, progress_at: float, committed: int, waited: Sequence[int]
+    ) -> list[int]:
+        """After `RESYNC_S` without progress or an ask, ask again the seats the table
+        waits for (`waited`: what they owe may be what was lost), each with no ask open
+        for `ASK_AGAIN_S` (an ask whose answer was lost); every seat if the table waits
+        for nobody, or after `RESYNC_ALL_S` without progress (one waited for may be gone
+        while the others went on). The seats to send it to.
+
+        Only the seats waited for at first: a Køb! window is often longer than
+        `RESYNC_S` (a bot answers after 1.2-2.6 s, a person has the window's clock), and
+        asking every seat then cost every seat n - 1 asks and answers, for nothing."""
+        stalled = now - progress_at
+        if min(stalled, now - self._last_resync) < RESYNC_S:
             return []
+        wanted = set(waited) if waited and stalled < RESYNC_ALL_S else range(self.players)
         seats = [
             seat
             for seat in range(self.players)
-            if all(now - at >= ASK_AGAIN_S for _, at in self._asked.get(seat, []))
+            if seat in wanted
+            and all(now - at >= ASK_AGAIN_S for _, at in self._asked.get(seat, []))
         ]
         return self.ask(seats, committed, now)
 

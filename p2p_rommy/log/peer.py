@@ -199,12 +199,14 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
 
     def _tick(self, now: float) -> None:
         self._frozen_tick(now)
-        if not self.frozen and not self.replica.over:
-            if self.catching_up:
-                self._catch_up_overdue(now)
-            resync = self.catch_up.resync(now, self.progress_at, self.replica.n)
-            self.emit(self.syncing.send_asks(resync))
+        live = not self.frozen and not self.replica.over
+        if live and self.catching_up:
+            self._catch_up_overdue(now)
         waits = self.waits(now)
+        if live:
+            waited = [waiting.seat for waiting in waits]
+            resync = self.catch_up.resync(now, self.progress_at, self.replica.n, waited)
+            self.emit(self.syncing.send_asks(resync))
         for waiting in waits:  # each seat the table waits for (two may be gone at once)
             stall = self.stall_watch.check(waiting, now)
             if stall is not None:
