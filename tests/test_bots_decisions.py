@@ -413,3 +413,40 @@ def test_hard_prices_a_draw_by_the_throw_it_makes_best():
     one = bot._stock_value(Judge(view), cards, base, budget=10**6)
     assert two is not None and one is not None
     assert two < one - 0.3, (two, one)
+
+
+@pytest.mark.parametrize("variant", ["lp", "romme", "rummy"])
+def test_the_discard_is_taken_when_a_hand_with_it_is_close_enough(variant):
+    """``normal`` takes the discard when the best hand holding it (one card thrown) is
+    `TAKE_MARGIN` closer than the hand now: issue #31 stops at the first such hand, and
+    the choice is the one the best of them all gives."""
+    from p2p_rommy.bots.heuristic import TAKE_MARGIN
+    from p2p_rommy.bots.objective import JOKER, POINT, Judge
+    from p2p_rommy.rules import ruleset
+    from p2p_rommy.simulate import play_match, random_players
+
+    rules = ruleset(variant)
+    views = []
+    rng = random.Random(variant)
+
+    def observe(table, move):  # type: ignore[no-untyped-def]
+        state = table.state
+        if state.phase is Phase.DRAW and state.discard:
+            views.append(table.view(state.turn))
+
+    play_match(rules, random_players(3, rng), rng, observe=observe)
+    bot = HeuristicBot("normal")
+    taken = 0
+    for view in views[:150]:
+        judge = Judge(view, False, False, POINT, 1.0)
+        hand = [c for _, c in view.hand()]
+        card = view.state.faces[view.state.top_discard()]
+        if card is None or judge.faces[card] == JOKER:
+            continue  # (a joker is always taken)
+        best = min(judge.cost([*hand[:i], *hand[i + 1 :], card]) for i in range(len(hand)))
+        wanted = best < judge.cost(hand) - TAKE_MARGIN
+        move = bot.choose(view)
+        assert isinstance(move, TakeDiscard) == wanted
+        bot._idle_takes = 0  # (no turn of its own between these views)
+        taken += wanted
+    assert 3 < taken < len(views[:150]) - 3

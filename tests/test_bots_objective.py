@@ -138,3 +138,126 @@ def test_a_kept_meld_check_is_the_check_of_its_cards_whatever_the_slots():
     assert _valid(MeldKind.SET, cards, deck, rules) is expected
     moved = tuple(Placed(p.slot + 50, p.card, p.rank) for p in cards)
     assert _valid(MeldKind.SET, moved, deck, rules) is expected
+
+
+def plain_suit_runs(judge: Judge, index: int, present: list[bool], lack_most: int, extend: int):
+    """The run groups of one suit as the rule reads (issue #31 rewrote `_suit_runs` with
+    its lookups hoisted): every stretch of `run_min` to `run_min + extend` ranks whose
+    ends the hand holds (a stretch of the minimum length may lack any), missing at
+    most `lack_most` cards, each weighed by its live copies."""
+    rules = judge.rules
+    top = objective.ACE_HIGH if rules.ace_high else objective.KING
+    groups = []
+    for low in range(objective.ACE, top - rules.run_min + 2):
+        have = sum(present[low : low + rules.run_min])
+        if have == 0 or rules.run_min - have > lack_most:
+            continue
+        longest = min(rules.run_min + extend, rules.run_max)
+        for high in range(low + rules.run_min - 1, min(low + longest, top + 1)):
+            length = high - low + 1
+            if length > rules.run_min and not (present[low] and present[high]):
+                continue
+            lack = [r for r in range(low, high + 1) if not present[r]]
+            if len(lack) > lack_most or (lack and length > rules.run_min + 1):
+                continue
+            if low == objective.ACE and high == objective.ACE_HIGH:
+                continue
+
+            def face(rank: int) -> int:
+                return objective.face_of(
+                    objective.ACE if rank == objective.ACE_HIGH else rank, objective.SUITS[index]
+                )
+
+            uses = tuple(face(r) for r in range(low, high + 1) if present[r])
+            missing = tuple(judge._miss(judge.outs(face(r))) for r in lack)
+            value = sum(objective.card_value(r, rules) for r in range(low, high + 1))
+            points = sum(judge._face_points(f) for f in uses)
+            groups.append((uses, missing, value, points, (sum(missing), -len(uses))))
+    return groups
+
+
+def plain_rank_sets(judge: Judge, rank: int, faces: list[int], lack_most: int):
+    rules = judge.rules
+    suits = sorted(faces)[: rules.set_max]
+    choices = [tuple(suits)]
+    if len(suits) == 4 and rules.set_min == 3:
+        choices += list(combinations(suits, 3))
+    groups = []
+    for chosen in choices:
+        lack = max(0, rules.set_min - len(chosen))
+        if lack > lack_most:
+            continue
+        absent = [objective.face_of(rank, s) for s in objective.SUITS]
+        outs = sum(judge.outs(f) for f in absent if f not in chosen)
+        missing = tuple(judge._miss(outs - i) for i in range(lack))
+        value = rules.points(rank) * (len(chosen) + lack)
+        points = sum(judge._face_points(f) for f in chosen)
+        groups.append((chosen, missing, value, points, (sum(missing), -len(chosen))))
+    return groups
+
+
+def fields(groups) -> list[tuple[object, ...]]:
+    return [(g.uses, g.missing, g.value, g.points, g.order) for g in groups]
+
+
+@pytest.mark.parametrize("variant", ["lp", "romme", "rummy"])
+@pytest.mark.parametrize("use_outs", [False, True])
+def test_run_and_set_groups_are_built_as_the_rule_reads(variant, use_outs):
+    rules = ruleset(variant)
+    rng = random.Random(variant)
+    state = new_game(rules, 3, 0)
+    order = list(range(rules.deck_size))
+    rng.shuffle(order)
+    view = OpenTable(state).start_round(order).view(0)
+    judge = Judge(view, use_outs)
+    judge.live = {face: rng.randint(0, 2) for face in judge.live}  # some with no copy left
+    built = set()
+    for _ in range(300):
+        index = rng.randrange(4)
+        present = [False] + [rng.random() < 0.4 for _ in range(13)] + [False, False]
+        if rules.ace_high and present[objective.ACE]:
+            present[objective.ACE_HIGH] = True
+        for lack_most, extend in ((1, 13), (2, 2), (2, 3)):
+            groups = judge._suit_runs(index, present, lack_most, extend)
+            assert fields(groups) == plain_suit_runs(judge, index, present, lack_most, extend)
+            built.update(fields(groups))
+        rank = rng.randint(1, 13)
+        faces = [rank + 16 * s for s in sorted(rng.sample(range(4), rng.randint(1, 4)))]
+        for lack_most in (1, 2):
+            groups = judge._rank_sets(rank, faces, lack_most)
+            assert fields(groups) == plain_rank_sets(judge, rank, faces, lack_most)
+            built.update(fields(groups))
+    assert len(built) > 100  # (the cases were not all empty or alike)
+
+
+def test_live_copies_are_the_deck_less_what_the_seat_has_seen():
+    """Its own hand, the melds, the discard pile and the faces known in other hands."""
+    from p2p_rommy.simulate import play_match, random_players
+
+    rules = ruleset("lp")
+    seen_tables = []
+    rng = random.Random(3)
+    play_match(
+        rules,
+        random_players(4, rng),
+        rng,
+        observe=lambda table, move: seen_tables.append(table) if rng.random() < 0.05 else None,
+    )
+    faces = objective.deck_faces(rules.deck_size)
+    checked = 0
+    for table in seen_tables:
+        state = table.state
+        if not state.hands[0]:
+            continue
+        view = table.view(0)
+        seen = [card for _, card in view.hand()]
+        seen += [p.card for meld in state.melds for p in meld.cards]
+        seen += [state.faces[s] for s in state.discard if state.faces[s] is not None]
+        for seat in range(1, 4):
+            seen += [state.faces[s] for s in state.hands[seat] if state.faces[s] is not None]
+        left = Counter(faces) - Counter(faces[c] for c in seen)
+        judge = Judge(view, True)
+        assert judge.live == {f: left[f] for f in set(faces)}
+        assert judge.unseen == sum(left.values())
+        checked += bool(state.melds) and bool(state.discard)
+    assert checked > 5

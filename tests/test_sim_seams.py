@@ -151,3 +151,56 @@ def test_a_deck_seats_fork_and_remembered_due_follow_every_message() -> None:
         seat.public == {0: table.seats[0].known[0], 3: table.seats[0].known[3]}
         for seat in table.seats
     )
+
+
+def test_in_one_process_the_seats_states_are_the_plain_engines() -> None:
+    """The log's `apply`, `new_game` and `state_hash` remembered in one process answer
+    what the engine's answer: equal states and the same hashes for every move of a
+    match (asked again, and from an equal state that is another object), a refused
+    move refused every time; the engine's own functions are back on the way out."""
+    from p2p_rommy.engine.apply import apply, new_game
+    from p2p_rommy.engine.encoding import state_hash
+    from p2p_rommy.engine.moves import Discard, DrawStock
+    from p2p_rommy.errors import IllegalMove
+    from p2p_rommy.log import buy_checks, replica, round_decks, seated_replica
+    from p2p_rommy.rules import ruleset
+    from p2p_rommy.simulate import play_match, random_players
+
+    rules = ruleset("lp")
+    steps = []
+    rng = random.Random(7)
+    before = [(new_game(rules, 3, 1), ())]
+
+    def observe(table, move):  # type: ignore[no-untyped-def]
+        steps.append((*before[0], move))
+        before[0] = (table.state, table.truth)
+
+    play_match(rules, random_players(3, rng), rng, 1, observe)
+    modules = (replica, round_decks, buy_checks, seated_replica)
+    others = 0
+    with one_process():
+        shared = replica.new_game(ruleset("lp"), 3, 1)
+        assert shared == new_game(rules, 3, 1)
+        assert replica.new_game(ruleset("lp"), 3, 1) is shared  # every seat starts from it
+        for state, truth, move in steps:
+            plain = apply(state, move)
+            for module in modules:
+                after = module.apply(state, move)
+                assert after == plain and after is module.apply(state, move)
+                assert replica.state_hash(after) == state_hash(plain)
+            twin = type(state)(*(getattr(state, f) for f in state.__slots__))
+            assert twin is not state and replica.apply(twin, move) == plain
+            if isinstance(move, Discard):  # another card of the same hand: another state
+                for slot in state.hands[move.seat]:
+                    other = Discard(move.seat, slot, truth[slot])
+                    if other != move:
+                        assert replica.apply(state, other) == apply(state, other) != plain
+                        others += 1
+                        break
+        for _ in range(2):  # refused, and refused again: nothing kept
+            with pytest.raises(IllegalMove):
+                replica.apply(shared, DrawStock(0))
+    assert len(steps) > 200 and others > 50
+    assert all(m.apply is apply for m in modules)  # type: ignore[attr-defined]
+    assert replica.state_hash is state_hash  # type: ignore[attr-defined]
+    assert replica.new_game is new_game  # type: ignore[attr-defined]

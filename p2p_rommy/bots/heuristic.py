@@ -195,11 +195,16 @@ class HeuristicBot:
         judge = self._judge(view)
         hand = [c for _, c in view.hand()]
         base = judge.cost(hand)
-        with_card = min(_without([*hand, card], i, judge) for i in range(len(hand)))
-        if self.settings.lookahead:
-            stock = self._stock_value(judge, hand, base, judge.costed + LOOKAHEAD_HANDS)
-            if stock is not None:
-                return take if with_card < stock - 0.2 else draw
+        held = [*hand, card]
+        if not self.settings.lookahead:
+            # Only whether some hand with the card is close enough counts: the first
+            # found settles it (the judge, and its count of work, go with this call).
+            limit = base - TAKE_MARGIN
+            return take if any(_without(held, i, judge) < limit for i in range(len(hand))) else draw
+        with_card = min(_without(held, i, judge) for i in range(len(hand)))
+        stock = self._stock_value(judge, hand, base, judge.costed + LOOKAHEAD_HANDS)
+        if stock is not None:
+            return take if with_card < stock - 0.2 else draw
         return take if with_card < base - TAKE_MARGIN else draw
 
     def _stock_value(self, judge: Judge, hand: list[int], base: float, budget: int) -> float | None:

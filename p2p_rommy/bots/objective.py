@@ -86,17 +86,25 @@ class Judge:
         """Each card's face, and a card id for each face (to cost a hand holding an
         unseen card): the deck's, shared by every judge (read only)."""
         self.use_outs = use_outs
-        total: Counter[int] = Counter(copies)
-        seen: list[int] = [card for _, card in view.hand()]
+        left = dict(copies)  # each face's copies not seen yet (a plain dict: no `Counter` calls)
+        faces = self.faces
+        for _, card in view.hand():
+            left[faces[card]] -= 1
         for meld in state.melds:
-            seen += [p.card for p in meld.cards]
-        seen += [f for f in (state.faces[s] for s in state.discard) if f is not None]
+            for placed in meld.cards:
+                left[faces[placed.card]] -= 1
+        public = state.faces
+        for slot in state.discard:
+            shown = public[slot]
+            if shown is not None:
+                left[faces[shown]] -= 1
         for seat, hand in enumerate(state.hands):
             if seat != view.seat:
-                seen += [f for f in (state.faces[s] for s in hand) if f is not None]
-        for card in seen:
-            total[self.faces[card]] -= 1
-        self.live: dict[int, int] = {f: max(0, n) for f, n in total.items()}
+                for slot in hand:
+                    shown = public[slot]
+                    if shown is not None:
+                        left[faces[shown]] -= 1
+        self.live: dict[int, int] = {f: max(0, n) for f, n in left.items()}
         self.unseen = sum(self.live.values())
         opened = bool(state.opened[view.seat]) or self.rules.opening == "none"
         self.contract = self.rules.contract(state.round_index) if not opened else None
@@ -191,8 +199,13 @@ class Judge:
         assert contract is not None
         hand = Counter(faces)
         jokers = hand.pop(JOKER, 0)
-        sets = self._cheapest(self._set_groups(hand, 2), contract.sets)
-        runs = self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
+        # (a contract of no sets, or no runs, needs none built: they are only memos)
+        sets = self._cheapest(self._set_groups(hand, 2), contract.sets) if contract.sets else []
+        runs = (
+            self._cheapest(self._run_groups(hand, 2, extend=2), contract.runs)
+            if contract.runs
+            else []
+        )
         best = float("inf")
         face_points = self.face_points
         all_points = sum(face_points[f] * n for f, n in hand.items())
@@ -366,6 +379,8 @@ class Judge:
     def _rank_sets(self, rank: int, faces: list[int], max_missing: int) -> list[Group]:
         """The set groups of the hand's faces of one rank (they depend on nothing else)."""
         rules = self.rules
+        live = self.live
+        face_points = self.face_points
         groups = []
         suits = sorted(faces)[: rules.set_max]
         choices = [tuple(suits)]
@@ -375,14 +390,14 @@ class Judge:
             lack = max(0, rules.set_min - len(chosen))
             if lack > max_missing:
                 continue
-            absent = [face_of(rank, s) for s in SUITS if face_of(rank, s) not in chosen]
-            outs = sum(self.outs(f) for f in absent)
+            # the rank's faces of the other suits (a face is ``rank + 16 * suit index``)
+            outs = sum(live.get(f, 0) for f in range(rank, 64, 16) if f not in chosen)
             missing = tuple(self._miss(outs - i) for i in range(lack))
             value = rules.points(rank) * (len(chosen) + lack)
-            points = sum(self._face_points(f) for f in chosen)
+            points = sum(face_points[f] for f in chosen)
             groups.append(
                 Group(
-                    MeldKind.SET,
+                    _SET,
                     chosen,
                     missing,
                     value,
@@ -434,10 +449,13 @@ class Judge:
         run_min = rules.run_min
         longest = min(run_min + extend, rules.run_max)
         base = 16 * index
+        live = self.live
+        miss = self._miss
+        face_points = self.face_points
+        values = _card_values(rules)
         groups = []
         for low in range(ACE, top - run_min + 2):
-            window = present[low : low + run_min]
-            have = sum(window)
+            have = sum(present[low : low + run_min])
             if have == 0 or run_min - have > max_missing:
                 continue
             for high in range(low + run_min - 1, min(low + longest, top + 1)):
@@ -452,18 +470,19 @@ class Judge:
                     continue
                 uses = tuple(base + (ACE if r == ACE_HIGH else r) for r in ranks if present[r])
                 missing = tuple(
-                    self._miss(self.outs(base + (ACE if r == ACE_HIGH else r))) for r in lack
+                    miss(live.get(base + (ACE if r == ACE_HIGH else r), 0)) for r in lack
                 )
-                value = sum(card_value(r, rules) for r in ranks)
-                points = sum(self._face_points(f) for f in uses)
+                mask = 0
+                for face in uses:
+                    mask |= 1 << face
                 groups.append(
                     Group(
-                        MeldKind.RUN,
+                        _RUN,
                         uses,
                         missing,
-                        value,
-                        points,
-                        _mask(uses),
+                        sum(values[low : high + 1]),
+                        sum(face_points[f] for f in uses),
+                        mask,
                         (sum(missing), -len(uses)),
                     )
                 )
@@ -481,6 +500,23 @@ class Judge:
 
 
 _ORDER = attrgetter("order")
+_SET, _RUN = MeldKind.SET, MeldKind.RUN
+_card_values_kept: dict[int, tuple[RuleSet, tuple[int, ...]]] = {}
+
+
+def _card_values(rules: RuleSet) -> tuple[int, ...]:
+    """`card_value` of each rank up to `ACE_HIGH` under `rules` (kept by the rules'
+    identity, as `_face_points`)."""
+    kept = _card_values_kept.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    values = tuple(card_value(r, rules) if r else 0 for r in range(ACE_HIGH + 1))
+    if len(_card_values_kept) >= 16:
+        _card_values_kept.clear()
+    _card_values_kept[id(rules)] = (rules, values)
+    return values
+
+
 _face_points_kept: dict[int, tuple[RuleSet, tuple[int, ...]]] = {}
 
 

@@ -24,6 +24,15 @@ seam for volume, like the fast group, that changes no result.
   remembered but done by each seat.
 - **Verified share proofs are remembered** as shuffle proofs already are in every
   process (`deck/proofs.py`): only a success, for exactly those inputs.
+- **The seats share their game states.** Every seat applies every move to the state
+  before it (`engine.apply.apply`, a pure function of a frozen state and a frozen
+  move: "replace, never mutate") and hashes the state after it for its ACK. Here the
+  answer for the same state object and an equal move is remembered, with the state
+  (so its id is not reused while kept), and so is each state's hash; every seat's
+  match starts from one state (`new_game` of the same rules, players and dealer), so
+  the seats' states are the same objects step after step, and one seat's work is
+  every seat's. A move that is refused is refused again by each seat (nothing is
+  remembered of it); a state or a move this process has not seen is applied as ever.
 - **The deck's work runs on one thread** under the fast group: `deck/parallel.py`
   splits proofs over threads because libsodium releases the GIL; the fast group's
   arithmetic is Python integers, which never do, so the threads only cost. The results
@@ -41,7 +50,11 @@ from typing import TypeVar
 from p2p_rommy.deck import audit, parallel, proofs
 from p2p_rommy.deck import messages as deck_messages
 from p2p_rommy.deck import seat as deck_seat
+from p2p_rommy.engine.moves import Move
+from p2p_rommy.engine.state import GameState
+from p2p_rommy.log import buy_checks, replica, round_decks, seated_replica
 from p2p_rommy.log import messages as log_messages
+from p2p_rommy.rules.variants import RuleSet
 from p2p_rommy.wire import identity
 from p2p_rommy.wire.codec import MAX_BODY_BYTES
 
@@ -60,6 +73,14 @@ _SIGN = "sign"
 """`Identity`'s method that makes an envelope."""
 _ENVELOPE_MAX = MAX_BODY_BYTES + 256
 """The largest envelope `envelope_fields` splits (its `unpack` limit)."""
+STATES_KEPT = 1 << 10
+"""States after a move, and state hashes, remembered: every seat applies a move within
+a few steps of the first (a catching-up seat later: then it works them out again)."""
+_APPLIERS = (replica, round_decks, buy_checks, seated_replica)
+"""The log's modules that apply moves to the replicated state (they import `apply` by
+name); `replica` also starts each match (`new_game`) and hashes the states."""
+_APPLY, _NEW_GAME, _STATE_HASH = "apply", "new_game", "state_hash"
+"""The names the log's modules bind the engine's functions by."""
 _SHARES = "verify_shares"
 _SHARES_CHECKERS = (deck_seat, audit)
 """The modules that check share proofs (the deck seat, the round's audit)."""
@@ -178,6 +199,55 @@ class _EnvelopeFields:
         return sign_envelope
 
 
+class _SharedStates:
+    """`apply`, `new_game` and `state_hash` that remember their answers (at most
+    `STATES_KEPT` of each): by the state's identity (kept with it) and the move's value,
+    only for a move that was applied (one that raises is tried again each time)."""
+
+    def __init__(
+        self,
+        apply: Callable[[GameState, Move], GameState],
+        new_game: Callable[[RuleSet, int, int], GameState],
+        state_hash: Callable[[GameState], bytes],
+    ) -> None:
+        self._apply, self._new_game, self._state_hash = apply, new_game, state_hash
+        self._after: OrderedDict[tuple[int, Move], tuple[GameState, GameState]] = OrderedDict()
+        self._hashes: OrderedDict[int, tuple[GameState, bytes]] = OrderedDict()
+        self._games: dict[tuple[RuleSet, int, int], GameState] = {}
+
+    def apply(self, state: GameState, move: Move) -> GameState:
+        key = (id(state), move)
+        kept = self._after.get(key)
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        after = self._apply(state, move)  # raises for a refused move: nothing is kept
+        if len(self._after) >= STATES_KEPT:
+            self._after.popitem(last=False)
+        self._after[key] = (state, after)
+        return after
+
+    def new_game(self, rules: RuleSet, players: int, first_dealer: int = 0) -> GameState:
+        # by the rules' value: each seat's config makes its own (equal) `RuleSet`
+        key = (rules, players, first_dealer)
+        state = self._games.get(key)
+        if state is None:
+            state = self._new_game(rules, players, first_dealer)
+            if len(self._games) >= STATES_KEPT:
+                self._games.clear()
+            self._games[key] = state
+        return state
+
+    def state_hash(self, state: GameState) -> bytes:
+        kept = self._hashes.get(id(state))
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        digest = self._state_hash(state)
+        if len(self._hashes) >= STATES_KEPT:
+            self._hashes.popitem(last=False)
+        self._hashes[id(state)] = (state, digest)
+        return digest
+
+
 def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
     return [function(item) for item in items]
 
@@ -205,11 +275,22 @@ def one_process(threads: bool = True) -> Iterator[None]:
     setattr(identity.Identity, _SIGN, remembered_fields.signing(sign_envelope))
     log_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(log_body)
     deck_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(deck_body)
+    applies = [getattr(module, _APPLY) for module in _APPLIERS]
+    new_game, state_hash = getattr(replica, _NEW_GAME), getattr(replica, _STATE_HASH)
+    shared = _SharedStates(applies[0], new_game, state_hash)
+    for module in _APPLIERS:
+        setattr(module, _APPLY, shared.apply)
+    setattr(replica, _NEW_GAME, shared.new_game)
+    setattr(replica, _STATE_HASH, shared.state_hash)
     if not threads:
         parallel.each = _serial
     try:
         yield
     finally:
+        for module, apply in zip(_APPLIERS, applies, strict=True):
+            setattr(module, _APPLY, apply)
+        setattr(replica, _NEW_GAME, new_game)
+        setattr(replica, _STATE_HASH, state_hash)
         identity.verify_signature, parallel.each = verify, each
         setattr(identity.Identity, _SIGNATURE, sign)
         setattr(identity.Identity, _SIGN, sign_envelope)

@@ -192,6 +192,8 @@ class _Seat:
     fsynced: int = 0
     """Records its store had reported durable when it crashed or halted."""
     saved_rounds: set[int] = field(default_factory=set)
+    saved_params: dict[int, object] = field(default_factory=dict)
+    """The deck parameters whose round `_store` has seen in this life, by identity."""
     isolated: int = 0
     """Partitions in force on this seat."""
     done_at: float | None = None
@@ -338,6 +340,7 @@ class Simulation:
         seat.state = "up"
         seat.done_at = None
         seat.saved_rounds = set()
+        seat.saved_params = {}
         peer = seat.peer
         self._call(seat, lambda: peer.start(self.now))
         if not (honest and "no_ticks" in spec.broken):
@@ -419,7 +422,11 @@ class Simulation:
         for deck in (replica.deck, replica.next_deck):  # `open_decks`, without the list
             if deck is None:
                 continue
-            round_no = deck.seat.params.round_no
+            params = deck.seat.params
+            if seat.saved_params.get(id(params)) is params:
+                continue  # (its round is in `saved_rounds`: asked every call, once is enough)
+            seat.saved_params[id(params)] = params
+            round_no = params.round_no
             if round_no not in seat.saved_rounds:
                 seat.saved_rounds.add(round_no)
                 if replica.seeds.get(round_no) != deck.seat.seed.value:
@@ -628,14 +635,20 @@ class Simulation:
         spec, rng = self.spec, self.rng
         if spec.loss and rng.random() < spec.loss:
             return
-        arrival = self.now + rng.uniform(*LATENCY_S)
+        low, high = LATENCY_S
+        arrival = self.now + (low + (high - low) * rng.random())  # `rng.uniform`, inlined
         if not spec.reorder:
-            arrival = max(arrival, link.last.get(sender, 0.0))
+            last = link.last.get(sender, 0.0)
+            if last > arrival:
+                arrival = last
             link.last[sender] = arrival
-        copies = 2 if spec.duplicate and rng.random() < spec.duplicate else 1
-        deliver = functools.partial(self._deliver, link, sender, receiver, link.epoch, envelope)
-        for copy in range(copies):
-            self.at(arrival + copy * 0.001, deliver)
+        deliver: Callable[[], None] = functools.partial(
+            self._deliver, link, sender, receiver, link.epoch, envelope
+        )
+        self._seq += 1
+        heapq.heappush(self.queue, (arrival, self._seq, deliver))  # `at`, inlined
+        if spec.duplicate and rng.random() < spec.duplicate:
+            self.at(arrival + 0.001, deliver)
 
     def _deliver(
         self, link: _Link, sender: int, receiver: int, epoch: int, envelope: bytes
@@ -658,7 +671,6 @@ class Simulation:
         """The invariants an event shows at once: commits and freezes of honest seats."""
         if seat.adversary is not None:
             return
-        adversary = self.spec.adversary_seat if self.spec.adversary else None
         for event in out:
             if isinstance(event, Committed):
                 index = event.n - 1
@@ -683,7 +695,7 @@ class Simulation:
                         f"{body.reason[:160]}",
                     )
             elif isinstance(event, Frozen) and (
-                adversary is None or event.culprit not in (None, adversary)
+                not self.spec.adversary or event.culprit not in (None, self.spec.adversary_seat)
             ):
                 self._violate(
                     "blamed", seat.index, f"froze naming seat {event.culprit}: {event.report[:200]}"
