@@ -538,3 +538,17 @@ FOUND = {
 def test_found_by_the_simulator(spec: Spec) -> None:
     outcome = run_game(spec)
     assert outcome.ok, [v.line() for v in outcome.violations]
+
+
+@pytest.mark.parametrize("down", [11.0, 14.0, 20.0])
+def test_a_seat_back_late_finishes_however_long_it_was_down(down: float) -> None:
+    """FOUND's "a seat back late as its end goes round", with seat 0 down longer: the
+    table finishes with no invariant broken. Session 14: under v7's step-as-ACK (branch
+    `v7a`) every one of these split 2-2 (two seats signed an end without seat 0, a
+    restarted seat had ACKed its move in time by its own clock) and never finished; v7
+    must not land until this passes there too."""
+    spec, _ = FOUND["a seat back late as its end goes round"]
+    faults = (spec.faults[0], replace(spec.faults[1], duration=down))
+    outcome = run_game(replace(spec, faults=faults))
+    assert outcome.ok, [v.line() for v in outcome.violations]
+    assert outcome.end == "over"
