@@ -74,8 +74,8 @@ DEPARTURE_GRACE_S = 3.0
 END_CONFIRM_S = 10.0
 """How long after `e` a second `e` confirms ending the game without a player."""
 RESYNC_S = 1.5
-"""Without progress for this long, a peer asks the seats the table waits for for what it
-may have missed."""
+"""Without progress for this long, a peer asks each other seat that the table waits for
+to send again what it may have missed."""
 RESYNC_ALL_S = 4.5
 """Without progress for this long, a peer asks every seat (one it waits for may be gone
 while the others went on)."""
