@@ -811,22 +811,26 @@ SIM_SHOWN = 10
 """Failing games whose schedules the sim section prints (on stderr)."""
 
 
-def _sim(quick: bool, games: int | None = None) -> Figures:
+def _sim(quick: bool, games: int | None = None, long: bool = False) -> Figures:
     """Whole simulated tables (`p2p_rommy/sim`) with every fault and cheat drawn from
-    the seed: games per second of this process's CPU, and what broke, by invariant."""
+    the seed: games per second of this process's CPU, and what broke, by invariant
+    (`long`: with long absences in a tenth of the games, which CI does not draw yet)."""
     import sys
 
     from p2p_rommy.sim import Spec, run_game
+    from p2p_rommy.sim.plan import LONG_S, LONG_SHARE
     from p2p_rommy.sim.runner import INVARIANTS
 
     count = games if games is not None else (20 if quick else SIM_GAMES)
     broken = dict.fromkeys(INVARIANTS, 0)
-    faults = adversary_games = steps = 0
+    faults = adversary_games = steps = long_games = 0
     started = time.process_time()
     for seed in range(count):
-        outcome = run_game(Spec.draw(seed), verify_share=0.1)
+        spec = Spec.draw(seed, long_share=LONG_SHARE if long else 0.0)
+        outcome = run_game(spec, verify_share=0.1)
         faults += outcome.faults
         adversary_games += outcome.spec.adversary is not None
+        long_games += any(fault.duration > LONG_S[0] / 2 for fault in spec.faults)
         steps += outcome.steps
         for violation in outcome.violations:
             broken[violation.invariant] += 1
@@ -840,6 +844,7 @@ def _sim(quick: bool, games: int | None = None) -> Figures:
         "sim.steps_per_game": round(steps / max(count, 1), 1),
         "sim.faults": faults,
         "sim.adversary_games": adversary_games,
+        "sim.long_absence_games": long_games,
         "sim.violations": sum(broken.values()),
     }
     figures.update({f"sim.violations.{name}": n for name, n in broken.items()})
@@ -856,8 +861,11 @@ SECTIONS: dict[str, Callable[[bool], Figures]] = {
 }
 
 
-def run_bench(only: str | None = None, quick: bool = False, games: int | None = None) -> Figures:
-    """Run one section or all of them (`games`: how many the sim section plays)."""
+def run_bench(
+    only: str | None = None, quick: bool = False, games: int | None = None, long: bool = False
+) -> Figures:
+    """Run one section or all of them (`games`: how many the sim section plays; `long`:
+    a tenth of them with a long absence, `sim.plan.LONG_SHARE`)."""
     if only is not None and only.startswith("bots."):
         return _bots(quick, only)
     if only is not None and only not in SECTIONS:
@@ -869,7 +877,7 @@ def run_bench(only: str | None = None, quick: bool = False, games: int | None = 
     figures: Figures = {}
     for name, section in SECTIONS.items():
         if name == "sim" and (only is None or only == name):
-            figures.update(_sim(quick, games))
+            figures.update(_sim(quick, games, long))
         elif only is None or only == name:
             figures.update(section(quick))
     return figures

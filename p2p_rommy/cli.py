@@ -323,6 +323,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--quick", action="store_true", help="small cases and few repetitions (a smoke test)"
     )
+    bench.add_argument(
+        "--long",
+        action="store_true",
+        help="sim section: a long absence (about the stall limit) in a tenth of the games",
+    )
     for sub in commands.choices.values():  # a wrong option is reported with its command's usage
         sub.set_defaults(command_parser=sub)
     return parser
@@ -463,7 +468,7 @@ def _rules(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from p2p_rommy.bench import as_json, format_table, run_bench
 
-    figures = run_bench(args.only, quick=args.quick, games=args.games)
+    figures = run_bench(args.only, quick=args.quick, games=args.games, long=args.long)
     if args.json:
         print(json.dumps(as_json(figures), indent=2, sort_keys=True))
     else:

@@ -120,6 +120,16 @@ def test_bench_deck_quick_json(capsys):
     assert figures["units"].startswith("units: yardsticks, each one checked edwards25519")
 
 
+def test_bench_sim_with_long_absences(capsys):
+    """`rommy bench --only sim --long` adds a long absence to a tenth of the games
+    (seeds 2 and 10 of the first 12 draw one); without `--long` none is drawn."""
+    code, out, _ = run(capsys, "bench", "--only", "sim", "--json", "--games", "12", "--long")
+    figures = json.loads(out)
+    assert code == 0 and figures["sim.games"] == 12 and figures["sim.long_absence_games"] == 2
+    code, out, _ = run(capsys, "bench", "--only", "sim", "--json", "--games", "3")
+    assert code == 0 and json.loads(out)["sim.long_absence_games"] == 0
+
+
 def test_bench_engine_json(capsys):
     code, out, _ = run(capsys, "bench", "--only", "engine", "--json", "--quick")
     figures = json.loads(out)

@@ -125,6 +125,22 @@ def test_an_honest_end_after_the_stall_limit_forfeits_the_seat_and_verify_names_
     assert "(forfeited)" in report.text()
 
 
+def test_the_seat_an_end_leaves_out_commits_it_too_once_every_signer_has_acked():
+    """SPEC §4.4: a seat never signs an end that leaves it out, but once it holds the
+    ACK of every seat the end does not leave out, the table has ended the game without
+    it: it commits the end too, and its own transcript says it forfeited (before
+    session 15 it refused the end and waited for ever on seats that had moved on)."""
+    table = thinking()
+    table.tick(130.5)
+    table.post(0, table.peers[0].end_game(2, 130.5))
+    table.run()
+    left_out = table.peers[2]
+    assert left_out.replica.ended is not None and left_out.ousted is None
+    assert [p.records[-1].step for p in table.peers[:2]] == [left_out.records[-1].step] * 2
+    report = table.report(2)
+    assert report.status == "fair" and report.forfeited == (2,), report.text()
+
+
 def test_at_two_seats_one_seats_word_forfeits_nobody():
     """Issue 24, 1: at a table of two the proposer's own ACK suffices; the game it ends
     is recorded as abandoned, without a standing."""

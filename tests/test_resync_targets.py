@@ -75,3 +75,20 @@ def test_progress_starts_the_targeted_asks_over():
     assert catch_up.resync(RESYNC_S, 0.0, 3, waited=[]) == [0, 2]  # nobody owes: all
     progress = RESYNC_S + ASK_AGAIN_S
     assert catch_up.resync(progress + RESYNC_S, progress, 9, waited=[2]) == [2]
+
+
+def test_a_restarted_seat_knows_since_when_a_seat_it_gave_up_on_has_been_silent():
+    """SPEC §4.4 "Time, measured by each signer": a seat given up on after
+    `CATCH_UP_ASKS` unanswered catch-up asks has been silent since the first of them
+    (the restarted seat's wait for it counts from then); a seat that answered has no
+    such time."""
+    catch_up = CatchUp(seat=0, players=3, restarted=True)
+    assert catch_up.ask([1, 2], committed=5, now=10.0) == [1, 2]
+    catch_up.answered(1, behind=False)
+    now, given_up = 10.0, []
+    while not given_up:
+        now += 1.0
+        again, given_up = catch_up.overdue(now)
+        catch_up.ask(again, committed=5, now=now)
+    assert given_up == [2] and now >= 10.0 + 15.0
+    assert catch_up.silent_since(2) == 10.0 and catch_up.silent_since(1) is None

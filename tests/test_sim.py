@@ -206,6 +206,33 @@ def test_a_seat_that_ends_the_game_too_soon_is_caught_ending_out_a_present_one()
     assert first_violation(specs).violations[0].invariant == "ended_out"
 
 
+def test_a_seat_away_longer_than_the_stall_limit_is_rightly_ended_out() -> None:
+    """`ended_out` fires only for a seat that was there: seat 2's disk tears as it
+    commits step 93, it is down 34 s, the others end the game without it (it forfeits,
+    and verify says so), and it comes back while they still wait to hand it their last
+    words: it commits their end too (SPEC §4.4; before session 15 it refused it). Its
+    torn commit never reached its disk, so it is no commit (the prefix is compared once
+    a record is stored)."""
+    spec = Spec(
+        seed=10196,
+        house=(("target_score", "1"),),
+        faults=(Fault(2.114, "torn", 2, 34.249),),
+        bot="easy",
+    )
+    outcome = run_game(spec)
+    assert outcome.ok, [v.line() for v in outcome.violations]
+    assert outcome.end == "ended" and outcome.verified == 3
+
+
+def test_a_long_absence_is_drawn_from_its_own_generator() -> None:
+    """`long_share` adds one long absence and leaves every other draw as it was."""
+    for seed in range(200):
+        short, long = Spec.draw(seed, long_share=0.0), Spec.draw(seed, long_share=1.0)
+        added = [f for f in long.faults if f not in short.faults]
+        assert len(added) == 1 and 12.0 <= added[0].duration <= 40.0
+        assert replace(long, faults=short.faults) == short
+
+
 def test_a_seat_that_never_lets_time_pass_is_caught_not_finishing() -> None:
     specs = [Spec(seed=s, loss=0.02, broken=("no_ticks",)) for s in range(20)]
     assert first_violation(specs).violations[0].invariant == "liveness"
@@ -524,6 +551,24 @@ FOUND = {
         "commits (2-2). At today's limit it plays through; the split itself is "
         "tests/test_ending_two_absent.py::test_a_seat_back_after_the_stall_limit_as_its_"
         "end_goes_round_is_ended_out_not_a_split",
+    ),
+    "a restarted signer's clock for a seat that never answered its catch-up": (
+        Spec(
+            seed=10491,
+            variant="romme",
+            house=(("fixed_deals", "1"),),
+            faults=(
+                Fault(0.675, "crash", 0, 26.432),
+                Fault(1.837, "crash", 2, 2.22),
+                Fault(1.863, "partition", 0, 2.056),
+            ),
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 15): seat 0 is down 26 s; "
+        "seat 2 restarts at 4 s, asks seat 0 for 15 s unanswered, and only then starts "
+        "its clock for it; seat 1 signs an end without seat 0 at 25.7 s, seat 2 holds it "
+        "(8 s by its clock) and ACKs seat 0's step when seat 0 returns at 27 s: nothing "
+        "commits, and 25 s later seats 0 and 2 end out seat 1, which never left",
     ),
 }
 

@@ -47,6 +47,9 @@ class CatchUp:
         whose answer this seat still waits for."""
         self.silent: list[int] = []
         """Seats that never answered this seat's catch-up asks (it went on without them)."""
+        self.first_asked: dict[int, float] = {}
+        """While catching up: seat -> when this seat first asked it. A seat that never
+        answers has been silent toward this one since then (`silent_since`)."""
         self._last_resync = 0.0
 
     def started(self, now: float) -> None:
@@ -62,6 +65,7 @@ class CatchUp:
                 asks.append((committed, now))
                 del asks[:-ASKS_KEPT]
                 if self.catching_up:
+                    self.first_asked.setdefault(seat, now)
                     tries = self._awaited.get(seat, (0, now))[0]
                     self._awaited[seat] = (tries + 1, now)
                 asked.append(seat)
@@ -84,6 +88,11 @@ class CatchUp:
                     self.silent.append(seat)
                 given_up.append(seat)
         return again, given_up
+
+    def silent_since(self, seat: int) -> float | None:
+        """When `seat`, given up on after `CATCH_UP_ASKS` unanswered asks, was first
+        asked: this seat has heard nothing from it since (None for any other seat)."""
+        return self.first_asked.get(seat) if seat in self.silent else None
 
     @property
     def alone(self) -> bool:

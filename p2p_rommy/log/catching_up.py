@@ -30,6 +30,7 @@ class CatchingUp(Voting):
 
     syncing: Syncing
     stall_watch: StallWatch
+    silent_at: int | None
     _acked: tuple[bytes, bytes] | None
 
     @property
@@ -74,6 +75,8 @@ class CatchingUp(Voting):
         is reported as the one stalling, and this seat goes on without it."""
         events, given_up, caught_up = self.syncing.overdue(now)
         self.emit(events)
+        if given_up:
+            self.silent_at = self.replica.n
         for seat in given_up:
             what = Phrase.of(N_("its answer to a restarted seat's catch-up ask"))
             stall = Stall(seat, what, now - self.progress_at)

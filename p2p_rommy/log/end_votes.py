@@ -70,7 +70,13 @@ class EndVotes(Voting):
         if replaced is not None and same_body(replaced.envelope, envelope):
             return
         if self.seat in body.absent:
-            self.refuse(f"from {source}: seat {step.seat} proposes ending the game without it")
+            try:
+                self.replica.check_end(step, body)
+            except ProtocolError as error:
+                self.refuse(f"from {source}: {error}")
+                return
+            self.ousted = envelope  # never signed here: committed once the others have
+            self._ousted(now)
             return
         try:
             self.replica.check_end(step, body)
@@ -87,6 +93,35 @@ class EndVotes(Voting):
         self.pending = Pending(step, envelope, tentative, acks, nacks)
         self.progress_at = now  # a new step in flight: the wait for its ACKs counts from now
         self._ack()
+        self.try_commit(now)
+
+    def _ousted(self, now: float) -> None:
+        """An end that leaves this seat out (it never signs one) commits here too once
+        every seat it does not leave out has ACKed it: the table has ended the game
+        without this seat, which learns it when it comes back, rather than wait for ever
+        on seats that have moved past it (SPEC §4.4 "Ending without a seat"). Until then
+        nothing changes: a step in flight here stays, as the end may never commit (this
+        seat came back in time by some signer's clock)."""
+        held = self.ousted
+        if held is None or self.frozen:
+            return
+        step = decode_step(held)
+        body = step.body
+        assert isinstance(body, EndStep)
+        if step.n != self.replica.n + 1 or self.replica.over:
+            self.ousted = None  # the table moved on here (or this end is moot)
+            return
+        tentative = self.replica.check_end(step, body)
+        acks = self.early.end_acks(step.n, tentative.hash)
+        if any(seat not in acks for seat in range(self.players) if seat not in body.absent):
+            return
+        self.ousted = None
+        tentative = self.replica.validate(step)
+        replaced = self.pending
+        nacks = replaced.nacks if replaced is not None else {}
+        acks = self.early.take_end(step.n, tentative.hash)
+        self.pending = Pending(step, held, tentative, acks, nacks)
+        self.progress_at = now
         self.try_commit(now)
 
     def _held_end(self, now: float) -> None:

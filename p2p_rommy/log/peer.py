@@ -113,11 +113,16 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         self.early = EarlyVotes()
         self.refused_step: bytes | None = None
         self.held_end: bytes | None = None
+        self.ousted: bytes | None = None
         self.frozen_at: float | None = None
         """When this seat's clock first saw the table frozen (at its next tick)."""
         self.overdue: dict[int, int] = {}
         """Seat -> the step for which this seat waited its stall limit for it before it
         was heard from again (`EndVotes.may_end_without`)."""
+        self.silent_at: int | None = None
+        """The committed step at which this seat, restarted, gave up on a seat that never
+        answered its catch-up asks: while it is still the last, the wait for that seat
+        counts from the first ask (`_silent_since`)."""
         self.heard: dict[int, float] = {}
         """When each seat last sent something new toward the step in flight (an ACK or a
         NACK for the next step, a Køb! answer; not the same one relayed again): the
@@ -148,11 +153,24 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         if self.frozen:
             return []
         waits = waiting_all(self.replica, self.pending, self.buy_windows, self.progress_at)
+        if self.silent_at == self.replica.n:
+            waits = [self._silent_since(w) for w in waits]
         heard = self.heard
         return [
             Waiting(w.seat, w.what, heard[w.seat]) if heard.get(w.seat, w.since) > w.since else w
             for w in waits
         ]
+
+    def _silent_since(self, waiting: Waiting) -> Waiting:
+        """A restarted seat's wait for a seat that never answered its catch-up asks
+        counts from its first ask (SPEC §4.4 "Time, measured by each signer"): it heard
+        nothing from that seat since, and its clock must not start only once it gave up,
+        or it would take that seat's late step after the others, who waited the whole
+        time by their clocks, signed an end without it (a split nothing can commit)."""
+        since = self.catch_up.silent_since(waiting.seat)
+        if since is None or since >= waiting.since:
+            return waiting
+        return Waiting(waiting.seat, waiting.what, since)
 
     def waited(self, seat: int, now: float) -> float | None:
         """How long this seat has waited for `seat`, by its own clock (`waits`), or
@@ -213,6 +231,7 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
                 self._out.append(Stalled(stall))
         self._late_tick(waits, now)
         self._held_end(now)
+        self._ousted(now)
         self.duties(now)
 
     def _audit_pending(self) -> None:

@@ -68,6 +68,9 @@ class Voting:
     refused_step: bytes | None
     """The last step this seat refused (compared with what a frozen table is sent)."""
     held_end: bytes | None
+    ousted: bytes | None
+    """An end that leaves this seat out, held until the others' ACKs make it
+    committed (`EndVotes._ousted`)."""
     """An end this seat has not signed yet: it has not waited long enough itself."""
     heard: dict[int, float]
     """When each seat last sent something new toward the step in flight."""

@@ -15,17 +15,23 @@ for bit.
 Invariants (a `Violation` each time one breaks):
 - ``prefix``: honest seats' committed logs never diverge (compared at every commit);
 - ``blamed``: no honest seat freezes without an adversary, or names an honest seat;
-- ``ended_out``: no honest seat is ended out of the game (every fault is shorter
-  than the simulator's `end_after`, so an honest seat is always back in time);
+- ``ended_out``: no honest seat is ended out of the game while present: an end may
+  leave out a seat only if it was away (down, halted, paused, cut off, or catching
+  up) for all but `ANSWER_S` of the wait the end rests on (`_present_in`);
 - ``durability``: a resumed seat's disk holds every record its store reported
   durable and every record it had acted on (sent anything after) before its crash,
   and what it holds is the table's log;
 - ``liveness``: once the faults stop, every honest seat finishes (the match over, or
   ended or frozen under the rules, or alone after a restart) within `FINISH_WITHIN_S`
   simulated seconds (lp, and games whose frames are lost all along:
-  `FINISH_WITHIN_LP_S`, never `FINISH_WITHIN_S` without a commit);
+  `FINISH_WITHIN_LP_S`, never `FINISH_WITHIN_S` without a commit); a seat rightly
+  ended out that came back after every other had left cannot (`_left_behind`);
 - ``verify``: `rommy verify`'s checker on every honest seat's transcript (its disk)
-  says FAIR (INCOMPLETE for a frozen table) and names no honest seat;
+  says FAIR (INCOMPLETE for a frozen table, or a seat left behind) and blames no honest
+  seat (a seat an end left out forfeits);
+- the prefix is compared, and an end checked, once the seat has stored what it
+  committed: a write that fails takes the commit with it (the process dies or halts
+  before anything leaves);
 - ``exception``: a peer call (or a resume from disk) raised.
 """
 
@@ -71,7 +77,13 @@ rightly catching up (at 5 s, seed 2018 of the full mix split the table between t
 end and the seat's own step)."""
 END_AFTER_S = 25.0
 """After this long waiting for one seat the others end the game without it: longer
-than any fault the simulator draws, so an honest seat is never rightly ended out."""
+than the short faults (3 s at most), so only a long one (`Spec.draw`'s `long_share`)
+rightly ends an honest seat out."""
+ANSWER_S = 8.0
+"""The longest a present seat takes to say what it owes (a bot's reaction, 2.6 s at
+most, and a lost frame's resync, `RESYNC_ALL_S`): an end without a seat that was
+present for longer than this within the wait the end rests on ended it out while it
+was there (`ended_out`)."""
 FINISH_WITHIN_S = 90.0
 """Simulated seconds after the last fault ends within which every honest seat finishes
 (a one-round rummy or Rommé game lasts about 5)."""
@@ -198,6 +210,14 @@ class _Seat:
     """Partitions in force on this seat."""
     done_at: float | None = None
     """When its match was over (or its table froze): it is leaving."""
+    cut_off: int = 0
+    """Cuts in force on one of its connections."""
+    away_since: float | None = None
+    """When it went away (down, halted, exited, paused, cut off or catching up); None
+    while it is present."""
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    """Its past absences, (from, to), in order."""
+    exited_at: float | None = None
 
 
 @dataclass
@@ -245,6 +265,12 @@ class Simulation:
         self.last_fault_end = max((f.at + f.duration for f in spec.faults), default=0.0)
         self.moved_at = 0.0
         """When an honest seat last committed a step."""
+        self.left_out: set[int] = set()
+        """Seats a committed end left out (rightly, unless `ended_out` said otherwise):
+        they forfeit, and `rommy verify` says so."""
+        self.first_acked: dict[bytes, tuple[float, int]] = {}
+        """Step envelope -> when and by whom an honest seat first ACKed it (an end's
+        first honest signature: what its wait is measured back from)."""
         self.all_exited = False
         """Every honest seat has exited (`_finished`, asked where a seat exits: it is
         the one way there, and "exited" is for good)."""
@@ -382,7 +408,6 @@ class Simulation:
         except Exception as error:  # a peer that raises is a finding, not a crash here
             self._violate("exception", seat.index, _where(error))
             return
-        self._observe(seat, out)
         try:
             self._store(seat, out)
         except Torn:
@@ -392,10 +417,12 @@ class Simulation:
         except DiskFull:
             self._halt(seat)
             return
+        self._observe(seat, out)  # once stored: a write that failed kills what it carried
         sent = seat.adversary.tamper(peer, out, self.now) if seat.adversary else wire(out)
         if sent:
             seat.exposed = len(peer.records)
         self._send(seat.index, sent)
+        self._presence(seat)
         frozen, replica = peer.frozen, peer.replica  # (each read once: every event asks)
         if frozen and peer.ending_frozen(self.now):
             pass  # `Session._handle`: the table may still end without the seat it named
@@ -457,6 +484,7 @@ class Simulation:
             self.at(self.now + LINGER_POLL_S, functools.partial(self._exit, seat, life))
             return
         seat.state = "exited"
+        seat.exited_at = self.now
         self.all_exited = self._finished()
         self._refresh_links(graceful=True)
 
@@ -467,6 +495,7 @@ class Simulation:
         self._send(seat.index, wire(peer.say(PAUSE_NOTICE)))
         seat.state = "halted"
         seat.incarnation += 1
+        self._presence(seat)
         self.at(self.now + FLUSH_S, self._refresh_links)
 
     def _crash(self, seat: _Seat) -> None:
@@ -525,6 +554,7 @@ class Simulation:
             if seat.state == "up" and not seat.paused:
                 self.outcome.faults += 1
                 seat.paused = True
+                self._presence(seat)
                 life = seat.incarnation
                 self.at(end, lambda: self._unpause(seat, life))
         elif kind == "partition":
@@ -536,6 +566,8 @@ class Simulation:
             self.outcome.faults += 1
             pair = (min(fault.seat, fault.other), max(fault.seat, fault.other))
             self.cuts[pair] = self.cuts.get(pair, 0) + 1
+            for index in pair:
+                self.seats[index].cut_off += 1
             self._refresh_links()
             self.at(self.now + min(fault.duration, 0.5), lambda: self._redial(pair))
         elif kind == "disk_full":
@@ -554,6 +586,7 @@ class Simulation:
         if seat.incarnation != life:
             return
         seat.paused = False
+        self._presence(seat)
         held, seat.held = seat.held, []
         for action in held:
             action()
@@ -564,6 +597,8 @@ class Simulation:
 
     def _redial(self, pair: tuple[int, int]) -> None:
         self.cuts[pair] -= 1
+        for index in pair:
+            self.seats[index].cut_off -= 1
         self._refresh_links()
 
     def _room(self, seat: _Seat) -> None:
@@ -586,6 +621,8 @@ class Simulation:
     def _refresh_links(self, graceful: bool = False) -> None:
         """Connections follow the seats and the partitions. `graceful`: a seat closed
         its connections itself, so what it had written still arrives."""
+        for seat in self.seats:
+            self._presence(seat)
         for (a, b), link in self.links.items():
             reachable = self._reachable(a, b)
             if link.up and not reachable:
@@ -664,6 +701,48 @@ class Simulation:
 
     # --- invariants --------------------------------------------------------------------
 
+    def _presence(self, seat: _Seat) -> None:
+        """Note whether `seat` is away now: down, halted or exited, paused, cut off from
+        a seat, or catching up after a restart (it cannot say what it owes)."""
+        peer = seat.peer
+        away = bool(
+            seat.state != "up"
+            or seat.paused
+            or seat.isolated
+            or seat.cut_off
+            or (peer is not None and peer.catching_up)
+        )
+        if away:
+            if seat.away_since is None:
+                seat.away_since = self.now
+        elif seat.away_since is not None:
+            seat.spans.append((seat.away_since, self.now))
+            seat.away_since = None
+
+    def _present_in(self, seat: _Seat, start: float, end: float) -> float:
+        """How long `seat` was present between `start` and `end` (before the game, a
+        seat counts as present: the table started with it there)."""
+        spans = seat.spans
+        if seat.away_since is not None:
+            spans = [*spans, (seat.away_since, self.now)]
+        away = sum(max(0.0, min(to, end) - max(since, start)) for since, to in spans)
+        return end - start - away
+
+    def _ended_out(self, step: Step, envelope: bytes) -> list[int]:
+        """The honest seats a committed end leaves out while they were present: for
+        more than `ANSWER_S` within the wait it rests on, measured back from its first
+        honest signature (its proposer's own waits `END_AFTER_S`, any other signer
+        `STALL_AFTER_S`)."""
+        body = step.body
+        assert isinstance(body, EndStep)
+        signed, signer = self.first_acked.get(envelope, (self.now, -1))
+        wait = END_AFTER_S if signer == step.seat else STALL_AFTER_S
+        return [
+            s
+            for s in body.absent
+            if self.honest(s) and self._present_in(self.seats[s], signed - wait, signed) > ANSWER_S
+        ]
+
     def _violate(self, invariant: str, seat: int, detail: str) -> None:
         self.outcome.violations.append(Violation(invariant, seat, self.now, detail))
 
@@ -687,13 +766,17 @@ class Simulation:
                 self.outcome.steps = max(self.outcome.steps, event.n)
                 self.moved_at = self.now
                 body = event.step.body
-                if isinstance(body, EndStep) and any(self.honest(s) for s in body.absent):
+                if isinstance(body, EndStep):
+                    self.left_out.update(body.absent)
+                if isinstance(body, EndStep) and (present := self._ended_out(event.step, envelope)):
                     self._violate(
                         "ended_out",
                         seat.index,
-                        f"committed the end of the game without honest seat {body.absent}: "
-                        f"{body.reason[:160]}",
+                        f"committed the end of the game without seats {body.absent}, of which "
+                        f"honest {present} were present: {body.reason[:160]}",
                     )
+            elif isinstance(event, Acked):
+                self.first_acked.setdefault(event.step, (self.now, seat.index))
             elif isinstance(event, Frozen) and (
                 not self.spec.adversary or event.culprit not in (None, self.spec.adversary_seat)
             ):
@@ -701,13 +784,31 @@ class Simulation:
                     "blamed", seat.index, f"froze naming seat {event.culprit}: {event.report[:200]}"
                 )
 
+    def _left_behind(self, seat: _Seat) -> bool:
+        """A seat a committed end left out that came back (or is still away) only after
+        every other honest seat had left: nobody is there to tell it the game is over,
+        so it waits, saying whom for, until its player leaves (it cannot finish)."""
+        if seat.index not in self.left_out:
+            return False
+        back = seat.spans[-1][1] if seat.away_since is None and seat.spans else None
+        return all(
+            other.exited_at is not None and (back is None or other.exited_at <= back)
+            for other in self.seats
+            if other is not seat and other.adversary is None
+        )
+
     def _final_checks(self) -> None:
         outcome = self.outcome
         ends = set()
+        behind = set()
         for seat in self.seats:
             if seat.adversary is not None:
                 continue
             peer = seat.peer
+            if (seat.state != "exited" or peer is None) and self._left_behind(seat):
+                behind.add(seat.index)
+                ends.add("left behind")
+                continue
             if seat.state != "exited" or peer is None:
                 waiting = peer.waiting(self.now) if peer is not None else None
                 self._violate(
@@ -738,10 +839,12 @@ class Simulation:
             report = verify_transcript(seat.disk.transcript.durable)
             outcome.verified += 1
             peer = seat.peer
-            stopped = peer is not None and (peer.frozen is not None or peer.alone)
+            stopped = seat.index in behind or (
+                peer is not None and (peer.frozen is not None or peer.alone)
+            )
             good = report.status == "fair" or (report.status == "incomplete" and stopped)
-            named = {s for s in (report.culprit, *report.forfeited) if s is not None}
-            if not good or named - {adversary}:
+            blamed = {report.culprit} - {None, adversary}
+            if not good or blamed or set(report.forfeited) - {adversary, *self.left_out}:
                 self._violate("verify", seat.index, report.verdict()[:300])
 
 
