@@ -570,6 +570,38 @@ FOUND = {
         "(8 s by its clock) and ACKs seat 0's step when seat 0 returns at 27 s: nothing "
         "commits, and 25 s later seats 0 and 2 end out seat 1, which never left",
     ),
+    "an end overtaken by the step it replaced": (
+        Spec(
+            seed=291,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(0.47, "crash", 1, 1.752),
+                Fault(2.33, "disk_full", 0, 2.519),
+                Fault(2.422, "crash", 2, 33.576),
+            ),
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 15): seat 0 proposes step 23 "
+        "and, with seat 2 down, an end replacing it 10 s later; seat 1 has not waited "
+        "its own limit, seat 2 returns and ACKs step 23, which commits at seats 1 and 2. "
+        "Seat 0 had signed the end, so it refused step 23's record for ever, and 25 s "
+        "later seats 1 and 2 ended out seat 0, which never left",
+    ),
+    "an end overtaken, then the end without it": (
+        Spec(
+            seed=805,
+            house=(("target_score", "1"),),
+            faults=(Fault(2.592, "partition", 0, 28.5),),
+            loss=0.01,
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 15): seat 0, cut off with "
+        "step 44 ACKed, signs an end replacing it; the others commit step 44, ACK seat "
+        "1's move 45, then end the game without seat 0 at 45. Back, seat 0 refused step "
+        "44 (it signed an end) and waited for ever; taking it, it took the move 45 too, "
+        "from the ACKs sent before the end (one ACK per seat was kept for a number "
+        "ahead): a record apart from the table",
+    ),
 }
 
 

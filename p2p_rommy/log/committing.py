@@ -77,8 +77,16 @@ class Committing(Voting):
             if self.step_clock is not None:
                 self.step_clock.committed(tentative.n, now)
             self.pending = None
+            self.replaced = None
             self.early.forget(tentative.n)
             self.buying.forget_closed()
+            end = self.future_ends.pop(self.replica.n + 1, None)
+            for n in [n for n in self.future_ends if n <= self.replica.n]:
+                del self.future_ends[n]
+            if end is not None:  # an end that came early: it may replace the next step
+                self.on_step(*end, now)
+                if self.pending is not None or self.replica.n > tentative.n:
+                    return  # signed (or held as ours to commit): the step it replaces waits
             early = self.future.pop(self.replica.n + 1, {})
             expected = self.replica.expected_proposer()
             following = early.get(expected) if expected is not None else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from p2p_rommy.errors import ProtocolError
 from p2p_rommy.log.messages import EndStep, Step
 from p2p_rommy.log.pending import Pending
+from p2p_rommy.log.syncing import Syncing
 from p2p_rommy.log.trouble import decode_step
 from p2p_rommy.log.voting import Voting
 from p2p_rommy.wire.identity import same_body
@@ -21,6 +22,8 @@ from p2p_rommy.wire.identity import same_body
 
 class EndVotes(Voting):
     """When this seat signs another seat's end (see the module docstring)."""
+
+    syncing: Syncing
 
     def named_alone(self, absent: tuple[int, ...]) -> bool:
         """An end without exactly the seat this seat's own checking named (a frozen
@@ -90,6 +93,7 @@ class EndVotes(Voting):
         tentative = self.replica.validate(step)
         acks = self.early.take_end(step.n, tentative.hash)
         nacks = replaced.nacks if replaced is not None else {}
+        self.keep_replaced(replaced)
         self.pending = Pending(step, envelope, tentative, acks, nacks)
         self.progress_at = now  # a new step in flight: the wait for its ACKs counts from now
         self._ack()
@@ -113,6 +117,11 @@ class EndVotes(Voting):
             return
         tentative = self.replica.check_end(step, body)
         acks = self.early.end_acks(step.n, tentative.hash)
+        early = self.early.acks.get(step.n, {})  # those that came before it was next
+        for seat, (vote, envelope) in list(early.items()):
+            if vote.state == tentative.hash:
+                del early[seat]
+                acks.setdefault(seat, (vote, envelope))
         if any(seat not in acks for seat in range(self.players) if seat not in body.absent):
             return
         self.ousted = None
@@ -123,6 +132,42 @@ class EndVotes(Voting):
         self.pending = Pending(step, held, tentative, acks, nacks)
         self.progress_at = now
         self.try_commit(now)
+
+    def _end_overtaken(self, now: float) -> None:
+        """An end this seat signed, over a step it had ACKed: once every other seat the
+        end needs has signed something past that step (`past`), the end can never
+        commit (an honest seat signs no end for a step it has committed), so the step
+        committed without this seat's knowing. It drops the end and asks those seats
+        for the step's record, which it takes like any other (SPEC §4.4). Without
+        this it refused that record for ever, and the others ended it out, present."""
+        pending = self.pending
+        if pending is None or pending.tentative.kind != "end" or self.frozen:
+            return
+        n = pending.n
+        absent = self.replica.pending_absent()
+        signers = [s for s in range(self.players) if s != self.seat and s not in absent]
+        if not signers or any(self.past.get(s, -1) < n for s in signers):
+            return
+        replaced, self.replaced = self.replaced, None
+        self.progress_at = now
+        if replaced is not None and replaced.n == n:
+            self.pending = replaced  # with the ACKs of it that came meanwhile
+            self.replica.tentative = replaced.tentative
+            self.try_commit(now)
+        else:
+            self.pending = None
+            self.replica.tentative = None
+            following = self.future.pop(n, {}).get(self.replica.expected_proposer() or -1)
+            if following is not None:
+                self.on_step(*following, now)
+        if self.replica.n < n:
+            self.emit(self.syncing.ask(now, signers))
+
+    def keep_replaced(self, replaced: Pending | None) -> None:
+        """Keep the step an end replaces (not an end: the first step), with its ACKs,
+        in case the end is overtaken (`_end_overtaken`)."""
+        if replaced is not None and replaced.tentative.kind != "end":
+            self.replaced = replaced
 
     def _held_end(self, now: float) -> None:
         """An end held back until this seat has waited long enough: signed now if it has;

@@ -114,6 +114,12 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         self.refused_step: bytes | None = None
         self.held_end: bytes | None = None
         self.ousted: bytes | None = None
+        self.past: dict[int, int] = {}
+        self.replaced: Pending | None = None
+        self.future_ends: dict[int, tuple[Step, bytes]] = {}
+        """Seat -> the highest step it has signed that it committed (a step or an ACK
+        of step k says k - 1, a `log/sync` its `n`): an honest seat signs no end for a
+        step it has committed (`EndVotes._end_overtaken`)."""
         self.frozen_at: float | None = None
         """When this seat's clock first saw the table frozen (at its next tick)."""
         self.overdue: dict[int, int] = {}
@@ -232,6 +238,8 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         self._late_tick(waits, now)
         self._held_end(now)
         self._ousted(now)
+        if live:
+            self._end_overtaken(now)
         self.duties(now)
 
     def _audit_pending(self) -> None:
@@ -280,6 +288,10 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
             elif isinstance(message, Sync) and self.syncing.may_ask(message.seat, now):
                 self._answer_frozen(message)  # a restarted seat learns the proof
             return
+        if isinstance(message, Step | Ack | Sync):
+            committed = message.n if isinstance(message, Sync) else message.n - 1
+            if committed > self.past.get(message.seat, -1):
+                self.past[message.seat] = committed
         if isinstance(message, Step):
             self.on_step(message, envelope, now, via)
         elif isinstance(message, Ack):

@@ -77,11 +77,14 @@ class Votes(Voting):
             else:
                 held = self.early.end_acks(ack.n, ack.state)
         elif pending is not None and ack.n == pending.n:
-            if pending.tentative.kind == "end" and ack.step != pending.digest:
-                return  # an ACK of the step the end replaced
-            if ack.seat in pending.nacks:
-                return  # it refused this step: an ACK of it now contradicts its own NACK
             held = pending.acks
+            if pending.tentative.kind == "end" and ack.step != pending.digest:
+                replaced = self.replaced  # an ACK of the step the end replaced: kept
+                if replaced is None or replaced.n != ack.n or ack.step != replaced.digest:
+                    return  # in case the end is overtaken (`EndVotes._end_overtaken`)
+                held = replaced.acks
+            elif ack.seat in pending.nacks:
+                return  # it refused this step: an ACK of it now contradicts its own NACK
         else:
             held = self.early.acks.setdefault(ack.n, {})
         if ack.seat in held:
@@ -95,6 +98,13 @@ class Votes(Voting):
                 self.emit(self.trouble.equivocation(first, envelope, N_("ACKs")))
             elif pending is not None and ack.n == pending.n and ack.step == pending.digest:
                 held[ack.seat] = (ack, envelope)  # its ACK of the step held here
+            elif ack.n > self.replica.n + 1 and held is self.early.acks.get(ack.n):
+                # a second step's ACK for a number still ahead: an end may replace the
+                # first (its ACKs are known by their state once it is next: `_ousted`);
+                # kept by its state, a few states per number
+                ends = self.early.ends.setdefault(ack.n, {})
+                if ack.state in ends or len(ends) < self.players:
+                    ends.setdefault(ack.state, {}).setdefault(ack.seat, (ack, envelope))
             return
         held[ack.seat] = (ack, envelope)
         if ack.n == self.replica.n + 1:  # new word on the step in flight (once per seat)

@@ -69,6 +69,13 @@ class Voting:
     """The last step this seat refused (compared with what a frozen table is sent)."""
     held_end: bytes | None
     ousted: bytes | None
+    past: dict[int, int]
+    replaced: Pending | None
+    future_ends: dict[int, tuple[Step, bytes]]
+    """An end step that came ahead of its number (the latest for each): handled before
+    the step it may replace once its number is next (`Committing.try_commit`)."""
+    """The step an end in flight here replaced, with the ACKs of it that still come
+    (`EndVotes._end_overtaken`)."""
     """An end that leaves this seat out, held until the others' ACKs make it
     committed (`EndVotes._ousted`)."""
     """An end this seat has not signed yet: it has not waited long enough itself."""
@@ -128,6 +135,10 @@ class Voting:
 
     def _on_end(self, step: Step, body: EndStep, envelope: bytes, now: float, source: str) -> None:
         """Another seat's end step, signed or held (`log/end_votes.py`)."""
+        raise NotImplementedError
+
+    def keep_replaced(self, replaced: Pending | None) -> None:
+        """Keep the step an end replaces (`log/end_votes.py`)."""
         raise NotImplementedError
 
     def _disagreement(self, seat: int, reason: str) -> None:
@@ -202,6 +213,9 @@ class Voting:
             if step.n > replica.n + FUTURE_STEPS:
                 self.refuse(f"from {source}: step {step.n} is too far ahead")
             else:
+                if isinstance(step.body, EndStep):  # kept apart: it may replace the step
+                    self.future_ends[step.n] = (step, envelope)  # (the latest: `_end_first`)
+                    return
                 ahead = self.future.setdefault(step.n, {})
                 kept = ahead.setdefault(step.seat, (step, envelope))
                 if not same_body(kept[1], envelope):  # two steps from one seat for one number
@@ -309,6 +323,8 @@ class Voting:
         else:
             acks, _ = self._take_early(step.n, tentative.hash)
         nacks = replaced.nacks if replaced is not None else {}
+        if tentative.kind == "end":
+            self.keep_replaced(replaced)
         self.pending = Pending(step, envelope, tentative, acks, nacks)
         self.progress_at = now
         if self.step_clock is not None:
