@@ -204,3 +204,69 @@ def test_in_one_process_the_seats_states_are_the_plain_engines() -> None:
     assert all(m.apply is apply for m in modules)  # type: ignore[attr-defined]
     assert replica.state_hash is state_hash  # type: ignore[attr-defined]
     assert replica.new_game is new_game  # type: ignore[attr-defined]
+
+
+def test_in_one_process_an_opened_envelope_is_what_a_fresh_open_gives() -> None:
+    """An envelope opened again is answered from memory only under a roster that holds
+    the same (seat, key) for its signer: another seat's roster opens it afresh, an
+    unseated key and a bad signature are refused every time; outside, the production
+    function is back in every module that opens envelopes."""
+    from p2p_rommy.deck import audit
+    from p2p_rommy.deck import seat as deck_seat
+    from p2p_rommy.log import buy_checks, buying, certificates, replica, transcript
+
+    plain = identity.open_envelope
+    signer, other = Identity(bytes(range(32))), Identity(bytes(range(1, 33)))
+    roster = identity.roster_of([other.public_key, signer.public_key])
+    moved = identity.roster_of([signer.public_key, other.public_key])
+    envelope = signer.sign(b"body")
+    forged = envelope[:-1] + bytes([envelope[-1] ^ 1])
+    with one_process():
+        first = identity.open_envelope(envelope, roster)
+        assert first == plain(envelope, roster) and first.seat == 1
+        assert identity.open_envelope(envelope, roster) is first
+        assert buy_checks.open_envelope(envelope, dict(roster)) is first  # an equal roster
+        assert identity.open_envelope(envelope, moved) == plain(envelope, moved)
+        assert identity.open_envelope(envelope, moved).seat == 0
+        for _ in range(2):
+            with pytest.raises(ProtocolError):
+                identity.open_envelope(envelope, identity.roster_of([other.public_key]))
+            with pytest.raises(ProtocolError):
+                identity.open_envelope(forged, roster)
+    modules = (identity, buying, buy_checks, replica, certificates, transcript, deck_seat, audit)
+    assert all(module.open_envelope is plain for module in modules)  # type: ignore[attr-defined]
+
+
+def test_in_one_process_every_opened_envelope_of_a_match_is_a_fresh_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Over whole simulated matches (with crashes and disk faults), every envelope the
+    seats open in one process is what the production function answers for the same
+    bytes and roster, and most are answered from memory."""
+    from p2p_rommy.sim import one_process as seams
+    from p2p_rommy.sim.plan import Spec
+    from p2p_rommy.sim.runner import run_game
+
+    plain = identity.open_envelope
+    remembered = seams._OpenedEnvelopes.__call__
+    asked = [0, 0]
+
+    def checked(self, data, roster):  # type: ignore[no-untyped-def]
+        asked[0] += 1
+        asked[1] += data in self._known
+        try:
+            fresh = plain(data, roster)
+        except ProtocolError as error:
+            with pytest.raises(ProtocolError) as refused:
+                remembered(self, data, roster)
+            assert str(refused.value) == str(error)
+            return remembered(self, data, roster)
+        opened = remembered(self, data, roster)
+        assert opened == fresh
+        return opened
+
+    monkeypatch.setattr(seams._OpenedEnvelopes, "__call__", checked)
+    for seed in (5, 7):  # a crash, a torn write, a cut link; an adversary withholding ACKs
+        outcome = run_game(Spec.draw(seed), verify_share=0.0)
+        assert outcome.faults and not outcome.violations
+    assert asked[0] > 1000 and asked[1] > asked[0] // 2, asked

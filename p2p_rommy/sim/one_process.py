@@ -22,6 +22,12 @@ seam for volume, like the fast group, that changes no result.
   enforces. What is checked against a
   seat's own state (whose key signed it, its signature, what it says) is not
   remembered but done by each seat.
+- **Opened envelopes are remembered**: `open_envelope` is a function of the bytes
+  and of what the roster says of their signer's key id (its seat and public key), and
+  its answer is a frozen value; every seat opens each envelope. So an envelope opened
+  before is answered again with the same `Opened` when the roster asking holds the
+  same (seat, key) for its signer; any other roster, and any envelope not yet opened
+  (or refused), is opened as ever.
 - **Verified share proofs are remembered** as shuffle proofs already are in every
   process (`deck/proofs.py`): only a success, for exactly those inputs.
 - **The seats share their game states.** Every seat applies every move to the state
@@ -44,7 +50,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from p2p_rommy.deck import audit, parallel, proofs
@@ -52,7 +58,15 @@ from p2p_rommy.deck import messages as deck_messages
 from p2p_rommy.deck import seat as deck_seat
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
-from p2p_rommy.log import buy_checks, replica, round_decks, seated_replica
+from p2p_rommy.log import (
+    buy_checks,
+    buying,
+    certificates,
+    replica,
+    round_decks,
+    seated_replica,
+    transcript,
+)
 from p2p_rommy.log import messages as log_messages
 from p2p_rommy.rules.variants import RuleSet
 from p2p_rommy.wire import identity
@@ -81,6 +95,9 @@ _APPLIERS = (replica, round_decks, buy_checks, seated_replica)
 name); `replica` also starts each match (`new_game`) and hashes the states."""
 _APPLY, _NEW_GAME, _STATE_HASH = "apply", "new_game", "state_hash"
 """The names the log's modules bind the engine's functions by."""
+_OPEN = "open_envelope"
+_OPENERS = (identity, buying, buy_checks, replica, certificates, transcript, deck_seat, audit)
+"""The modules that open envelopes (they import `open_envelope` by name)."""
 _SHARES = "verify_shares"
 _SHARES_CHECKERS = (deck_seat, audit)
 """The modules that check share proofs (the deck seat, the round's audit)."""
@@ -248,6 +265,31 @@ class _SharedStates:
         return digest
 
 
+class _OpenedEnvelopes:
+    """`open_envelope` that remembers its answers (at most `DECODED_KEPT`) by the
+    envelope's bytes, with the roster's entry for its signer that it was opened under."""
+
+    def __init__(self, open_envelope: Callable[..., identity.Opened]) -> None:
+        self._open = open_envelope
+        self._known: OrderedDict[bytes, tuple[bytes, tuple[int, bytes], identity.Opened]] = (
+            OrderedDict()
+        )
+
+    def __call__(self, data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> identity.Opened:
+        if type(data) is not bytes:
+            return self._open(data, roster)
+        kept = self._known.get(data)
+        if kept is not None and roster.get(kept[0]) == kept[1]:
+            return kept[2]
+        opened = self._open(data, roster)  # raises for a bad one: nothing is kept
+        signer = identity.envelope_fields(data)[0]
+        known = self._known
+        if len(known) >= DECODED_KEPT:
+            known.popitem(last=False)
+        known[data] = (signer, roster[signer], opened)
+        return opened
+
+
 def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
     return [function(item) for item in items]
 
@@ -275,6 +317,10 @@ def one_process(threads: bool = True) -> Iterator[None]:
     setattr(identity.Identity, _SIGN, remembered_fields.signing(sign_envelope))
     log_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(log_body)
     deck_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(deck_body)
+    opener = identity.open_envelope
+    opened = _OpenedEnvelopes(opener)
+    for module in _OPENERS:
+        setattr(module, _OPEN, opened)
     applies = [getattr(module, _APPLY) for module in _APPLIERS]
     new_game, state_hash = getattr(replica, _NEW_GAME), getattr(replica, _STATE_HASH)
     shared = _SharedStates(applies[0], new_game, state_hash)
@@ -287,6 +333,8 @@ def one_process(threads: bool = True) -> Iterator[None]:
     try:
         yield
     finally:
+        for module in _OPENERS:
+            setattr(module, _OPEN, opener)
         for module, apply in zip(_APPLIERS, applies, strict=True):
             setattr(module, _APPLY, apply)
         setattr(replica, _NEW_GAME, new_game)
