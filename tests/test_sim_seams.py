@@ -270,3 +270,57 @@ def test_in_one_process_every_opened_envelope_of_a_match_is_a_fresh_open(
         outcome = run_game(Spec.draw(seed), verify_share=0.0)
         assert outcome.faults and not outcome.violations
     assert asked[0] > 1000 and asked[1] > asked[0] // 2, asked
+
+
+def test_the_simulated_disk_holds_the_bytes_the_store_writes() -> None:
+    """The simulated disk encodes its frames when a file is read (issue #31): what it
+    holds, written or durable, after a crash, a torn write or a full disk, is the
+    bytes of `frame_record(record.encode())` and of the ACK frame written at once."""
+    from p2p_rommy.log.messages import Record
+    from p2p_rommy.log.transcript import MAGIC, frame_record
+    from p2p_rommy.sim.disk import DiskFull, SimDisk, Torn
+    from p2p_rommy.sim.plan import Spec
+    from p2p_rommy.sim.runner import Simulation
+    from p2p_rommy.wire.codec import pack
+
+    genesis = Simulation(Spec.draw(3), 0.0).genesis
+    draw = random.Random(31)
+    records = [
+        Record(draw.randbytes(draw.choice([40, 900, 15000])), (draw.randbytes(130), b"", b"a"))
+        for _ in range(40)
+    ]
+    disk = SimDisk(genesis)
+    durable = written = MAGIC + frame_record(genesis.encode())
+    acked = b""
+    for index, record in enumerate(records):
+        frame = frame_record(record.encode())
+        if index % 9 == 4:  # a torn write: half the frame reaches the disk
+            disk.tear = True
+            with pytest.raises(Torn):
+                disk.append(record)
+            durable = written = written + frame[: len(frame) // 2]
+        elif index % 9 == 7:  # a full disk refuses it
+            disk.full = True
+            with pytest.raises(DiskFull):
+                disk.append(record)
+            with pytest.raises(DiskFull):
+                disk.save_ack(record.step, record.acks[0])
+            disk.full = False
+        else:
+            disk.sync = index % 5 != 2  # a store that did not fsync this one
+            disk.append(record)
+            disk.save_ack(record.step, record.acks[0])
+            written += frame
+            last = frame_record(pack([record.step, record.acks[0]]))
+            if disk.sync:
+                durable, acked = written, last
+        if index % 6 == 5:
+            disk.crash()
+            written = durable
+        assert disk.transcript.written == written
+        assert disk.transcript.durable == durable
+        assert disk.acked.durable == acked
+    disk.sync = True
+    disk.save_ack(records[0].step, records[0].acks[0])
+    disk.crash()
+    assert disk.load_acked() == (records[0].step, records[0].acks[0])
