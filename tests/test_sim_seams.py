@@ -324,3 +324,41 @@ def test_the_simulated_disk_holds_the_bytes_the_store_writes() -> None:
     disk.save_ack(records[0].step, records[0].acks[0])
     disk.crash()
     assert disk.load_acked() == (records[0].step, records[0].acks[0])
+
+
+def test_in_one_process_every_round_audit_of_a_match_is_a_fresh_audit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every round audit the seats of whole simulated matches ask for in one process is
+    the report the plain audit gives for the same arguments, each seat's a copy of its
+    own (changing one changes no other), and most come from memory; outside, the plain
+    function is back."""
+    from p2p_rommy.deck import audit
+    from p2p_rommy.log import round_decks
+    from p2p_rommy.sim import one_process as seams
+    from p2p_rommy.sim.plan import Spec
+    from p2p_rommy.sim.runner import run_game
+
+    plain = audit.audit_round
+    remembered = seams._RememberedAudits.__call__
+    asked = [0, 0]
+
+    def checked(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        known = len(self._known)
+        report = remembered(self, *args, **kwargs)
+        asked[0] += 1
+        asked[1] += len(self._known) == known
+        assert report == plain(*args, **kwargs)
+        assert all(report is not kept for kept in self._known.values())
+        report.findings.append(audit.Finding(None, 0, "changed by its seat"))
+        report.cards.clear()
+        again = remembered(self, *args, **kwargs)
+        assert again == plain(*args, **kwargs)
+        return again
+
+    monkeypatch.setattr(seams._RememberedAudits, "__call__", checked)
+    for seed in (5, 7, 8):  # rummy to a target: several rounds each
+        outcome = run_game(Spec.draw(seed), verify_share=0.0)
+        assert not outcome.violations
+    assert asked[0] >= 6 and asked[1] >= asked[0] // 2, asked
+    assert round_decks.audit_round is plain  # type: ignore[attr-defined]

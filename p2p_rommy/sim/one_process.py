@@ -28,6 +28,12 @@ seam for volume, like the fast group, that changes no result.
   before is answered again with the same `Opened` when the roster asking holds the
   same (seat, key) for its signer; any other roster, and any envelope not yet opened
   (or refused), is opened as ever.
+- **A round's audit is remembered**: every seat replays the finished round from its
+  seeds (`audit_round`, a function of the round's parameters, keys, transcript,
+  rebuilt cards and card points), and here the four replay the same round. The
+  report is kept by those inputs and each seat gets its own copy of it (the
+  envelopes a seat had opened only spare the audit opening them again: they are
+  what opening them gives).
 - **Verified share proofs are remembered** as shuffle proofs already are in every
   process (`deck/proofs.py`): only a success, for exactly those inputs.
 - **The seats share their game states.** Every seat applies every move to the state
@@ -98,6 +104,10 @@ _APPLY, _NEW_GAME, _STATE_HASH = "apply", "new_game", "state_hash"
 _OPEN = "open_envelope"
 _OPENERS = (identity, buying, buy_checks, replica, certificates, transcript, deck_seat, audit)
 """The modules that open envelopes (they import `open_envelope` by name)."""
+_AUDIT = "audit_round"
+"""The function that audits a round (`round_decks` imports it by name)."""
+AUDITS_KEPT = 16
+"""Round audits remembered: the seats of a table audit a round within a few steps."""
 _SHARES = "verify_shares"
 _SHARES_CHECKERS = (deck_seat, audit)
 """The modules that check share proofs (the deck seat, the round's audit)."""
@@ -290,6 +300,65 @@ class _OpenedEnvelopes:
         return opened
 
 
+class _RememberedAudits:
+    """`audit_round` that remembers its reports (at most `AUDITS_KEPT`) by its inputs
+    but `received` (see the module docstring), and hands out copies of them."""
+
+    def __init__(self, audit_round: Callable[..., audit.AuditReport]) -> None:
+        self._audit = audit_round
+        self._known: OrderedDict[tuple[object, ...], audit.AuditReport] = OrderedDict()
+
+    def __call__(
+        self,
+        params: deck_seat.DeckParams,
+        public_keys: Sequence[bytes],
+        envelopes: Sequence[bytes],
+        rebuilt_cards: Sequence[Sequence[int]] = (),
+        check_proofs: bool = True,
+        finished: bool = True,
+        received: Sequence[tuple[identity.Opened, deck_messages.DeckMessage]] = (),
+        points: Sequence[Sequence[bytes]] = (),
+    ) -> audit.AuditReport:
+        key = (
+            params,
+            tuple(public_keys),
+            tuple(envelopes),
+            tuple(tuple(cards) for cards in rebuilt_cards),
+            check_proofs,
+            finished,
+            tuple(tuple(each) for each in points),
+        )
+        report = self._known.get(key)
+        if report is None:
+            report = self._audit(
+                params,
+                public_keys,
+                envelopes,
+                rebuilt_cards,
+                check_proofs,
+                finished,
+                received,
+                points,
+            )
+            if len(self._known) >= AUDITS_KEPT:
+                self._known.popitem(last=False)
+            self._known[key] = report
+        return _copy(report)
+
+
+def _copy(report: audit.AuditReport) -> audit.AuditReport:
+    """A report of its own (its findings are frozen values)."""
+    return audit.AuditReport(
+        findings=list(report.findings),
+        cards=dict(report.cards),
+        given=dict(report.given),
+        shown=dict(report.shown),
+        shuffles=list(report.shuffles),
+        complete=report.complete,
+        pending=list(report.pending),
+    )
+
+
 def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
     return [function(item) for item in items]
 
@@ -321,6 +390,8 @@ def one_process(threads: bool = True) -> Iterator[None]:
     opened = _OpenedEnvelopes(opener)
     for module in _OPENERS:
         setattr(module, _OPEN, opened)
+    audit_round = getattr(round_decks, _AUDIT)
+    setattr(round_decks, _AUDIT, _RememberedAudits(audit_round))
     applies = [getattr(module, _APPLY) for module in _APPLIERS]
     new_game, state_hash = getattr(replica, _NEW_GAME), getattr(replica, _STATE_HASH)
     shared = _SharedStates(applies[0], new_game, state_hash)
@@ -335,6 +406,7 @@ def one_process(threads: bool = True) -> Iterator[None]:
     finally:
         for module in _OPENERS:
             setattr(module, _OPEN, opener)
+        setattr(round_decks, _AUDIT, audit_round)
         for module, apply in zip(_APPLIERS, applies, strict=True):
             setattr(module, _APPLY, apply)
         setattr(replica, _NEW_GAME, new_game)
