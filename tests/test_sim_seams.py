@@ -204,3 +204,161 @@ def test_in_one_process_the_seats_states_are_the_plain_engines() -> None:
     assert all(m.apply is apply for m in modules)  # type: ignore[attr-defined]
     assert replica.state_hash is state_hash  # type: ignore[attr-defined]
     assert replica.new_game is new_game  # type: ignore[attr-defined]
+
+
+def test_in_one_process_an_opened_envelope_is_what_a_fresh_open_gives() -> None:
+    """An envelope opened again is answered from memory only under a roster that holds
+    the same (seat, key) for its signer: another seat's roster opens it afresh, an
+    unseated key and a bad signature are refused every time; outside, the production
+    function is back in every module that opens envelopes."""
+    from p2p_rommy.deck import audit
+    from p2p_rommy.deck import seat as deck_seat
+    from p2p_rommy.log import buy_checks, buying, certificates, replica, transcript
+
+    plain = identity.open_envelope
+    signer, other = Identity(bytes(range(32))), Identity(bytes(range(1, 33)))
+    roster = identity.roster_of([other.public_key, signer.public_key])
+    moved = identity.roster_of([signer.public_key, other.public_key])
+    envelope = signer.sign(b"body")
+    forged = envelope[:-1] + bytes([envelope[-1] ^ 1])
+    with one_process():
+        first = identity.open_envelope(envelope, roster)
+        assert first == plain(envelope, roster) and first.seat == 1
+        assert identity.open_envelope(envelope, roster) is first
+        assert buy_checks.open_envelope(envelope, dict(roster)) is first  # an equal roster
+        assert identity.open_envelope(envelope, moved) == plain(envelope, moved)
+        assert identity.open_envelope(envelope, moved).seat == 0
+        for _ in range(2):
+            with pytest.raises(ProtocolError):
+                identity.open_envelope(envelope, identity.roster_of([other.public_key]))
+            with pytest.raises(ProtocolError):
+                identity.open_envelope(forged, roster)
+    modules = (identity, buying, buy_checks, replica, certificates, transcript, deck_seat, audit)
+    assert all(module.open_envelope is plain for module in modules)  # type: ignore[attr-defined]
+
+
+def test_in_one_process_every_opened_envelope_of_a_match_is_a_fresh_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Over whole simulated matches (with crashes and disk faults), every envelope the
+    seats open in one process is what the production function answers for the same
+    bytes and roster, and most are answered from memory."""
+    from p2p_rommy.sim import one_process as seams
+    from p2p_rommy.sim.plan import Spec
+    from p2p_rommy.sim.runner import run_game
+
+    plain = identity.open_envelope
+    remembered = seams._OpenedEnvelopes.__call__
+    asked = [0, 0]
+
+    def checked(self, data, roster):  # type: ignore[no-untyped-def]
+        asked[0] += 1
+        asked[1] += data in self._known
+        try:
+            fresh = plain(data, roster)
+        except ProtocolError as error:
+            with pytest.raises(ProtocolError) as refused:
+                remembered(self, data, roster)
+            assert str(refused.value) == str(error)
+            return remembered(self, data, roster)
+        opened = remembered(self, data, roster)
+        assert opened == fresh
+        return opened
+
+    monkeypatch.setattr(seams._OpenedEnvelopes, "__call__", checked)
+    for seed in (5, 7):  # a crash, a torn write, a cut link; an adversary withholding ACKs
+        outcome = run_game(Spec.draw(seed), verify_share=0.0)
+        assert outcome.faults and not outcome.violations
+    assert asked[0] > 1000 and asked[1] > asked[0] // 2, asked
+
+
+def test_the_simulated_disk_holds_the_bytes_the_store_writes() -> None:
+    """The simulated disk encodes its frames when a file is read (issue #31): what it
+    holds, written or durable, after a crash, a torn write or a full disk, is the
+    bytes of `frame_record(record.encode())` and of the ACK frame written at once."""
+    from p2p_rommy.log.messages import Record
+    from p2p_rommy.log.transcript import MAGIC, frame_record
+    from p2p_rommy.sim.disk import DiskFull, SimDisk, Torn
+    from p2p_rommy.sim.plan import Spec
+    from p2p_rommy.sim.runner import Simulation
+    from p2p_rommy.wire.codec import pack
+
+    genesis = Simulation(Spec.draw(3), 0.0).genesis
+    draw = random.Random(31)
+    records = [
+        Record(draw.randbytes(draw.choice([40, 900, 15000])), (draw.randbytes(130), b"", b"a"))
+        for _ in range(40)
+    ]
+    disk = SimDisk(genesis)
+    durable = written = MAGIC + frame_record(genesis.encode())
+    acked = b""
+    for index, record in enumerate(records):
+        frame = frame_record(record.encode())
+        if index % 9 == 4:  # a torn write: half the frame reaches the disk
+            disk.tear = True
+            with pytest.raises(Torn):
+                disk.append(record)
+            durable = written = written + frame[: len(frame) // 2]
+        elif index % 9 == 7:  # a full disk refuses it
+            disk.full = True
+            with pytest.raises(DiskFull):
+                disk.append(record)
+            with pytest.raises(DiskFull):
+                disk.save_ack(record.step, record.acks[0])
+            disk.full = False
+        else:
+            disk.sync = index % 5 != 2  # a store that did not fsync this one
+            disk.append(record)
+            disk.save_ack(record.step, record.acks[0])
+            written += frame
+            last = frame_record(pack([record.step, record.acks[0]]))
+            if disk.sync:
+                durable, acked = written, last
+        if index % 6 == 5:
+            disk.crash()
+            written = durable
+        assert disk.transcript.written == written
+        assert disk.transcript.durable == durable
+        assert disk.acked.durable == acked
+    disk.sync = True
+    disk.save_ack(records[0].step, records[0].acks[0])
+    disk.crash()
+    assert disk.load_acked() == (records[0].step, records[0].acks[0])
+
+
+def test_in_one_process_every_round_audit_of_a_match_is_a_fresh_audit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every round audit the seats of whole simulated matches ask for in one process is
+    the report the plain audit gives for the same arguments, each seat's a copy of its
+    own (changing one changes no other), and most come from memory; outside, the plain
+    function is back."""
+    from p2p_rommy.deck import audit
+    from p2p_rommy.log import round_decks
+    from p2p_rommy.sim import one_process as seams
+    from p2p_rommy.sim.plan import Spec
+    from p2p_rommy.sim.runner import run_game
+
+    plain = audit.audit_round
+    remembered = seams._RememberedAudits.__call__
+    asked = [0, 0]
+
+    def checked(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        known = len(self._known)
+        report = remembered(self, *args, **kwargs)
+        asked[0] += 1
+        asked[1] += len(self._known) == known
+        assert report == plain(*args, **kwargs)
+        assert all(report is not kept for kept in self._known.values())
+        report.findings.append(audit.Finding(None, 0, "changed by its seat"))
+        report.cards.clear()
+        again = remembered(self, *args, **kwargs)
+        assert again == plain(*args, **kwargs)
+        return again
+
+    monkeypatch.setattr(seams._RememberedAudits, "__call__", checked)
+    for seed in (5, 7, 8):  # rummy to a target: several rounds each
+        outcome = run_game(Spec.draw(seed), verify_share=0.0)
+        assert not outcome.violations
+    assert asked[0] >= 6 and asked[1] >= asked[0] // 2, asked
+    assert round_decks.audit_round is plain  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ from p2p_rommy.errors import ProtocolError
 from p2p_rommy.i18n import N_
 from p2p_rommy.log.events import Committed
 from p2p_rommy.log.messages import Record
+from p2p_rommy.log.pending import Pending
 from p2p_rommy.log.voting import Voting
 
 
@@ -23,33 +24,12 @@ class Committing(Voting):
         while self.pending is not None and (not self.frozen or self._ending_culprit()):
             pending = self.pending
             tentative = pending.tentative
-            for seat, (ack, _) in list(pending.acks.items()):
-                if ack.step != pending.digest:
-                    # the ACKer holds another step from the proposer: the proposer's two
-                    # steps (or damage), never the ACKer's cheat; the step sent to all lets
-                    # a seat holding the other one prove it
-                    self.emit(
-                        self.trouble.freeze(
-                            N_(
-                                "seat {value} ACKed another step {n} than the one this "
-                                "seat holds from seat {value2}"
-                            ).format(value=seat + 1, n=tentative.n, value2=pending.step.seat + 1)
-                        )
-                    )
-                    self.send(pending.envelope)
-                    return
-                state = ack.state
-                if state != tentative.hash:
-                    # the same step, another state: its signed word against this seat's own
-                    # validation. It refused the step like a NACK would (the step goes to
-                    # all: a two-faced proposer is proven by it), and the others may end the
-                    # game without it
-                    del pending.acks[seat]
-                    self._disagreement(
-                        seat,
-                        f"it ACKed another state ({state.hex()[:16]}, "
-                        f"not {tentative.hash.hex()[:16]})",
-                    )
+            digest, state = pending.digest, tentative.hash
+            for ack, _ in pending.acks.values():
+                if ack.step != digest or ack.state != state:  # (rare: most ACKs agree)
+                    if not self._sort_acks(pending):
+                        return
+                    break
             absent = self.replica.pending_absent()
             if len(pending.acks) + len(absent) < self.players:
                 return  # a seat's ACK is missing still (most ACKs: no list of them needed)
@@ -97,6 +77,39 @@ class Committing(Voting):
                 self.duties(now)
                 return
             self.on_step(*following, now)
+
+    def _sort_acks(self, pending: Pending) -> bool:
+        """Act on the ACKs held that do not ACK the state this seat holds for the step in
+        flight: False if one is of another step (the table froze); an ACK of another
+        state is dropped as the disagreement it is."""
+        tentative = pending.tentative
+        for seat, (ack, _) in list(pending.acks.items()):
+            if ack.step != pending.digest:
+                # the ACKer holds another step from the proposer: the proposer's two
+                # steps (or damage), never the ACKer's cheat; the step sent to all lets
+                # a seat holding the other one prove it
+                self.emit(
+                    self.trouble.freeze(
+                        N_(
+                            "seat {value} ACKed another step {n} than the one this "
+                            "seat holds from seat {value2}"
+                        ).format(value=seat + 1, n=tentative.n, value2=pending.step.seat + 1)
+                    )
+                )
+                self.send(pending.envelope)
+                return False
+            state = ack.state
+            if state != tentative.hash:
+                # the same step, another state: its signed word against this seat's own
+                # validation. It refused the step like a NACK would (the step goes to
+                # all: a two-faced proposer is proven by it), and the others may end the
+                # game without it
+                del pending.acks[seat]
+                self._disagreement(
+                    seat,
+                    f"it ACKed another state ({state.hex()[:16]}, not {tentative.hash.hex()[:16]})",
+                )
+        return True
 
     def _ending_culprit(self) -> bool:
         """A frozen peer's pending step is an end without the seat it named."""

@@ -26,27 +26,51 @@ class DiskFull(OSError):
         super().__init__(errno.ENOSPC, "No space left on device", path)
 
 
+class Frame:
+    """A frame written but not yet encoded: its bytes (`frame_record` of `pack(value)`)
+    are a function of the value, worked out when the file is read. Most of a game's
+    frames are never read (only a resume or `rommy verify` reads a file), and a record
+    holds the step's envelope and every ACK (~15 KiB for a shuffle)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: list[object]) -> None:
+        self.value = value
+
+    def encode(self) -> bytes:
+        return frame_record(pack(self.value))
+
+
 class AppendFile:
     """A file only ever appended to (the transcript, the secrets): kept as its writes, so
     that a long game's appends cost what they write, not the whole file each time."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self._chunks: list[bytes] = []
+        self._chunks: list[bytes | Frame] = []
         self._synced = 0
         """Writes that survive a crash."""
+
+    def _bytes(self, end: int) -> bytes:
+        """The first `end` writes as bytes (a frame is encoded once, when first read)."""
+        chunks = self._chunks
+        for index in range(end):
+            chunk = chunks[index]
+            if isinstance(chunk, Frame):
+                chunks[index] = chunk.encode()
+        return b"".join(chunks[:end])  # type: ignore[arg-type]
 
     @property
     def written(self) -> bytes:
         """What the page cache holds."""
-        return b"".join(self._chunks)
+        return self._bytes(len(self._chunks))
 
     @property
     def durable(self) -> bytes:
         """What survives a crash."""
-        return b"".join(self._chunks[: self._synced])
+        return self._bytes(self._synced)
 
-    def write(self, data: bytes, full: bool) -> None:
+    def write(self, data: bytes | Frame, full: bool) -> None:
         if full:
             raise DiskFull(self.name)
         self._chunks.append(data)
@@ -64,25 +88,33 @@ class AppendFile:
         self._synced = 1
 
 
-class SimFile:
-    """One file: `durable` survives a crash; `written` is what the page cache holds."""
+class LatestFile:
+    """A file rewritten whole each time (the step ACKed last and its ACK): `durable`
+    survives a crash; `written` is what the page cache holds. A frame is encoded when
+    the file is read (`Frame`): a seat rewrites it for every ACK."""
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.durable = b""
-        self.written = b""
+        self._durable: Frame | None = None
+        self._written: Frame | None = None
 
-    def write(self, data: bytes, full: bool) -> None:
-        if full:
-            raise DiskFull(self.name)
-        self.written += data
+    @property
+    def durable(self) -> bytes:
+        return b"" if self._durable is None else self._durable.encode()
+
+    @property
+    def written(self) -> bytes:
+        return b"" if self._written is None else self._written.encode()
+
+    def replace(self, frame: Frame) -> None:
+        self._written = frame
 
     def fsync(self) -> None:
-        self.durable = self.written
+        self._durable = self._written
 
     def crash(self) -> None:
         """Lose what was not fsynced."""
-        self.written = self.durable
+        self._written = self._durable
 
 
 class SimDisk:
@@ -91,7 +123,7 @@ class SimDisk:
     def __init__(self, genesis: Genesis, fsync: bool = True) -> None:
         self.transcript = AppendFile("transcript")
         self.secrets = AppendFile("secrets")
-        self.acked = SimFile("acked")
+        self.acked = LatestFile("acked")
         """The step this seat ACKs last and its ACK (`GameStore.save_ack`)."""
         self.full = False
         self.sync = fsync
@@ -105,10 +137,11 @@ class SimDisk:
     # --- what the store does (seat/storage.py's GameStore) ---------------------------
 
     def append(self, record: Record) -> None:
-        frame = frame_record(record.encode())
+        frame = Frame([record.step, list(record.acks)])  # (`Record.encode` packs that)
         if self.tear:
             self.tear = False
-            self.transcript.write(frame[: len(frame) // 2], False)
+            data = frame.encode()
+            self.transcript.write(data[: len(data) // 2], False)
             self.transcript.fsync()
             raise Torn
         self.transcript.write(frame, self.full)
@@ -125,7 +158,7 @@ class SimDisk:
         """The latest step ACKed and its ACK, replacing the one before (fsync)."""
         if self.full:
             raise DiskFull(self.acked.name)
-        self.acked.written = frame_record(pack([step, ack]))
+        self.acked.replace(Frame([step, ack]))
         if self.sync:
             self.acked.fsync()
 

@@ -22,6 +22,18 @@ seam for volume, like the fast group, that changes no result.
   enforces. What is checked against a
   seat's own state (whose key signed it, its signature, what it says) is not
   remembered but done by each seat.
+- **Opened envelopes are remembered**: `open_envelope` is a function of the bytes
+  and of what the roster says of their signer's key id (its seat and public key), and
+  its answer is a frozen value; every seat opens each envelope. So an envelope opened
+  before is answered again with the same `Opened` when the roster asking holds the
+  same (seat, key) for its signer; any other roster, and any envelope not yet opened
+  (or refused), is opened as ever.
+- **A round's audit is remembered**: every seat replays the finished round from its
+  seeds (`audit_round`, a function of the round's parameters, keys, transcript,
+  rebuilt cards and card points), and here the four replay the same round. The
+  report is kept by those inputs and each seat gets its own copy of it (the
+  envelopes a seat had opened only spare the audit opening them again: they are
+  what opening them gives).
 - **Verified share proofs are remembered** as shuffle proofs already are in every
   process (`deck/proofs.py`): only a success, for exactly those inputs.
 - **The seats share their game states.** Every seat applies every move to the state
@@ -44,7 +56,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from p2p_rommy.deck import audit, parallel, proofs
@@ -52,7 +64,15 @@ from p2p_rommy.deck import messages as deck_messages
 from p2p_rommy.deck import seat as deck_seat
 from p2p_rommy.engine.moves import Move
 from p2p_rommy.engine.state import GameState
-from p2p_rommy.log import buy_checks, replica, round_decks, seated_replica
+from p2p_rommy.log import (
+    buy_checks,
+    buying,
+    certificates,
+    replica,
+    round_decks,
+    seated_replica,
+    transcript,
+)
 from p2p_rommy.log import messages as log_messages
 from p2p_rommy.rules.variants import RuleSet
 from p2p_rommy.wire import identity
@@ -81,6 +101,13 @@ _APPLIERS = (replica, round_decks, buy_checks, seated_replica)
 name); `replica` also starts each match (`new_game`) and hashes the states."""
 _APPLY, _NEW_GAME, _STATE_HASH = "apply", "new_game", "state_hash"
 """The names the log's modules bind the engine's functions by."""
+_OPEN = "open_envelope"
+_OPENERS = (identity, buying, buy_checks, replica, certificates, transcript, deck_seat, audit)
+"""The modules that open envelopes (they import `open_envelope` by name)."""
+_AUDIT = "audit_round"
+"""The function that audits a round (`round_decks` imports it by name)."""
+AUDITS_KEPT = 16
+"""Round audits remembered: the seats of a table audit a round within a few steps."""
 _SHARES = "verify_shares"
 _SHARES_CHECKERS = (deck_seat, audit)
 """The modules that check share proofs (the deck seat, the round's audit)."""
@@ -248,6 +275,90 @@ class _SharedStates:
         return digest
 
 
+class _OpenedEnvelopes:
+    """`open_envelope` that remembers its answers (at most `DECODED_KEPT`) by the
+    envelope's bytes, with the roster's entry for its signer that it was opened under."""
+
+    def __init__(self, open_envelope: Callable[..., identity.Opened]) -> None:
+        self._open = open_envelope
+        self._known: OrderedDict[bytes, tuple[bytes, tuple[int, bytes], identity.Opened]] = (
+            OrderedDict()
+        )
+
+    def __call__(self, data: bytes, roster: Mapping[bytes, tuple[int, bytes]]) -> identity.Opened:
+        if type(data) is not bytes:
+            return self._open(data, roster)
+        kept = self._known.get(data)
+        if kept is not None and roster.get(kept[0]) == kept[1]:
+            return kept[2]
+        opened = self._open(data, roster)  # raises for a bad one: nothing is kept
+        signer = identity.envelope_fields(data)[0]
+        known = self._known
+        if len(known) >= DECODED_KEPT:
+            known.popitem(last=False)
+        known[data] = (signer, roster[signer], opened)
+        return opened
+
+
+class _RememberedAudits:
+    """`audit_round` that remembers its reports (at most `AUDITS_KEPT`) by its inputs
+    but `received` (see the module docstring), and hands out copies of them."""
+
+    def __init__(self, audit_round: Callable[..., audit.AuditReport]) -> None:
+        self._audit = audit_round
+        self._known: OrderedDict[tuple[object, ...], audit.AuditReport] = OrderedDict()
+
+    def __call__(
+        self,
+        params: deck_seat.DeckParams,
+        public_keys: Sequence[bytes],
+        envelopes: Sequence[bytes],
+        rebuilt_cards: Sequence[Sequence[int]] = (),
+        check_proofs: bool = True,
+        finished: bool = True,
+        received: Sequence[tuple[identity.Opened, deck_messages.DeckMessage]] = (),
+        points: Sequence[Sequence[bytes]] = (),
+    ) -> audit.AuditReport:
+        key = (
+            params,
+            tuple(public_keys),
+            tuple(envelopes),
+            tuple(tuple(cards) for cards in rebuilt_cards),
+            check_proofs,
+            finished,
+            tuple(tuple(each) for each in points),
+        )
+        report = self._known.get(key)
+        if report is None:
+            report = self._audit(
+                params,
+                public_keys,
+                envelopes,
+                rebuilt_cards,
+                check_proofs,
+                finished,
+                received,
+                points,
+            )
+            if len(self._known) >= AUDITS_KEPT:
+                self._known.popitem(last=False)
+            self._known[key] = report
+        return _copy(report)
+
+
+def _copy(report: audit.AuditReport) -> audit.AuditReport:
+    """A report of its own (its findings are frozen values)."""
+    return audit.AuditReport(
+        findings=list(report.findings),
+        cards=dict(report.cards),
+        given=dict(report.given),
+        shown=dict(report.shown),
+        shuffles=list(report.shuffles),
+        complete=report.complete,
+        pending=list(report.pending),
+    )
+
+
 def _serial(function: Callable[[T], R], items: Iterable[T], cores: int = 1) -> list[R]:
     return [function(item) for item in items]
 
@@ -275,6 +386,12 @@ def one_process(threads: bool = True) -> Iterator[None]:
     setattr(identity.Identity, _SIGN, remembered_fields.signing(sign_envelope))
     log_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(log_body)
     deck_messages.decode_message = functools.lru_cache(maxsize=DECODED_KEPT)(deck_body)
+    opener = identity.open_envelope
+    opened = _OpenedEnvelopes(opener)
+    for module in _OPENERS:
+        setattr(module, _OPEN, opened)
+    audit_round = getattr(round_decks, _AUDIT)
+    setattr(round_decks, _AUDIT, _RememberedAudits(audit_round))
     applies = [getattr(module, _APPLY) for module in _APPLIERS]
     new_game, state_hash = getattr(replica, _NEW_GAME), getattr(replica, _STATE_HASH)
     shared = _SharedStates(applies[0], new_game, state_hash)
@@ -287,6 +404,9 @@ def one_process(threads: bool = True) -> Iterator[None]:
     try:
         yield
     finally:
+        for module in _OPENERS:
+            setattr(module, _OPEN, opener)
+        setattr(round_decks, _AUDIT, audit_round)
         for module, apply in zip(_APPLIERS, applies, strict=True):
             setattr(module, _APPLY, apply)
         setattr(replica, _NEW_GAME, new_game)

@@ -408,8 +408,13 @@ class Simulation:
         except Exception as error:  # a peer that raises is a finding, not a crash here
             self._violate("exception", seat.index, _where(error))
             return
+        adversary = seat.adversary
+        quiet = not out and adversary is None  # two calls in three: no event to handle
         try:
-            self._store(seat, out)
+            if quiet:
+                self._save_seeds(seat)  # (a round's seed, which a quiet call may still make)
+            else:
+                self._store(seat, out)
         except Torn:
             self.outcome.faults += 1
             self._crash(seat)
@@ -417,11 +422,12 @@ class Simulation:
         except DiskFull:
             self._halt(seat)
             return
-        self._observe(seat, out)  # once stored: a write that failed kills what it carried
-        sent = seat.adversary.tamper(peer, out, self.now) if seat.adversary else wire(out)
-        if sent:
-            seat.exposed = len(peer.records)
-        self._send(seat.index, sent)
+        if not quiet:
+            self._observe(seat, out)  # once stored: a write that failed kills what it carried
+            sent = adversary.tamper(peer, out, self.now) if adversary else wire(out)
+            if sent:
+                seat.exposed = len(peer.records)
+            self._send(seat.index, sent)
         self._presence(seat)
         frozen, replica = peer.frozen, peer.replica  # (each read once: every event asks)
         if frozen and peer.ending_frozen(self.now):
@@ -443,6 +449,19 @@ class Simulation:
 
     def _store(self, seat: _Seat, out: list[Event]) -> None:
         """The round's seed, then every committed record, durable (`Session._call_and_store`)."""
+        self._save_seeds(seat)
+        for event in out:  # in order: a record, then the next ACK (`_call_and_store`)
+            if isinstance(event, Committed):
+                record = event.record
+                if seat.adversary is None and "bad_record" in self.spec.broken:
+                    record = type(record)(record.step, record.acks[::-1])
+                seat.disk.append(record)
+            elif isinstance(event, Acked):
+                seat.disk.save_ack(event.step, event.ack)
+
+    def _save_seeds(self, seat: _Seat) -> None:
+        """Each open round's seed, durable once (`Session._call_and_store` saves it
+        before anything of the call is stored or sent)."""
         peer = seat.peer
         assert peer is not None
         replica = peer.replica
@@ -458,14 +477,6 @@ class Simulation:
                 seat.saved_rounds.add(round_no)
                 if replica.seeds.get(round_no) != deck.seat.seed.value:
                     seat.disk.save_secret(f"seed/{round_no}", deck.seat.seed.value)
-        for event in out:  # in order: a record, then the next ACK (`_call_and_store`)
-            if isinstance(event, Committed):
-                record = event.record
-                if seat.adversary is None and "bad_record" in self.spec.broken:
-                    record = type(record)(record.step, record.acks[::-1])
-                seat.disk.append(record)
-            elif isinstance(event, Acked):
-                seat.disk.save_ack(event.step, event.ack)
 
     def _exit(self, seat: _Seat, life: int) -> None:
         """The match is over (or the table froze) here: leave once every outbox is
