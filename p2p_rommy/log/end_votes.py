@@ -157,7 +157,9 @@ class EndVotes(Voting):
         else:
             self.pending = None
             self.replica.tentative = None
-            following = self.future.pop(n, {}).get(self.replica.expected_proposer() or -1)
+            expected = self.replica.expected_proposer()
+            kept = self.future.pop(n, {})
+            following = kept.get(expected) if expected is not None else None
             if following is not None:
                 self.on_step(*following, now)
         if self.replica.n < n:
