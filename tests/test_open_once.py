@@ -17,7 +17,7 @@ from p2p_rommy.deck.seat import DeckSeat
 from p2p_rommy.log import buy_checks, buying, certificates, replica
 from p2p_rommy.log.messages import Ack
 from p2p_rommy.log.replica import Replica
-from p2p_rommy.sim import Spec
+from p2p_rommy.sim import Spec, one_process
 from p2p_rommy.sim.runner import Simulation
 from p2p_rommy.wire import identity
 from p2p_rommy.wire.codec import unpack
@@ -45,6 +45,9 @@ def test_each_peer_opens_each_envelope_once(monkeypatch, priority):
 
     for module in (replica, buy_checks, certificates, buying, deck_seat):
         monkeypatch.setattr(module, "open_envelope", counted)
+    # the simulator remembers opened envelopes across its seats (`sim/one_process.py`),
+    # which would hide every opening but the first seat's: this test is about each peer
+    monkeypatch.setattr(one_process, "_OPENERS", ())
     spec = replace(Spec(seed=3, variant="lp"), house=(("buy_priority", priority),))
     simulation = Simulation(spec, verify_share=0.0)
 
