@@ -115,11 +115,13 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
         self.held_end: bytes | None = None
         self.ousted: bytes | None = None
         self.past: dict[int, int] = {}
-        self.replaced: Pending | None = None
-        self.future_ends: dict[int, tuple[Step, bytes]] = {}
         """Seat -> the highest step it has signed that it committed (a step or an ACK
         of step k says k - 1, a `log/sync` its `n`): an honest seat signs no end for a
-        step it has committed (`EndVotes._end_overtaken`)."""
+        step it has committed (`EndVotes._end_overtaken`). One entry per seat."""
+        self.replaced: Pending | None = None
+        self.future_ends: dict[int, tuple[Step, bytes]] = {}
+        """Bounded like `future`: numbers up to `FUTURE_STEPS` ahead, dropped once
+        committed past."""
         self.frozen_at: float | None = None
         """When this seat's clock first saw the table frozen (at its next tick)."""
         self.overdue: dict[int, int] = {}

@@ -68,17 +68,18 @@ class Voting:
     refused_step: bytes | None
     """The last step this seat refused (compared with what a frozen table is sent)."""
     held_end: bytes | None
+    """An end this seat has not signed yet: it has not waited long enough itself."""
     ousted: bytes | None
+    """An end that leaves this seat out, held until the others' ACKs make it
+    committed (`EndVotes._ousted`)."""
     past: dict[int, int]
+    """Seat -> the highest step it has signed that it committed (`Peer.past`)."""
     replaced: Pending | None
+    """The step an end in flight here replaced, with the ACKs of it that still come
+    (`EndVotes._end_overtaken`)."""
     future_ends: dict[int, tuple[Step, bytes]]
     """An end step that came ahead of its number (the latest for each): handled before
     the step it may replace once its number is next (`Committing.try_commit`)."""
-    """The step an end in flight here replaced, with the ACKs of it that still come
-    (`EndVotes._end_overtaken`)."""
-    """An end that leaves this seat out, held until the others' ACKs make it
-    committed (`EndVotes._ousted`)."""
-    """An end this seat has not signed yet: it has not waited long enough itself."""
     heard: dict[int, float]
     """When each seat last sent something new toward the step in flight."""
     overdue: dict[int, int]
@@ -214,7 +215,7 @@ class Voting:
                 self.refuse(f"from {source}: step {step.n} is too far ahead")
             else:
                 if isinstance(step.body, EndStep):  # kept apart: it may replace the step
-                    self.future_ends[step.n] = (step, envelope)  # (the latest: `_end_first`)
+                    self.future_ends[step.n] = (step, envelope)  # (the latest one)
                     return
                 ahead = self.future.setdefault(step.n, {})
                 kept = ahead.setdefault(step.seat, (step, envelope))
