@@ -814,7 +814,7 @@ SIM_SHOWN = 10
 def _sim(quick: bool, games: int | None = None, long: bool = False) -> Figures:
     """Whole simulated tables (`p2p_rommy/sim`) with every fault and cheat drawn from
     the seed: games per second of this process's CPU, and what broke, by invariant
-    (`long`: with long absences in a tenth of the games, which CI does not draw yet)."""
+    (`long`: with long absences in a tenth of the games, as CI's campaign draws them)."""
     import sys
 
     from p2p_rommy.sim import Spec, run_game

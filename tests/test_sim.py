@@ -1,6 +1,6 @@
 """The whole-table simulator (issue 31): a thousand seeded games a CI run with the full
-mix of faults, network weather and cheats (`Spec.draw`), every invariant checked after
-every event; each invariant shown to fire
+mix of faults, network weather and cheats (`Spec.draw`; a tenth with a long absence,
+`LONG_SHARE`), every invariant checked after every event; each invariant shown to fire
 on a deliberately broken seat; the bugs it found kept as regression tests."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from p2p_rommy.sim import Fault, Spec, run_game
 from p2p_rommy.sim.one_process import one_process
-from p2p_rommy.sim.plan import FAULT_KINDS
+from p2p_rommy.sim.plan import FAULT_KINDS, LONG_SHARE
 from p2p_rommy.sim.runner import Outcome, Simulation
 from p2p_rommy.sim.shrink import as_test, shrink
 from p2p_rommy.wire import identity
@@ -58,7 +58,7 @@ def test_simulated_games_keep_every_invariant(
 ) -> None:
     per = CI_GAMES // CHUNKS
     outcomes = [
-        run_game(Spec.draw(seed, random_share=RANDOM_SHARE), VERIFY_SHARE)
+        run_game(Spec.draw(seed, random_share=RANDOM_SHARE, long_share=LONG_SHARE), VERIFY_SHARE)
         for seed in range(chunk * per, (chunk + 1) * per)
     ]
     record_property("sim", json.dumps(tally(outcomes)))  # summed in tests/conftest.py
@@ -601,6 +601,116 @@ FOUND = {
         "44 (it signed an end) and waited for ever; taking it, it took the move 45 too, "
         "from the ACKs sent before the end (one ACK per seat was kept for a number "
         "ahead): a record apart from the table",
+    ),
+    "an end outranks the step its left-out seat committed alone": (
+        Spec(
+            seed=55,
+            variant="romme",
+            house=(("fixed_deals", "1"),),
+            faults=(Fault(1.058, "pause", 2, 34.723),),
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 15): seat 2 is paused with "
+        "seat 1's move 47 and seat 0's ACK of it queued; seats 0 and 1 wait 25 s for "
+        "seat 2's ACK and end the game without it at 47. Back, seat 2 reads its queue in "
+        "order: it ACKs move 47, holds every ACK and commits it, then the end comes. Its "
+        "log stayed one record apart from the table's for good",
+    ),
+    "an end outranks the step committed alone (random bots)": (
+        Spec(
+            seed=93,
+            variant="rummy",
+            house=(("target_score", "1"),),
+            faults=(Fault(3.574, "pause", 1, 25.871),),
+            bot="random",
+        ),
+        "found by the simulator with long absences (session 15): as the one above, seat "
+        "1 paused 26 s with step 151 and the others' ACKs of it queued",
+    ),
+    "an end outranks the step committed alone (after a full disk)": (
+        Spec(
+            seed=446,
+            variant="rummy",
+            house=(("target_score", "1"),),
+            faults=(Fault(0.75, "disk_full", 2, 2.303), Fault(3.653, "pause", 2, 26.178)),
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 15): seat 2, halted by a "
+        "full disk and resumed, then paused 26 s with step 55 and its ACKs queued",
+    ),
+    "a seat that committed the step an end replaces, then crashed": (
+        Spec(
+            seed=4031,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(2.909, "crash", 1, 35.063),
+                Fault(3.775, "disk_full", 2, 0.982),
+                Fault(3.891, "cut", 2, 0.763, other=0),
+            ),
+            bot="random",
+        ),
+        "found by the simulator with long absences (session 16): seat 1 commits step 122 "
+        "alone and is down 35 s; the others end the game without it at 122 and leave. "
+        "It comes back to nobody, with a step the end outranks that nobody can tell it",
+    ),
+    "two signers of one end, and a seat that took the step": (
+        Spec(
+            seed=3870,
+            variant="romme",
+            players=4,
+            house=(("fixed_deals", "1"),),
+            faults=(
+                Fault(1.985, "torn", 2, 2.957),
+                Fault(2.289, "partition", 2, 0.059),
+                Fault(2.728, "pause", 3, 32.959),
+                Fault(2.829, "partition", 2, 1.897),
+                Fault(3.892, "crash", 0, 0.206),
+            ),
+            adversary="false_nack",
+            adversary_seat=0,
+            loss=0.01,
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 16): seat 3 is paused 33 s; "
+        "seats 0 and 2 sign an end without it over seat 2's step 11, seat 1 has not "
+        "waited its own limit and takes step 11 when seat 3 returns with its ACK. Each "
+        "signer dropped its end only once every other signer was past step 11, so seats "
+        "0 and 2 waited on each other for ever (2-2)",
+    ),
+    "a restarted seat that gave up alone, then caught up": (
+        Spec(
+            seed=1685,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(0.267, "pause", 2, 0.85),
+                Fault(1.622, "disk_full", 1, 2.361),
+                Fault(1.701, "partition", 1, 22.702),
+                Fault(2.85, "partition", 0, 1.844),
+            ),
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 16): seat 1, resumed inside "
+        "a 23 s partition, hears from nobody and gives up (alone); the simulator let it "
+        "linger to flush, it caught up and left all the same, its transcript short and "
+        "not called stopped (`Session.run` leaves at once when alone)",
+    ),
+    "a cheat's own disk after its crash": (
+        Spec(
+            seed=1620,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(0.579, "partition", 1, 0.256),
+                Fault(2.187, "crash", 0, 25.694),
+                Fault(3.394, "partition", 1, 0.401),
+                Fault(3.618, "disk_full", 0, 1.003),
+            ),
+            adversary="false_nack",
+            adversary_seat=0,
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 16): the cheat, which "
+        "committed a step the honest seats ended the game over, was held to their log "
+        "when it resumed (only an honest seat's disk is)",
     ),
 }
 

@@ -687,6 +687,10 @@ CHECKERS: dict[str, tuple[str, str]] = {
         "trinnet bygger ikke på den vedtagne stilling",
         "steget bygger ikke på den vedtatte stillingen",
     ),
+    "an end for step {n}, which it cannot replace": (
+        "en afslutning for trin {n}, som den ikke kan erstatte",
+        "en avslutning for steg {n}, som den ikke kan erstatte",
+    ),
     "it is seat {expected}'s step, not seat {sender}'s": (
         "det er plads {expected}s trin, ikke plads {sender}s",
         "det er plass {expected}s steg, ikke plass {sender}s",
@@ -2587,6 +2591,13 @@ TRANSLATIONS: dict[str, tuple[str, str]] = (
         "no other seat answered this seat's catch-up asks": (
             "ingen anden plads svarede, da denne plads bad om at indhente spillet",
             "ingen annen plass svarte da denne plassen ba om å hente inn spillet",
+        ),
+        "the others ended the game without this seat at step {n}, which it had committed "
+        "alone: their end takes its place": (
+            "de andre afsluttede spillet uden denne plads ved trin {n}, som den havde vedtaget "
+            "alene: deres afslutning træder i stedet",
+            "de andre avsluttet spillet uten denne plassen ved steg {n}, som den hadde vedtatt "
+            "alene: deres avslutning trer i stedet",
         ),
         "cannot write {where}: {why}. This seat stops here and sends nothing more; the others wait for it. Nothing is lost: make room, then run rommy resume {game}": (
             "kan ikke skrive {where}: {why}. Denne plads stopper her og sender ikke mere; de andre venter på den. Intet er tabt: gør plads, og kør så rommy resume {game}",

@@ -43,6 +43,16 @@ class CommittedRecords(Sequence[Record]):
         self._recent.append(record)
         self._trim()
 
+    def replace_last(self, record: Record) -> None:
+        """The last record, replaced by `record` (an end outranks it: `log/overturn.py`);
+        kept in memory until the archive holds it in its place."""
+        if self._recent:
+            self._recent[-1] = record
+        else:
+            self._offset -= 1
+            self._recent.append(record)
+        self._release_to = min(self._release_to, len(self) - 1)
+
     def release(self) -> None:
         """Let go of every record committed so far, as soon as it is durable (a round
         has ended)."""

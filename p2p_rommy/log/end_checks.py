@@ -37,6 +37,10 @@ class EndChecks:
     tentative: Tentative | None
     committed_hash: bytes
     _end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None
+    _overturn_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None
+    _before: tuple[GameState, bytes] | None
+    """The state and hash before the step committed last (None after an end, or before
+    any step): what an end that replaces that step builds on (`check_overturn`)."""
 
     @property
     def over(self) -> bool:
@@ -92,21 +96,38 @@ class EndChecks:
             cached = self._end_hashes = (self.n, self.state, hashes)
         return cached[2]
 
+    def overturn_hashes(self) -> dict[bytes, tuple[int, ...]]:
+        """`end_hashes` for an end that would replace the step committed last (hash ->
+        absent seats; `check_overturn`), empty when no end may replace it."""
+        before = self._before
+        if before is None or self.ended is not None:
+            return {}
+        cached = self._overturn_hashes
+        if cached is None or cached[0] != self.n or cached[1] is not before[0]:
+            players = range(self.config.players)
+            hashes = {
+                self._end_hash(self.n, EndStep(absent, ""), before[0]): absent
+                for size in range(1, self.most_absent + 1)
+                for absent in itertools.combinations(players, size)
+            }
+            cached = self._overturn_hashes = (self.n, before[0], hashes)
+        return cached[2]
+
     def pending_absent(self) -> tuple[int, ...]:
         """The seats a pending end step leaves out (their ACKs are not needed), if any."""
         if self.tentative is not None and self.tentative.end is not None:
             return self.tentative.end[0]
         return ()
 
-    def _end_hash(self, n: int, body: EndStep) -> bytes:
-        """The state after an end step: the committed state, marked ended. The deck's
-        context is left out (SPEC §4.4): every seat computes the same one, whatever deck
-        step it holds in flight."""
+    def _end_hash(self, n: int, body: EndStep, state: GameState | None = None) -> bytes:
+        """The state after an end step: the committed state (or `state`), marked ended.
+        The deck's context is left out (SPEC §4.4): every seat computes the same one,
+        whatever deck step it holds in flight."""
         return hashlib.sha256(
             STATE_DOMAIN
             + self.game
             + n.to_bytes(8, "big")
-            + self._state_digest()
+            + self._state_digest(state)
             + b"ended"
             + bytes(body.absent)
         ).digest()
@@ -114,6 +135,26 @@ class EndChecks:
     def check_end(self, step: Step, body: EndStep) -> Tentative:
         """An end step checked against the committed state, changing nothing (a peer
         may hold it until it has waited long enough itself); `ProtocolError` if bad."""
+        if self.ended is not None or self.over:
+            raise ProtocolError(step.seat, N_("the game is already over"), step.n)
+        return self._check_end_on(step, body, self.n, self.state, self.committed_hash)
+
+    def check_overturn(self, step: Step, body: EndStep) -> Tentative:
+        """An end for the step committed last, which it replaces (SPEC §4.4 "An end
+        outranks the last step of the seat it leaves out"), checked against the state
+        before that step, changing nothing; `ProtocolError` if bad, or if the last
+        record is no step an end may replace."""
+        before = self._before
+        if self.ended is not None or before is None or step.n != self.n:
+            raise ProtocolError(
+                step.seat, N_("an end for step {n}, which it cannot replace").format(n=step.n)
+            )
+        return self._check_end_on(step, body, self.n - 1, before[0], before[1])
+
+    def _check_end_on(
+        self, step: Step, body: EndStep, n: int, state: GameState, committed_hash: bytes
+    ) -> Tentative:
+        """`check_end` on the committed step `n`, its `state` and hash."""
         absent = body.absent
         if absent[-1] >= self.config.players or len(absent) >= self.config.players:
             raise ProtocolError(step.seat, N_("malformed end step"), step.n)
@@ -121,12 +162,10 @@ class EndChecks:
             raise ProtocolError(
                 step.seat, N_("an end leaves out half the table or more: a majority signs"), step.n
             )
-        if self.ended is not None or self.over:
-            raise ProtocolError(step.seat, N_("the game is already over"), step.n)
-        if step.n != self.n + 1:
+        if step.n != n + 1:
             raise ProtocolError(
                 step.seat,
-                N_("step {n} when step {value} is due").format(n=step.n, value=self.n + 1),
+                N_("step {n} when step {value} is due").format(n=step.n, value=n + 1),
                 step.n,
             )
         if step.seat != self.end_proposer(absent):
@@ -137,9 +176,8 @@ class EndChecks:
                 ),
                 step.n,
             )
-        if step.prev != self.committed_hash:
+        if step.prev != committed_hash:
             raise ProtocolError(step.seat, N_("step does not build on the committed state"), step.n)
         end = (body.absent, body.reason)
-        return Tentative(
-            step.n, step.seat, self.state, self._end_hash(step.n, body), "end", end=end
-        )
+        digest = self._end_hash(step.n, body, state)
+        return Tentative(step.n, step.seat, state, digest, "end", end=end)

@@ -112,6 +112,8 @@ class EndVotes(Voting):
         step = decode_step(held)
         body = step.body
         assert isinstance(body, EndStep)
+        if self._end_for_last(step, held, now):
+            return  # it committed the step the end replaces, alone (`log/overturn.py`)
         if step.n != self.replica.n + 1 or self.replica.over:
             self.ousted = None  # the table moved on here (or this end is moot)
             return
@@ -134,19 +136,23 @@ class EndVotes(Voting):
         self.try_commit(now)
 
     def _end_overtaken(self, now: float) -> None:
-        """An end this seat signed, over a step it had ACKed: once every other seat the
-        end needs has signed something past that step (`past`), the end can never
-        commit (an honest seat signs no end for a step it has committed), so the step
-        committed without this seat's knowing. It drops the end and asks those seats
-        for the step's record, which it takes like any other (SPEC §4.4). Without
-        this it refused that record for ever, and the others ended it out, present."""
+        """An end this seat signed, over a step it had ACKed: once another seat the end
+        needs has signed something past that step (`past`), the end can never commit,
+        so the step committed without this seat's knowing. (The first of the end's
+        needed seats to go past the step committed it without having signed the end: a
+        signer takes the step only here, after another. An honest seat signs no end for
+        a step it has committed, and the end needs its ACK.) It drops the end and asks
+        those seats for the step's record, which it takes like any other (SPEC §4.4).
+        Without this it refused that record for ever, and the others ended it out,
+        present; and waiting for *every* other signer to be past it, two signers waited
+        on each other for ever (seed 3870: a 4-seat table split 2-2)."""
         pending = self.pending
         if pending is None or pending.tentative.kind != "end" or self.frozen:
             return
         n = pending.n
         absent = self.replica.pending_absent()
         signers = [s for s in range(self.players) if s != self.seat and s not in absent]
-        if not signers or any(self.past.get(s, -1) < n for s in signers):
+        if not any(self.past.get(s, -1) >= n for s in signers):
             return
         replaced, self.replaced = self.replaced, None
         self.progress_at = now

@@ -38,12 +38,15 @@ class Committed:
     """Step `n` committed: every seat ACKed the same state. `record` is what goes on disk.
     `claims`: a buy step's claimants as its window's priority ranked them (the first
     bought; `buy_window.buyer_of`), carried with the step itself: one call may commit
-    several buy steps (catch-up), and each names its own buyer."""
+    several buy steps (catch-up), and each names its own buyer. `replaces`: an end that
+    takes the place of step `n` committed last here (`log/overturn.py`): the record
+    replaces the transcript's last one."""
 
     n: int
     step: Step
     record: Record
     claims: tuple[int, ...] = ()
+    replaces: bool = False
 
 
 @dataclass(frozen=True, slots=True)

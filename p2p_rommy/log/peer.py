@@ -12,11 +12,12 @@ A `Peer` is concerns each in a module of its own on `Voting` (`log/voting.py`: t
 step in flight, received or proposed): the other seats' ACKs and NACKs on it,
 `log/votes.py`; its commit, `log/committing.py`; what this seat owes and does of its
 own accord (its steps, its moves, its Køb! answers), `log/duties.py`; ending a game
-without a seat (SPEC §4.4), `log/ending.py`, and signing another seat's end,
-`log/end_votes.py`; catching up after a restart and answering another seat's asks,
-`log/catching_up.py`. What is left here is the peer's state, whom the
-table waits for, the calls that drive it and receiving (with chat, which is no part
-of the game's log).
+without a seat (SPEC §4.4), `log/ending.py`, signing another seat's end,
+`log/end_votes.py`, and an end that outranks this seat's last step,
+`log/overturn.py`; catching up after a restart and answering another seat's asks,
+`log/catching_up.py`. What is left here is the peer's state, whom the table waits
+for, the calls that drive it and receiving (with chat, which is no part of the
+game's log).
 Buy windows (lp "Køb!") are answered and resolved by `log/buying.py`; catch-up
 messages are made and read by `log/syncing.py`; a seat that keeps the table waiting
 past `stall_after` seconds is reported once (`log/stalls.py`).
@@ -54,6 +55,7 @@ from p2p_rommy.log.messages import (
     Step,
     Sync,
 )
+from p2p_rommy.log.overturn import Overturn
 from p2p_rommy.log.pending import EarlyVotes, Pending
 from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.stalls import StallWatch, Waiting
@@ -64,7 +66,7 @@ from p2p_rommy.log.voting import StepClock, source_name
 from p2p_rommy.log.waiting import waiting_all
 
 
-class Peer(Duties, Ending, CatchingUp, EndVotes, Votes, Committing):
+class Peer(Duties, Ending, CatchingUp, EndVotes, Overturn, Votes, Committing):
     """Consensus for one seat: its duties (`log/duties.py`), ending a game without a seat
     (`log/ending.py`) and catching up (`log/catching_up.py`), all on the votes on the
     step in flight (`log/voting.py`); here what it receives and whom it waits for.

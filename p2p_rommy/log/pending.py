@@ -91,7 +91,9 @@ class EarlyVotes:
         return self.ends.setdefault(n, {}).setdefault(state, {})
 
     def forget(self, n: int) -> None:
-        """Step `n` committed or was replaced: votes held for it are moot."""
+        """Step `n` committed or was replaced: votes held for it are moot, but for those
+        of an end for it, kept until the next step commits: that end may still outrank
+        it at a seat it leaves out (`log/overturn.py`)."""
         self.acks.pop(n, None)
         self.nacks.pop(n, None)
-        self.ends.pop(n, None)
+        self.ends.pop(n - 1, None)

@@ -125,6 +125,8 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         """Answers and seals for the window the next step may open, as `open_message`
         opened them: they move into that window when it opens (`OPENED_ANSWERS_KEPT`)."""
         self._end_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
+        self._overturn_hashes: tuple[int, GameState, dict[bytes, tuple[int, ...]]] | None = None
+        self._before: tuple[GameState, bytes] | None = None
         self._engine_hashes: list[tuple[GameState, bytes]] = []
         """The last two engine states hashed and their hashes (`_state_digest`)."""
         self._hashed: list[tuple[int, GameState, bytes, bytes, bytes]] = []
@@ -432,6 +434,22 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
             self._said = None  # the decks' seats may have changed in place
             raise
 
+    def overturn(self, step: Step, body: EndStep) -> Tentative:
+        """Take back the step committed last and hold `step`, an end for its number, as
+        the step in flight instead, to `commit` (SPEC §4.4 "An end outranks the last
+        step of the seat it leaves out"); `ProtocolError` if it may not. The end leaves
+        the engine state as it was before that step; what the step did to a deck stays
+        (nothing builds on an end)."""
+        tentative = self.check_overturn(step, body)
+        before = self._before
+        assert before is not None
+        self.state, self.committed_hash = before
+        self.n = step.n - 1
+        self._before = None
+        self._said = None
+        self.tentative = tentative
+        return tentative
+
     def _commit(self, tentative: Tentative) -> None:
         before = self.state
         self.state = tentative.state
@@ -439,7 +457,9 @@ class Replica(RoundDecks, BuyChecks, EndChecks, Certificates):
         self.tentative = None
         if tentative.end is not None:
             self.ended = tentative.end
+            self._before = None
             return
+        self._before = (before, self.committed_hash)
         taken = tentative.deck
         if taken is not None:  # the deck seat that took the step's messages is the deck's now
             deck = taken.round

@@ -94,7 +94,10 @@ class Syncing:
         this (restarted) seat has caught up."""
         seat, replica = sync.seat, self.replica
         if sync.ask:
-            lacking = answer(sync.n, replica.n, self.records, in_flight, window_answers)
+            since = sync.n
+            if since == replica.n and replica.ended is not None and seat in replica.ended[0]:
+                since -= 1  # the end, which outranks the asker's last step (`log/overturn.py`)
+            lacking = answer(since, replica.n, self.records, in_flight, window_answers)
             out: list[Event] = [SendTo(seat, envelope) for envelope in lacking]
             reply = Sync(replica.game, replica.seat, replica.n, False)
             out.append(SendTo(seat, replica.identity.sign(reply.encode())))

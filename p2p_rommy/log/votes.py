@@ -53,6 +53,8 @@ class Votes(Voting):
 
     def _on_ack(self, ack: Ack, envelope: bytes, now: float) -> None:
         if ack.n <= self.replica.n:
+            if ack.n == self.replica.n:
+                self._overturn_ack(ack, envelope, now)  # an end may outrank that step
             return
         if ack.n > self.replica.n + FUTURE_STEPS:
             self.refuse(f"seat {ack.seat}: an ACK of step {ack.n}, too far ahead")

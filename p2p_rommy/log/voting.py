@@ -116,6 +116,14 @@ class Voting:
         """This seat's own checking froze the table naming `seat` (`log/ending.py`)."""
         raise NotImplementedError
 
+    def _end_for_last(self, step: Step, envelope: bytes, now: float) -> bool:
+        """An end that may replace the step committed last (`log/overturn.py`)."""
+        raise NotImplementedError
+
+    def _overturn_ack(self, ack: Ack, envelope: bytes, now: float) -> bool:
+        """An ACK of such an end (`log/overturn.py`)."""
+        raise NotImplementedError
+
     @property
     def end_wait(self) -> float:
         """How long a seat waits for another before it signs an end without it
@@ -204,7 +212,9 @@ class Voting:
             elif committed is not None and (
                 isinstance(committed.body, EndStep) or isinstance(step.body, EndStep)
             ):
-                pass  # an end and the step it replaced (or would have): moot, nobody's fault
+                # an end and the step it replaced (or would have): nobody's fault, and
+                # moot but for an end that outranks this seat's last step
+                self._end_for_last(step, envelope, now)
             elif record is not None and committed is not None and committed.seat == step.seat:
                 self.emit(self.trouble.equivocation(record.step, envelope))
             else:

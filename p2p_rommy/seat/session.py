@@ -236,7 +236,7 @@ class Session:
             self._save_seed()  # before anything that commits to it leaves this machine
             for event in out:  # in the order they happened: a record, then the next ACK
                 if isinstance(event, Committed):
-                    self._committed(event.record)
+                    self._committed(event.record, event.replaces)
                 elif isinstance(event, Acked) and self.store is not None:
                     self.store.save_ack(event.step, event.ack)  # before the ACK leaves
         except OSError as error:
@@ -307,8 +307,12 @@ class Session:
         await self.mesh.flushed(PAUSE_FLUSH_S)
         await self.mesh.close()
 
-    def _committed(self, record: Record) -> None:
-        if self.store is not None:
+    def _committed(self, record: Record, replaces: bool = False) -> None:
+        if self.store is None:
+            return
+        if replaces:  # an end that outranks the last record (`log/overturn.py`)
+            self.store.replace_last(record)
+        else:
             self.store.append(record)
 
     def _save_seed(self) -> None:

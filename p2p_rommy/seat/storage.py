@@ -10,6 +10,7 @@ private, so the check is made where modes matter (`portable.files.modes_matter`)
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from dataclasses import dataclass
@@ -289,6 +290,26 @@ class GameStore:
         assert self._file is not None, "begin() first"
         _write_all(self._file.fileno(), frame_record(record.encode()), self.transcript_path)
         self._held += 1
+
+    def replace_last(self, record: Record) -> None:
+        """Replace the last committed record with `record` (an end that outranks it,
+        `log/overturn.py`): the file is cut before it (fsync), then `record` appended. A
+        crash between leaves the record before it last, and the step kept by `save_ack`
+        in flight again: the end comes back with catch-up. `OSError` naming the file."""
+        assert self._file is not None, "begin() first"
+        with open(self.transcript_path, "rb") as file:
+            file.seek(len(MAGIC))
+            reader = FrameReader(file)
+            ends = [len(MAGIC) + reader.good for _ in reader]  # where each frame ends
+        if len(ends) < 2:  # the genesis, then at least one record
+            raise OSError(errno.EINVAL, "no record to replace", str(self.transcript_path))
+        try:
+            self._file.truncate(ends[-2])
+            os.fsync(self._file.fileno())
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.transcript_path)) from None
+        self._held -= 1
+        self.append(record)
 
     def save_ack(self, step: bytes, ack: bytes) -> None:
         """Keep the step this seat ACKs and its ACK (fsync) before the ACK leaves; only

@@ -82,6 +82,11 @@ class AppendFile:
         """Lose what was not fsynced."""
         del self._chunks[self._synced :]
 
+    def truncate(self, length: int) -> None:
+        """Keep the first `length` bytes written, durably (truncate, then fsync)."""
+        self._chunks = [self.written[:length]]
+        self._synced = 1
+
     def cut(self, length: int) -> None:
         """Keep the first `length` durable bytes (a torn tail cut off on resume)."""
         self._chunks = [self.durable[:length]]
@@ -148,6 +153,14 @@ class SimDisk:
         if self.sync:
             self.transcript.fsync()
         self._held += 1
+
+    def replace_last(self, record: Record) -> None:
+        """`GameStore.replace_last`: the transcript cut before its last record (durably),
+        then `record` appended."""
+        split = split_frames(self.transcript.written[len(MAGIC) :])
+        self.transcript.truncate(len(MAGIC) + split.good - len(split.frames[-1]) - 8)
+        self._held -= 1
+        self.append(record)
 
     def save_secret(self, name: str, value: bytes) -> None:
         self.secrets.write(frame_record(pack([name, value])), self.full)

@@ -57,6 +57,7 @@ from p2p_rommy.log.peer import Peer
 from p2p_rommy.log.seated_replica import SeatedReplica
 from p2p_rommy.log.tentative import Tentative
 from p2p_rommy.log.transcript import Genesis, sign_config
+from p2p_rommy.log.trouble import decode_step
 from p2p_rommy.seat.loopback_match import seeded_config
 from p2p_rommy.seat.session import PAUSE_NOTICE
 from p2p_rommy.sim.adversaries import LIBRARY, Adversary, Outgoing, wire
@@ -250,6 +251,11 @@ class Simulation:
         self.outcome = Outcome(spec)
         self.canon: list[bytes] = []
         """The table's committed log (step envelopes), as the honest seats commit it."""
+        self.last_committers: set[int] = set()
+        """The honest seats that committed `canon`'s last step."""
+        self.outranked: dict[int, int] = {}
+        """Seat -> its last committed step, a step that an end leaving it out outranks
+        (`log/overturn.py`): it must take the end in its place, or be left behind."""
         self.seats = []
         for s in range(spec.players):
             adversary = None
@@ -455,7 +461,11 @@ class Simulation:
                 record = event.record
                 if seat.adversary is None and "bad_record" in self.spec.broken:
                     record = type(record)(record.step, record.acks[::-1])
-                seat.disk.append(record)
+                if event.replaces:  # an end outranks its last step (`log/overturn.py`)
+                    seat.exposed = min(seat.exposed, event.n - 1)
+                    seat.disk.replace_last(record)
+                else:
+                    seat.disk.append(record)
             elif isinstance(event, Acked):
                 seat.disk.save_ack(event.step, event.ack)
 
@@ -481,17 +491,20 @@ class Simulation:
     def _exit(self, seat: _Seat, life: int) -> None:
         """The match is over (or the table froze) here: leave once every outbox is
         written, but for one to a seat that has left once the match is over here, or
-        after `LINGER_S` (`Session.run`)."""
+        after `LINGER_S`; restarted and alone, at once (`Session.run` flushes nothing
+        then: nobody answered, and a seat that caught up later would leave all the
+        same, its transcript short of the end nobody tells it)."""
         if seat.incarnation != life or seat.state != "up" or seat.done_at is None:
             return
         over = seat.peer is not None and seat.peer.replica.over
+        alone = seat.peer is not None and seat.peer.alone
         queued = any(
             link.outbox.get(seat.index)
             and not (over and self.seats[a if b == seat.index else b].state in LEFT)
             for (a, b), link in self.links.items()
             if seat.index in (a, b)
         )
-        if queued and self.now - seat.done_at < LINGER_S:
+        if queued and not alone and self.now - seat.done_at < LINGER_S:
             self.at(self.now + LINGER_POLL_S, functools.partial(self._exit, seat, life))
             return
         seat.state = "exited"
@@ -537,8 +550,11 @@ class Simulation:
                 f"and its store had reported {seat.fsynced} durable",
             )
             return
-        for n, record in enumerate(records):
+        honest = seat.adversary is None  # `canon` is the honest seats' log, not a cheat's
+        for n, record in enumerate(records if honest else ()):
             if n < len(self.canon) and self.canon[n] != record.step:
+                if n == len(records) - 1 and self.outranked.get(seat.index) == n + 1:
+                    continue  # a step an end outranks, not replaced yet (`_outranks`)
                 self._violate("durability", seat.index, f"its disk holds another step {n + 1}")
                 return
         seat.incarnation += 1
@@ -765,15 +781,20 @@ class Simulation:
             if isinstance(event, Committed):
                 index = event.n - 1
                 envelope = event.record.step
+                if event.replaces and self.outranked.get(seat.index) == event.n:
+                    del self.outranked[seat.index]
                 if index < len(self.canon):
-                    if self.canon[index] != envelope:
+                    if self.canon[index] != envelope and not self._outranks(seat, event):
                         self._violate(
                             "prefix",
                             seat.index,
                             f"committed another step {event.n} than a seat before it",
                         )
+                    elif index == len(self.canon) - 1:
+                        self.last_committers.add(seat.index)
                 elif index == len(self.canon):
                     self.canon.append(envelope)
+                    self.last_committers = {seat.index}
                 self.outcome.steps = max(self.outcome.steps, event.n)
                 self.moved_at = self.now
                 body = event.step.body
@@ -794,6 +815,31 @@ class Simulation:
                 self._violate(
                     "blamed", seat.index, f"froze naming seat {event.culprit}: {event.report[:200]}"
                 )
+
+    def _outranks(self, seat: _Seat, event: Committed) -> bool:
+        """Whether `event`, a commit of another step than the table's for its number,
+        is one the rules allow: the table's last step, or the seat's, is an end that
+        leaves out every honest seat holding the other one, which then takes the end
+        in its place (`log/overturn.py`; `outranked` says it must)."""
+        index = event.n - 1
+        if index != len(self.canon) - 1:
+            return False
+        held = decode_step(self.canon[index])
+        body, new = held.body, event.step.body
+        if isinstance(new, EndStep) and not isinstance(body, EndStep):
+            if not self.last_committers <= set(new.absent):
+                return False
+            self.canon[index] = event.record.step  # the end outranks the step
+            for other in self.last_committers:
+                self.outranked[other] = event.n
+            self.last_committers = {seat.index}
+            return True
+        if isinstance(body, EndStep) and not isinstance(new, EndStep):
+            if seat.index not in body.absent:
+                return False
+            self.outranked[seat.index] = event.n
+            return True
+        return False
 
     def _left_behind(self, seat: _Seat) -> bool:
         """A seat a committed end left out that came back (or is still away) only after
@@ -820,6 +866,14 @@ class Simulation:
                 behind.add(seat.index)
                 ends.add("left behind")
                 continue
+            if seat.index in self.outranked and not (peer is not None and peer.alone):
+                # (restarted after every other seat had left: nobody could tell it)
+                self._violate(
+                    "prefix",
+                    seat.index,
+                    f"kept step {self.outranked[seat.index]}, which an end leaving it out "
+                    "outranks, to the end",
+                )
             if seat.state != "exited" or peer is None:
                 waiting = peer.waiting(self.now) if peer is not None else None
                 self._violate(
