@@ -88,6 +88,12 @@ CATCH_UP_ASKS = 4
 """Catch-up asks to one seat after a restart: when the last has waited its turn
 unanswered (15 s in all), the restarted seat goes on without it and reports it stalling.
 Well inside `STALL_AFTER_S`, so the others never report the restarted seat instead."""
+ALONE_AFTER_S = 25.0
+"""A restarted seat that no other seat has answered since its first ask, this long,
+concludes they have finished or left: it says so and stops. Until then it goes on
+asking (from `CATCH_UP_ASKS` on, without them): a seat paused or cut off for longer
+than the catch-up schedule (15 s) is not the end of the game, and leaving then lost
+the table a signer or its majority."""
 ASKS_KEPT = 8
 """Unanswered asks of one seat remembered (their answers are not replays); older ones
 are forgotten, so lost answers cannot grow memory."""

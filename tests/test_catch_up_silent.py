@@ -139,8 +139,9 @@ def test_a_silent_seat_cannot_keep_a_restarted_seat_from_playing():
 def test_the_catch_up_schedule_is_bounded_and_a_late_answer_counts():
     """The asks to a silent seat: 1, 2, 4, 8 s apart, then given up on, once; a seat
     given up on that answers after all is no longer silent; nobody answering at all
-    leaves the seat alone (the others have gone)."""
-    from p2p_rommy.limits import CATCH_UP_ASKS
+    for `ALONE_AFTER_S` since the first ask leaves the seat alone (the others have
+    gone); not before (a seat paused or cut off 15-25 s is no reason to leave)."""
+    from p2p_rommy.limits import ALONE_AFTER_S, CATCH_UP_ASKS
     from p2p_rommy.log.catch_up import CatchUp
 
     catch_up = CatchUp(0, 3, restarted=True)
@@ -154,7 +155,10 @@ def test_the_catch_up_schedule_is_bounded_and_a_late_answer_counts():
             catch_up.ask(again, 10, now)
         catch_up.caught_up()
     assert asked_at == [1.0, 3.0, 7.0] and len(asked_at) == CATCH_UP_ASKS - 1
-    assert now == 15.0 and catch_up.alone and catch_up.silent == [1, 2]
+    assert now == 15.0 and catch_up.silent == [1, 2]
+    assert not catch_up.lonely(now) and not catch_up.lonely(ALONE_AFTER_S - 0.1)
+    assert catch_up.lonely(ALONE_AFTER_S) and catch_up.alone
+    assert not catch_up.lonely(ALONE_AFTER_S + 1)  # said once
     catch_up.ask([1], 10, now)  # a link comes up again: asked once more, not listed twice
     assert catch_up.silent == [1, 2]
     catch_up.answered(1, behind=False)

@@ -712,6 +712,45 @@ FOUND = {
         "committed a step the honest seats ended the game over, was held to their log "
         "when it resumed (only an honest seat's disk is)",
     ),
+    "a restarted seat that left alone while the others were paused or cut off": (
+        Spec(
+            seed=12321,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(0.91, "partition", 0, 1.913),
+                Fault(2.105, "pause", 2, 24.592),
+                Fault(2.193, "cut", 0, 1.537, other=2),
+                Fault(3.197, "crash", 1, 1.475),
+                Fault(3.278, "partition", 0, 2.144),
+            ),
+            adversary="false_nack",
+            adversary_seat=0,
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 16): seat 1 restarts while "
+        "seat 2 is paused 25 s and the cheat is cut off; nobody answers its catch-up in "
+        "15 s and it leaves (alone). Seat 2, back, is left with the cheat: no majority, "
+        "no end, waiting for ever. A restarted seat now leaves only after "
+        "`ALONE_AFTER_S` (25 s) of silence",
+    ),
+    "a restarted cheat that left alone, and two ends nobody can complete": (
+        Spec(
+            seed=9304,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(0.896, "crash", 0, 0.455),
+                Fault(2.308, "pause", 0, 17.704),
+                Fault(2.596, "crash", 2, 2.908),
+            ),
+            adversary="silent_catch_up",
+            adversary_seat=2,
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 16): seat 2 restarts while "
+        "seat 0 is paused 18 s and leaves alone at 20 s; seat 1 ends the game without "
+        "seat 0 (which is back), an end only seat 2 could complete, and seat 0 one "
+        "without seat 2 that seat 1 will not sign: both wait for ever",
+    ),
 }
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from p2p_rommy.limits import (
+    ALONE_AFTER_S,
     ASK_AGAIN_S,
     ASKS_KEPT,
     CATCH_UP_ASKS,
@@ -50,6 +51,9 @@ class CatchUp:
         self.first_asked: dict[int, float] = {}
         """While catching up: seat -> when this seat first asked it. A seat that never
         answers has been silent toward this one since then (`silent_since`)."""
+        self.alone = False
+        """Restarted, and no other seat answered any ask for `ALONE_AFTER_S`: the
+        others have finished the match, or left (`lonely`)."""
         self._last_resync = 0.0
 
     def started(self, now: float) -> None:
@@ -94,11 +98,15 @@ class CatchUp:
         asked: this seat has heard nothing from it since (None for any other seat)."""
         return self.first_asked.get(seat) if seat in self.silent else None
 
-    @property
-    def alone(self) -> bool:
-        """Restarted, and no other seat answered any ask: every one was given up on (the
-        others have finished the match, or left)."""
-        return len(self.silent) == self.players - 1
+    def lonely(self, now: float) -> bool:
+        """True once, when this seat becomes `alone`: every other seat given up on, and
+        none heard from since this seat first asked, `ALONE_AFTER_S` ago."""
+        if self.alone or len(self.silent) != self.players - 1 or not self.first_asked:
+            return False
+        if now - min(self.first_asked.values()) < ALONE_AFTER_S:
+            return False
+        self.alone = True
+        return True
 
     def caught_up(self) -> bool:
         """Whether a restarted seat has now heard from every seat it waited for (or gave
@@ -150,6 +158,7 @@ class CatchUp:
             asks.pop(0)
         if seat in self.silent:  # it answers after all
             self.silent.remove(seat)
+            self.alone = False
         if behind:
             if seat in self._awaited:  # it answers: the asks start over
                 self._awaited[seat] = (0, self._awaited[seat][1])

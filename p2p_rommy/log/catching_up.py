@@ -70,6 +70,12 @@ class CatchingUp(Voting):
         self.pending = Pending(step, step_envelope, tentative, {self.seat: (ack, ack_envelope)})
         self.send(ack_envelope)
 
+    def _lonely(self, now: float) -> None:
+        """Restarted, and nobody has answered since its first ask, `ALONE_AFTER_S` ago:
+        say so (`alone`: the session stops)."""
+        if self.catch_up.lonely(now) and not self.replica.over:
+            self.emit(self.trouble.note(_("no other seat answered this seat's catch-up asks")))
+
     def _catch_up_overdue(self, now: float) -> None:
         """Restarted: ask again a seat whose answer is overdue; a seat that never answers
         is reported as the one stalling, and this seat goes on without it."""
@@ -82,9 +88,7 @@ class CatchingUp(Voting):
             stall = Stall(seat, what, now - self.progress_at)
             self.stall_watch.stalls.append(stall)
             self._out.append(Stalled(stall))
-        if self.alone:
-            self.emit(self.trouble.note(_("no other seat answered this seat's catch-up asks")))
-        elif caught_up:
+        if caught_up:
             self.progress_at = now  # the table waits on this seat from now, not the restart
             self.duties(now)
 

@@ -230,6 +230,8 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Overturn, Votes, Committing):
         live = not self.frozen and not self.replica.over
         if live and self.catching_up:
             self._catch_up_overdue(now)
+        if live and self.catch_up.silent:
+            self._lonely(now)
         waits = self.waits(now)
         if live:
             waited = [waiting.seat for waiting in waits]

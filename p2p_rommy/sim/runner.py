@@ -781,8 +781,6 @@ class Simulation:
             if isinstance(event, Committed):
                 index = event.n - 1
                 envelope = event.record.step
-                if event.replaces and self.outranked.get(seat.index) == event.n:
-                    del self.outranked[seat.index]
                 if index < len(self.canon):
                     if self.canon[index] != envelope and not self._outranks(seat, event):
                         self._violate(
@@ -795,6 +793,8 @@ class Simulation:
                 elif index == len(self.canon):
                     self.canon.append(envelope)
                     self.last_committers = {seat.index}
+                if event.replaces and self.outranked.get(seat.index) == event.n:
+                    del self.outranked[seat.index]  # it took the end in its step's place
                 self.outcome.steps = max(self.outcome.steps, event.n)
                 self.moved_at = self.now
                 body = event.step.body
