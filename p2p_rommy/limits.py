@@ -81,6 +81,12 @@ RESYNC_ALL_S = 4.5
 while the others went on)."""
 ASK_AGAIN_S = 5.0
 """A seat that has not answered an ask (it may have been lost) is asked again after this."""
+CUT_OFF_S = 10.0
+"""A seat asked this long ago (catch-up or resync) and not heard from since is taken
+to be cut off from this one: this seat proposes no end that needs its signature (a
+seat cut off from the whole table cannot tell that it is the one cut off, and an end
+nobody signs held it while the others ended the game without it, present). Twice
+`ASK_AGAIN_S`: one lost answer is not a cut."""
 CATCH_UP_REASK_S = 1.0
 """A restarted seat asks a seat that has not answered its catch-up ask again after this,
 doubling each time (1 s, 2 s, 4 s, ...)."""

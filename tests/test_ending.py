@@ -125,6 +125,26 @@ def test_an_honest_end_after_the_stall_limit_forfeits_the_seat_and_verify_names_
     assert "(forfeited)" in report.text()
 
 
+def test_a_seat_cut_off_from_a_signer_proposes_no_end_until_it_hears_from_it():
+    """SPEC §4.4 (`CUT_OFF_S`, session 16, seed 21668): seat 1 asks seat 2 again and
+    again while the table waits and hears nothing (it is the one cut off, for all it
+    can tell): it proposes no end, even past the stall limit, until seat 2 answers."""
+    table = thinking()
+    proposer = table.peers[0]
+    for now in (105.0, 110.0, 115.0, 120.0, 125.0, 130.5):  # its asks go unanswered
+        proposer.tick(now)
+    assert proposer.catch_up.cut_off(1, 130.5)
+    assert proposer.end_set(130.5) == () and proposer.end_game(2, 130.5) == []
+    assert proposer.replica.tentative is None
+    table.tick(130.5, seats=[1])
+    table.run()  # seat 2 is heard from again (its answer, its ACKs)
+    assert not proposer.catch_up.cut_off(1, 130.6)
+    assert proposer.end_set(130.6) == (2,)
+    table.post(0, proposer.end_game(2, 130.6))
+    table.run()
+    assert all(p.replica.ended is not None for p in table.peers[:2])
+
+
 def test_the_seat_an_end_leaves_out_commits_it_too_once_every_signer_has_acked():
     """SPEC §4.4: a seat never signs an end that leaves it out, but once it holds the
     ACK of every seat the end does not leave out, the table has ended the game without

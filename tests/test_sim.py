@@ -751,6 +751,26 @@ FOUND = {
         "seat 0 (which is back), an end only seat 2 could complete, and seat 0 one "
         "without seat 2 that seat 1 will not sign: both wait for ever",
     ),
+    "a seat cut off from the whole table proposed an end nobody would sign": (
+        Spec(
+            seed=21668,
+            house=(("target_score", "1"),),
+            faults=(
+                Fault(0.449, "cut", 0, 0.935, other=1),
+                Fault(1.831, "torn", 2, 2.754),
+                Fault(2.214, "partition", 0, 31.448),
+                Fault(2.325, "disk_full", 0, 1.819),
+                Fault(2.609, "pause", 0, 1.766),
+            ),
+            bot="easy",
+        ),
+        "found by the simulator with long absences (session 16): seat 0, cut off from "
+        "both others for 31 s, waits 25 s for seat 2's move and proposes an end without "
+        "it, which seat 1 (not waiting for seat 2) never signs. Back, seat 0 holds its "
+        "end and takes no step; 20 s later the others end the game without it, present. "
+        "A seat now proposes no end while it is cut off from a seat that must sign it "
+        "(`CUT_OFF_S`)",
+    ),
 }
 
 

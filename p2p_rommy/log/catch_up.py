@@ -26,6 +26,7 @@ from p2p_rommy.limits import (
     ASKS_KEPT,
     CATCH_UP_ASKS,
     CATCH_UP_REASK_S,
+    CUT_OFF_S,
     RESYNC_ALL_S,
     RESYNC_S,
 )
@@ -54,6 +55,9 @@ class CatchUp:
         self.alone = False
         """Restarted, and no other seat answered any ask for `ALONE_AFTER_S`: the
         others have finished the match, or left (`lonely`)."""
+        self._unheard: dict[int, float] = {}
+        """Seat -> when this seat first asked it since it last heard from it
+        (`cut_off`)."""
         self._last_resync = 0.0
 
     def started(self, now: float) -> None:
@@ -65,6 +69,7 @@ class CatchUp:
         asked = []
         for seat in seats:
             if seat != self.seat:
+                self._unheard.setdefault(seat, now)
                 asks = self._asked.setdefault(seat, [])
                 asks.append((committed, now))
                 del asks[:-ASKS_KEPT]
@@ -97,6 +102,15 @@ class CatchUp:
         """When `seat`, given up on after `CATCH_UP_ASKS` unanswered asks, was first
         asked: this seat has heard nothing from it since (None for any other seat)."""
         return self.first_asked.get(seat) if seat in self.silent else None
+
+    def heard_from(self, seat: int) -> None:
+        """Something valid came over `seat`'s connection: it is not cut off."""
+        self._unheard.pop(seat, None)
+
+    def cut_off(self, seat: int, now: float) -> bool:
+        """`seat` was asked `CUT_OFF_S` ago or more and nothing has come from it since."""
+        since = self._unheard.get(seat)
+        return since is not None and now - since >= CUT_OFF_S
 
     def lonely(self, now: float) -> bool:
         """True once, when this seat becomes `alone`: every other seat given up on, and

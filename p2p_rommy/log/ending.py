@@ -77,7 +77,21 @@ class Ending(Voting):
         absent = tuple(sorted(waited | set(covered)))
         if not waited or absent == covered or len(absent) > self.replica.most_absent:
             return ()
+        if self._cut_off(absent, now):
+            return ()
         return absent
+
+    def _cut_off(self, absent: tuple[int, ...], now: float) -> bool:
+        """Whether this seat has been cut off from a seat that must sign an end without
+        `absent` (`CatchUp.cut_off`): it then proposes none. A seat cut off from the
+        whole table cannot tell that it is the one cut off; its end nobody would sign,
+        and holding it, it took no step when it came back, and the others ended the
+        game without it while it was there (seed 21668)."""
+        return any(
+            self.catch_up.cut_off(seat, now)
+            for seat in range(self.players)
+            if seat != self.seat and seat not in absent
+        )
 
     def ending_frozen(self, now: float) -> bool:
         """A bot's peer (`end_after`) frozen naming a seat it may end the game without,
@@ -111,6 +125,7 @@ class Ending(Voting):
             or self.seat in absent
             or len(absent) > self.replica.most_absent  # its signers: a majority
             or not self.may_end_without(absent, now)  # the others would not sign it yet
+            or self._cut_off(absent, now)  # it may be the one cut off (`CUT_OFF_S`)
             or self.replica.end_proposer(absent) != self.seat
         ):
             return

@@ -280,6 +280,7 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Overturn, Votes, Committing):
             kind = type(message).__name__.lower()
             self.refuse(f"from {source_name(via)}: seat {message.seat}'s {kind} for another game")
             return
+        self.catch_up.heard_from(message.seat if via is None else via)
         if self.frozen:
             if isinstance(message, Step) and isinstance(message.body, EndStep):
                 if self.named_alone(message.body.absent):
