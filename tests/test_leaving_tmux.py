@@ -1,7 +1,8 @@
 """Client issue 30, item 1, end to end at 80x24 in Danish: a network table (mDNS and
 TCP on 127.0.0.1) whose creator plays in the full-screen client in tmux, with two bot
 seats in their own processes. One bot's process is killed: the creator's screen says
-he left and how he can come back, then offers `e` (asking before it ends anything);
+he left and how he can come back, then, past the stall limit (shortened for the test:
+`tests/short_stall.py`), offers `e` (asking before it ends anything);
 `rommy resume` with no game id brings him back, and the screen says so."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.test_tui_tmux import need_tmux, screen, tmux, wait_for
+from tests.test_tui_tmux import ROOT, STALL_S, need_tmux, screen, tmux, wait_for
 
 
 def bot(table: str, name: str, data: Path, *command: str) -> subprocess.Popen[str]:
@@ -33,12 +34,12 @@ def test_a_killed_seat_leaves_is_offered_to_end_and_comes_back_with_a_bare_resum
     need_tmux()
     name = f"rommyleave{os.getpid()}"
     table = f"Fredag{os.getpid()}"
-    command = (
-        f"{sys.executable} -m p2p_rommy host '{table}' --variant rummy "
+    command = (  # the stall limit shortened (`tests/short_stall.py`): the offer comes sooner
+        f"{sys.executable} -m tests.short_stall {STALL_S} host '{table}' --variant rummy "
         f"--house target_score=500 --interface 127.0.0.1 --data-dir {tmp_path / 'host'} "
         "--name Ann --ascii --lang da"
     )
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", ROOT, command)
     processes: list[subprocess.Popen[str]] = []
     try:
         wait_for(name, lambda t: "Ann" in t, timeout=60)
@@ -54,7 +55,7 @@ def test_a_killed_seat_leaves_is_offered_to_end_and_comes_back_with_a_bare_resum
         if "Din tur: d" in text:  # a step of Ann's: the table then waits for Oskar's word
             tmux("send-keys", "-t", name, "d")
         offer = wait_for(name, lambda t: "e afslutter spillet uden Oskar" in t, timeout=120)
-        assert re.search(r"Venter \d+ s på Oskar", offer), offer  # after the 30 s stall
+        assert re.search(r"Venter \d+ s på Oskar", offer), offer  # after the stall limit
         tmux("send-keys", "-t", name, "e")
         asked = wait_for(name, lambda t: "Afslut spillet uden Oskar?" in t, timeout=20)
         assert "e igen bekræfter" in asked
@@ -103,16 +104,18 @@ def test_every_screen_shows_the_departure_the_offer_and_the_return(tmp_path):
     table = f"Torsdag{os.getpid()}"
     screens = {who: f"rommy{who.lower()}{os.getpid()}" for who in ("Ann", "Bo")}
     common = f"--interface 127.0.0.1 --ascii --lang da --data-dir {tmp_path}"
+    rommy = f"{sys.executable} -m tests.short_stall {STALL_S}"  # the offer comes sooner
     commands = {
-        "Ann": f"{sys.executable} -m p2p_rommy host '{table}' --variant rummy "
-        f"--house target_score=500 --name Ann {common}/ann",
-        "Bo": f"{sys.executable} -m p2p_rommy join '{table}' --name Bo {common}/bo",
+        "Ann": f"{rommy} host '{table}' --variant rummy --house target_score=500 --name Ann "
+        f"{common}/ann",
+        "Bo": f"{rommy} join '{table}' --name Bo {common}/bo",
     }
     processes: list[subprocess.Popen[str]] = []
     try:
-        tmux("new-session", "-d", "-s", screens["Ann"], "-x", "80", "-y", "24", commands["Ann"])
+        size = ("-x", "80", "-y", "24", "-c", ROOT)
+        tmux("new-session", "-d", "-s", screens["Ann"], *size, commands["Ann"])
         wait_for(screens["Ann"], lambda t: "Ann" in t, timeout=60)
-        tmux("new-session", "-d", "-s", screens["Bo"], "-x", "80", "-y", "24", commands["Bo"])
+        tmux("new-session", "-d", "-s", screens["Bo"], *size, commands["Bo"])
         processes.append(bot(table, "Oskar", tmp_path / "oskar", "join", table, "--name", "Oskar"))
         seated = re.compile(r"\d\. Oskar .*\n.*\d\. Bo |\d\. Bo .*\n.*\d\. Oskar ")
         wait_for(screens["Ann"], lambda t: seated.search(t) is not None, timeout=120)

@@ -420,20 +420,29 @@ def status_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
+ROOT = str(Path(__file__).parent.parent)
+"""The project's root, where `python -m tests.short_stall` is found."""
+STALL_S = 10.0
+"""The stall limit of an end-to-end test that waits for a stall (`tests/short_stall.py`):
+the production 30 s would be most of its wall time. Well above one seat's step, a deal
+included, on a loaded 2-core machine."""
+
+
 def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
     """Client issue, end to end at 80x24: a whole Løbere og Passere round against two
     bots, played by keys only. Every Køb! prompt names the card and who discarded it;
     buying grows the hand and every card keeps a label; after a window the status
-    returns to "Your turn"; a 35 s pause on the player's own turn (a stall the bots
-    report) never writes over the screen (it goes to rommy.log); the score sheet ends
-    the round and `v` shows the score history."""
+    returns to "Your turn"; a pause on the player's own turn past the stall limit (a
+    stall the bots report; the limit shortened to `STALL_S` by `tests/short_stall.py`)
+    never writes over the screen (it goes to rommy.log); the score sheet ends the round
+    and `v` shows the score history."""
     need_tmux()
     name = f"rommylp{os.getpid()}"
     command = (
-        f"{sys.executable} -m p2p_rommy play --variant lp --bots 2 --seed 3 --name Tester "
-        f"--ascii --lang en --data-dir {tmp_path}"
+        f"{sys.executable} -m tests.short_stall {STALL_S} play --variant lp --bots 2 --seed 3 "
+        f"--name Tester --ascii --lang en --data-dir {tmp_path}"
     )
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", ROOT, command)
     prompts: list[tuple[str, str]] = []
     your_turn_after_a_window = stalled = bots_turn = False
     turns, biggest_hand = 0, 0
@@ -456,8 +465,8 @@ def test_a_whole_lp_round_by_keys_at_80x24(tmp_path):
                 continue
             if "Your turn: d draws" in status:
                 your_turn_after_a_window |= bool(prompts)
-                if turns == 2 and not stalled:  # think for longer than the stall timeout
-                    time.sleep(35)
+                if turns == 2 and not stalled:  # think for longer than the stall limit
+                    time.sleep(STALL_S + 5)
                     stalled = True
                     continue
                 size = len(hand_of(text))
