@@ -89,8 +89,10 @@ async def fill_up_and_resume(tmp_path):
     async with asyncio.timeout(240):
         while not all(s.peer.replica.over or s.peer.frozen for s in sessions):
             await asyncio.sleep(0.05)
+    # every seat's last words written while every seat still reads (one by one, each
+    # waited its 10 s for the seats already closed)
+    await asyncio.gather(*(session.mesh.flushed() for session in sessions))
     for session in sessions:
-        await session.mesh.flushed()
         await session.close()
     return sessions, halted, stalled
 

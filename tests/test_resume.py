@@ -182,8 +182,10 @@ async def crash_and_resume(
     if siege:
         assert await sieging > 100
         assert all(s.mesh.refused_connections > 50 for i, s in enumerate(sessions) if i != victim)
+    # every seat's last words written while every seat still reads (one by one, each
+    # waited its 10 s for the seats already closed)
+    await asyncio.gather(*(session.mesh.flushed() for session in sessions))
     for session in sessions:
-        await session.mesh.flushed()
         await session.close()
     return sessions, crashed_at
 
