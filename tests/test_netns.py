@@ -199,7 +199,9 @@ def test_join_passes_over_an_impostor_table_across_hosts(tmp_path):
             cwd=root,
         )
         try:
-            time.sleep(6)  # the impostor has found the real table and copied its advert
+            assert impostor.stdout is not None
+            # it has found the real table and answers queries with its copy of the advert
+            advertising = impostor.stdout.readline()
             joiners = [
                 hosts.run(
                     i,
@@ -220,14 +222,16 @@ def test_join_passes_over_an_impostor_table_across_hosts(tmp_path):
                     process.kill()
                 assert process.returncode == 0, err[-2000:]
             time.sleep(2)  # the real table's goodbye has gone out
-            alone = hosts.run(2, "join", "Friday", "--bot", "random", data=tmp_path / "late")
+            alone = hosts.run(  # it looks for all of --wait (default 20 s) before it refuses
+                2, "join", "Friday", "--wait", "8", "--bot", "random", data=tmp_path / "late"
+            )
             _, err = alone.communicate(timeout=120)
             assert alone.returncode == 2, err[-2000:]
             assert "proves the creator's key" in err and "passed over" in err
         finally:
             impostor.kill()
             out, err = impostor.communicate(timeout=30)
-    assert "ADVERTISING" in out, err[-2000:]
+    assert advertising.startswith("ADVERTISING"), (advertising, err[-2000:])
     assert "JOINED" not in out
     transcripts = {
         next((tmp_path / f"p{i}" / "games").glob("*/transcript")).read_bytes() for i in (0, 2, 3)
