@@ -80,6 +80,9 @@ def pane_dead(name: str) -> str | None:
 
 POLL_S = 0.1
 """How often the screen is read while a test waits for it (a capture costs ~5 ms)."""
+PAGE_AGAIN_S = 1.0
+"""How long a page key waits for its effect before it is sent again (an overlay pages at
+once: twice the key latency `test_keys_answer_while_the_deal_is_computed...` allows)."""
 FIRST_FRAME_S = 180.0
 """How long a blank screen may wait for the app's first frame (Python's start and
 imports), whatever the test's own timeout: minutes on a loaded machine, ~1 s idle."""
@@ -107,13 +110,14 @@ def wait_for(name: str, predicate, timeout: float = 180.0) -> str:
         time.sleep(POLL_S)
 
 
-def press_until(name: str, key: str, predicate, timeout: float = 90.0) -> str:
-    """Send `key`, and again every few seconds until the screen shows its effect (a key
-    sent while the table is between two steps is answered with a status message)."""
+def press_until(name: str, key: str, predicate, timeout: float = 90.0, again: float = 3.0) -> str:
+    """Send `key`, and again every `again` seconds until the screen shows its effect (a
+    key sent while the table is between two steps is answered with a status message;
+    a key that is always answered at once, as paging an overlay, can go again sooner)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         tmux("send-keys", "-t", name, key)
-        for _ in range(round(3.0 / POLL_S)):  # the key again after 3 s
+        for _ in range(round(again / POLL_S)):  # the key again after `again` s
             time.sleep(POLL_S)
             text = screen(name)
             if predicate(text):
@@ -392,7 +396,9 @@ def test_a_crowded_table_fits_80x24(tmp_path):
         assert "melds 1-" in text and "Your hand" in text
         hand = [token.split(":")[0] for token in hand_of(text)]
         assert hand == list(LABELS[:30]), hand  # 30 cards, 30 labels
-        text = press_until(name, "PageDown", lambda t: "of 20" in t and "-20 of 20" in t)
+        text = press_until(
+            name, "PageDown", lambda t: "of 20" in t and "-20 of 20" in t, again=PAGE_AGAIN_S
+        )
         assert "Discard: " in text and "  20 " in text  # the last meld and the discard pile
         tmux("send-keys", "-t", name, *hand)
         deadline = time.monotonic() + 20
@@ -610,8 +616,9 @@ def test_overlays_fit_60x20_and_the_header_and_players_fit_80x24(tmp_path):
         shown = wait_for(name, lambda t: "Taster" in t and "PgUp/PgDn" in t, timeout=20)
         assert all(len(line) <= 60 for line in shown.splitlines()), shown
         assert "rød" not in shown  # (a Danish word not in the help: the text is the help's)
-        press_until(name, "PageDown", lambda t: "afslut" in t, timeout=40)  # the last key
-        press_until(name, "PageDown", lambda t: "runde 7: 3 løbere" in t, timeout=40)  # rules
+        paged = {"timeout": 40, "again": PAGE_AGAIN_S}
+        press_until(name, "PageDown", lambda t: "afslut" in t, **paged)  # the last key
+        press_until(name, "PageDown", lambda t: "runde 7: 3 løbere" in t, **paged)  # rules
         tmux("send-keys", "-t", name, "?")
         tmux("send-keys", "-t", name, "i")
         info = wait_for(name, lambda t: "spilkode" in t and "Tester" in t, timeout=20)
