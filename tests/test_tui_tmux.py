@@ -212,9 +212,9 @@ def test_a_command_that_fails_at_start_shows_why_at_once():
 def test_play_a_turn_in_tmux(tmp_path):
     need_tmux()
     name = f"rommy{os.getpid()}"
-    command = (
+    command = (  # the shortest Køb! window: each bot's discard waits it out, unanswered here
         f"{sys.executable} -m p2p_rommy play --bots 3 --seed 4 --name Tester --ascii "
-        f"--data-dir {tmp_path}"
+        f"--house buy_window_ms=1000 --data-dir {tmp_path}"
     )
     tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "32", command)
     try:
