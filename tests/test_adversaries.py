@@ -280,6 +280,11 @@ def test_a_seat_that_refuses_a_valid_step_is_recorded_and_ended_out():
 
 # --- caught by a timeout that names the seat -------------------------------------
 
+WITHHELD_STALL_S = 5.0
+"""The stall limit while a seat withholds: the test waits it out, and it stays well
+above any honest seat's step (a shuffle included) on a loaded machine, so the one stall
+reported is the withholder's."""
+
 
 @pytest.mark.parametrize(
     ("cheat", "awaited"),
@@ -290,11 +295,12 @@ def test_a_seat_that_refuses_a_valid_step_is_recorded_and_ended_out():
     ids=["ack", "seed"],
 )
 def test_a_seat_that_withholds_is_named_after_the_timeout(cheat, awaited):
-    table = run(cheat, 2, adv.all_stalled, stall_after=10.0)
+    table = run(cheat, 2, adv.all_stalled, stall_after=WITHHELD_STALL_S)
     for session in table.honest:
         peer = session.peer
         (stall,) = peer.stall_watch.stalls
-        assert stall.seat == 2 and awaited in str(stall.what) and stall.seconds >= 10.0
+        assert stall.seat == 2 and awaited in str(stall.what)
+        assert stall.seconds >= WITHHELD_STALL_S
         assert f"seat 3 has not sent {awaited}" in str(stall)  # 1-based, as players count
         assert peer.frozen is None
     assert_nothing_bad_committed(table)
