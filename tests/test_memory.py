@@ -67,10 +67,11 @@ def test_a_seat_keeps_only_the_round_in_play_and_answers_from_its_transcript(tmp
     from p2p_rommy.frontends.local import local_table
 
     async def main():  # to 60 points: at least two finished rounds to let go of
+        # (heuristic bots: three rounds in 235 steps, where random ones took 1,070)
         human, others = await local_table(
-            "rummy", ["random"], {"target_score": "60"}, "Ann", 3, tmp_path
+            "rummy", ["normal"], {"target_score": "60"}, "Ann", 3, tmp_path
         )
-        human.peer.player = make_bot("random", random.Random(3))
+        human.peer.player = make_bot("normal", random.Random(3))
         seats = {s.peer.seat: s for s in [human, *others]}
 
         def over(seat: int) -> bool:  # every seat is here: none waits for another at the end
