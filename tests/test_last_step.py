@@ -75,8 +75,10 @@ async def killed_at_the_last_step(tmp_path) -> tuple[GameStore, dict]:
     async with asyncio.timeout(60):
         while not all(s.peer.replica.over for s in others):
             await asyncio.sleep(0.05)
-    for session in others:  # they finish and exit
-        await session.mesh.flushed(2.0)
+    # they finish and exit (flushed at once: one by one, the second waited out its 2 s
+    # for the first, already closed)
+    await asyncio.gather(*(session.mesh.flushed(2.0) for session in others))
+    for session in others:
         await session.close()
     assert not dying.peer.replica.over
     return GameStore(tmp_path / f"seat{VICTIM}", config.game_id), {
