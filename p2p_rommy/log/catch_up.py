@@ -104,7 +104,8 @@ class CatchUp:
         return self.first_asked.get(seat) if seat in self.silent else None
 
     def heard_from(self, seat: int) -> None:
-        """Something valid came over `seat`'s connection: it is not cut off."""
+        """Something came over `seat`'s connection (even a copy, or a message refused):
+        it is not cut off."""
         self._unheard.pop(seat, None)
 
     def cut_off(self, seat: int, now: float) -> bool:

@@ -269,6 +269,8 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Overturn, Votes, Committing):
     # --- receiving --------------------------------------------------------------------
 
     def _receive(self, envelope: bytes, now: float, via: int | None) -> None:
+        if via is not None:
+            self.catch_up.heard_from(via)  # its connection is alive, whatever this is
         if self._last_committed(envelope):
             return  # the match's last word again (SPEC §4.4): known, opened when it came
         try:
@@ -280,7 +282,8 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Overturn, Votes, Committing):
             kind = type(message).__name__.lower()
             self.refuse(f"from {source_name(via)}: seat {message.seat}'s {kind} for another game")
             return
-        self.catch_up.heard_from(message.seat if via is None else via)
+        if via is None:
+            self.catch_up.heard_from(message.seat)
         if self.frozen:
             if isinstance(message, Step) and isinstance(message.body, EndStep):
                 if self.named_alone(message.body.absent):

@@ -235,8 +235,10 @@ class Session:
         try:
             self._save_seed()  # before anything that commits to it leaves this machine
             for event in out:  # in the order they happened: a record, then the next ACK
-                if isinstance(event, Committed):
-                    self._committed(event.record, event.replaces)
+                if isinstance(event, Committed) and event.replaces:
+                    self._replaced(event.record)
+                elif isinstance(event, Committed):
+                    self._committed(event.record)
                 elif isinstance(event, Acked) and self.store is not None:
                     self.store.save_ack(event.step, event.ack)  # before the ACK leaves
         except OSError as error:
@@ -307,13 +309,14 @@ class Session:
         await self.mesh.flushed(PAUSE_FLUSH_S)
         await self.mesh.close()
 
-    def _committed(self, record: Record, replaces: bool = False) -> None:
-        if self.store is None:
-            return
-        if replaces:  # an end that outranks the last record (`log/overturn.py`)
-            self.store.replace_last(record)
-        else:
+    def _committed(self, record: Record) -> None:
+        if self.store is not None:
             self.store.append(record)
+
+    def _replaced(self, record: Record) -> None:
+        """An end that outranks the last record, in its place (`log/overturn.py`)."""
+        if self.store is not None:
+            self.store.replace_last(record)
 
     def _save_seed(self) -> None:
         """Keep the seed of each open deck (this round's and the next, shuffled in the
