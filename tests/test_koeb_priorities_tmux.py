@@ -74,8 +74,8 @@ def buy_late(
                 outcomes.append(bought)
                 # A capture can catch tmux mid-redraw: the hand already redrawn, the log
                 # pane not yet. The Køb! line comes with the same view, so read again
-                # until it shows (CI under load once saw the hand without the line).
-                line_until = time.monotonic() + 5
+                # until it shows (CI under load saw the hand without the line, twice: 15 s).
+                line_until = time.monotonic() + 15
                 while (
                     bought
                     and time.monotonic() < line_until

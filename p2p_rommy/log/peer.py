@@ -257,10 +257,13 @@ class Peer(Duties, Ending, CatchingUp, EndVotes, Overturn, Votes, Committing):
             self.cheat_found(error)
 
     def _last_committed(self, envelope: bytes) -> bool:
-        """Whether `envelope` is the last committed step or one of its ACKs, or an ACK
-        the pending step holds already: a copy (the match's last word is sent again)."""
+        """Whether `envelope` is the last committed step or one of its ACKs, or the
+        pending step or an ACK it holds already: a copy (the match's last word is sent
+        again; an answer to a resync ask carries the step in flight), not opened again."""
         pending = self.pending
         if pending is not None:
+            if envelope == pending.envelope:
+                return True
             for _, held in pending.acks.values():
                 if envelope == held:
                     return True
