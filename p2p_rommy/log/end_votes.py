@@ -106,12 +106,10 @@ class EndVotes(Voting):
         on seats that have moved past it (SPEC §4.4 "Ending without a seat"). Until then
         nothing changes: a step in flight here stays, as the end may never commit (this
         seat came back in time by some signer's clock)."""
-        held = self.ousted
-        if held is None or self.frozen:
+        ousted = self._ousted_end()
+        if ousted is None:
             return
-        step = decode_step(held)
-        body = step.body
-        assert isinstance(body, EndStep)
+        held, step, body = ousted
         if self._end_for_last(step, held, now):
             return  # it committed the step the end replaces, alone (`log/overturn.py`)
         if step.n != self.replica.n + 1 or self.replica.over:

@@ -21,7 +21,6 @@ from p2p_rommy.i18n import _
 from p2p_rommy.log.events import Committed
 from p2p_rommy.log.messages import Ack, EndStep, Step, step_digest
 from p2p_rommy.log.pending import Pending
-from p2p_rommy.log.trouble import decode_step
 from p2p_rommy.log.voting import Voting
 
 
@@ -58,12 +57,10 @@ class Overturn(Voting):
     def _overturn_now(self, now: float) -> None:
         """Commit the end held in `ousted` in place of the step committed last, if every
         seat it does not leave out has ACKed it; drop it if it may not replace it."""
-        held = self.ousted
-        if held is None or self.frozen:
+        ousted = self._ousted_end()
+        if ousted is None:
             return
-        step = decode_step(held)
-        body = step.body
-        assert isinstance(body, EndStep)
+        held, step, body = ousted
         try:
             tentative = self.replica.check_overturn(step, body)
         except ProtocolError as error:

@@ -116,6 +116,16 @@ class Voting:
         """This seat's own checking froze the table naming `seat` (`log/ending.py`)."""
         raise NotImplementedError
 
+    def _ousted_end(self) -> tuple[bytes, Step, EndStep] | None:
+        """The end held in `ousted` (one that leaves this seat out), opened: its
+        envelope, the step and its body; None if none is held or the table froze."""
+        held = self.ousted
+        if held is None or self.frozen:
+            return None
+        step = decode_step(held)
+        assert isinstance(step.body, EndStep)
+        return held, step, step.body
+
     def _end_for_last(self, step: Step, envelope: bytes, now: float) -> bool:
         """An end that may replace the step committed last (`log/overturn.py`)."""
         raise NotImplementedError
