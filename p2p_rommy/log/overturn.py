@@ -5,13 +5,14 @@ ACKs queued, or its ACK lost with its connection) commits that step when it come
 from what it holds; the others never had its ACK, waited their stall limit, and
 committed an end without it for the same number. Every signer of that end ACKed the
 step and none of them committed it (an honest seat signs no end for a step it has
-committed, and one that signed the end takes the step only once every other signer
-has moved past it, `EndVotes._end_overtaken`), so the step committed nowhere else and
-never will: the end outranks it. The seat left out takes its last step back and
-commits the end instead, once it holds the end and the ACK of every seat the end does
-not leave out: the certificate every other seat committed it on. Its transcript's last
-record is replaced (`Committed.replaces`). Without this its log stayed one record apart
-from the table's for good (found by the simulator with long absences).
+committed, and one that signed the end takes the step only once another seat the end
+needs has moved past it, `EndVotes._end_overtaken`, which none has), so the step
+committed nowhere else and never will: the end outranks it. The seat left out takes
+its last step back and commits the end instead, once it holds the end and the ACK of
+every seat the end does not leave out: the certificate every other seat committed it
+on. Its transcript's last record is replaced (`Committed.replaces`). Without this its
+log stayed one record apart from the table's for good (found by the simulator with
+long absences).
 """
 
 from __future__ import annotations

@@ -158,7 +158,8 @@ class SimDisk:
         """`GameStore.replace_last`: the transcript cut before its last record (durably),
         then `record` appended."""
         split = split_frames(self.transcript.written[len(MAGIC) :])
-        self.transcript.truncate(len(MAGIC) + split.good - len(split.frames[-1]) - 8)
+        last = len(frame_record(split.frames[-1]))  # (its length and CRC words included)
+        self.transcript.truncate(len(MAGIC) + split.good - last)
         self._held -= 1
         self.append(record)
 
